@@ -1,0 +1,222 @@
+"""The typed Python API: :class:`AsyncSleuth`, its blocking twin :class:`Sleuth`,
+and one-shot functions for scripts.
+
+A client object owns the settings, the cache, the guarded HTTP client and the
+browser, so reusing one across calls reuses connections and the cache. The
+CLI, the HTTP server and the MCP server all go through here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from sleuth.cache import Cache, open_cache
+from sleuth.config import Settings, load_settings
+from sleuth.fetch import Fetcher, FetchResult
+from sleuth.fetch.fetcher import OutputFormat, RenderMode
+
+if TYPE_CHECKING:
+    from sleuth.research import Digest
+    from sleuth.search import ProviderChain, SearchResponse
+
+T = TypeVar("T")
+ProgressCallback = Callable[[str, dict[str, Any]], None]
+
+
+class AsyncSleuth:
+    """One session of web access: ``async with AsyncSleuth() as s: await s.fetch(url)``."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        config: Path | str | None = None,
+        resolver: Any = None,
+        cache: Cache | None = None,
+        **overrides: Any,
+    ) -> None:
+        self.settings = settings or load_settings(config, **overrides)
+        self.resolver = resolver
+        self._cache = cache
+        self._fetcher: Fetcher | None = None
+        self._chain: ProviderChain | None = None
+
+    @property
+    def cache(self) -> Cache:
+        if self._cache is None:
+            self._cache = open_cache(self.settings)
+        return self._cache
+
+    @property
+    def fetcher(self) -> Fetcher:
+        if self._fetcher is None:
+            self._fetcher = Fetcher(self.settings, cache=self.cache, resolver=self.resolver)
+        return self._fetcher
+
+    @property
+    def chain(self) -> ProviderChain:
+        if self._chain is None:
+            from sleuth.search import ProviderChain
+
+            self._chain = ProviderChain(self.settings, self.cache, resolver=self.resolver)
+        return self._chain
+
+    async def fetch(
+        self,
+        url: str,
+        *,
+        format: OutputFormat = "text",  # noqa: A002 - mirrors the CLI flag
+        render: RenderMode | None = None,
+        refresh: bool = False,
+        respect_robots: bool = True,
+        max_chars: int | None = None,
+        start_index: int = 0,
+    ) -> FetchResult:
+        """Fetch one page; robots.txt is obeyed unless ``respect_robots=False``."""
+        return await self.fetcher.fetch(
+            url,
+            output=format,
+            render=render,
+            refresh=refresh,
+            respect_robots=respect_robots,
+            max_chars=max_chars,
+            start_index=start_index,
+        )
+
+    async def search(
+        self,
+        query: str,
+        *,
+        max_results: int | None = None,
+        provider: str | None = None,
+        recency_days: int | None = None,
+        sites: Sequence[str] = (),
+        exclude_sites: Sequence[str] = (),
+    ) -> SearchResponse:
+        from sleuth.search import ProviderChain, SearchQuery
+
+        request = SearchQuery(
+            query=query,
+            max_results=max_results or self.settings.max_results,
+            recency_days=recency_days,
+            site_include=list(sites),
+            site_exclude=list(exclude_sites),
+        )
+        if provider:
+            chain = ProviderChain(
+                self.settings, self.cache, providers=[provider], resolver=self.resolver
+            )
+            try:
+                return await chain.search(request)
+            finally:
+                await chain.aclose()
+        return await self.chain.search(request)
+
+    async def research(
+        self,
+        question: str,
+        *,
+        focus: str | None = None,
+        max_results: int | None = None,
+        max_pages: int | None = None,
+        recency_days: int | None = None,
+        sites: Sequence[str] = (),
+        deadline: float | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> Digest:
+        from sleuth.research import run_research
+
+        return await run_research(
+            question,
+            settings=self.settings,
+            chain=self.chain,
+            fetcher=self.fetcher,
+            focus=focus,
+            max_results=max_results,
+            max_pages=max_pages,
+            recency_days=recency_days,
+            sites=sites,
+            deadline=deadline,
+            on_progress=on_progress,
+        )
+
+    async def aclose(self) -> None:
+        if self._fetcher is not None:
+            await self._fetcher.aclose()
+        if self._chain is not None:
+            await self._chain.aclose()
+        if self._cache is not None:
+            await self._cache.aclose()
+
+    async def __aenter__(self) -> AsyncSleuth:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+class Sleuth:
+    """The blocking twin of :class:`AsyncSleuth`; one private event loop per client."""
+
+    def __init__(self, settings: Settings | None = None, **kwargs: Any) -> None:
+        self._runner = asyncio.Runner()
+        self._async = AsyncSleuth(settings, **kwargs)
+        self.settings = self._async.settings
+
+    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
+        return self._runner.run(coro)
+
+    def fetch(self, url: str, **kwargs: Any) -> FetchResult:
+        return self._run(self._async.fetch(url, **kwargs))
+
+    def search(self, query: str, **kwargs: Any) -> SearchResponse:
+        return self._run(self._async.search(query, **kwargs))
+
+    def research(self, question: str, **kwargs: Any) -> Digest:
+        return self._run(self._async.research(question, **kwargs))
+
+    def close(self) -> None:
+        try:
+            self._run(self._async.aclose())
+        finally:
+            self._runner.close()
+
+    def __enter__(self) -> Sleuth:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def fetch(url: str, **kwargs: Any) -> FetchResult:
+    """Fetch one page with default settings (see :meth:`AsyncSleuth.fetch`)."""
+    with Sleuth() as client:
+        return client.fetch(url, **kwargs)
+
+
+def search(query: str, **kwargs: Any) -> SearchResponse:
+    with Sleuth() as client:
+        return client.search(query, **kwargs)
+
+
+def research(question: str, **kwargs: Any) -> Digest:
+    with Sleuth() as client:
+        return client.research(question, **kwargs)
+
+
+async def afetch(url: str, **kwargs: Any) -> FetchResult:
+    async with AsyncSleuth() as client:
+        return await client.fetch(url, **kwargs)
+
+
+async def asearch(query: str, **kwargs: Any) -> SearchResponse:
+    async with AsyncSleuth() as client:
+        return await client.search(query, **kwargs)
+
+
+async def aresearch(question: str, **kwargs: Any) -> Digest:
+    async with AsyncSleuth() as client:
+        return await client.research(question, **kwargs)

@@ -1,0 +1,24 @@
+"""The one place that turns ``settings.cache`` into a backend."""
+
+from __future__ import annotations
+
+from sleuth.cache.base import Cache
+from sleuth.cache.fallback import FallbackCache
+from sleuth.cache.file import FileCache
+from sleuth.cache.memory import MemoryCache
+from sleuth.cache.redis import RedisCache
+from sleuth.config import Settings
+
+
+def open_cache(settings: Settings) -> Cache:
+    """The configured backend; Redis comes wrapped so an outage degrades to memory.
+
+    Nothing connects here: Redis is first reached on first use, where the
+    fallback covers an unreachable server as well as one that dies later.
+    A missing ``redis`` package or a malformed URL is a ``ConfigError`` now.
+    """
+    if settings.cache == "memory":
+        return MemoryCache(settings.memory_cache_entries)
+    if settings.cache == "file":
+        return FileCache(settings.cache_dir)
+    return FallbackCache(RedisCache(settings.redis_url), MemoryCache(settings.memory_cache_entries))

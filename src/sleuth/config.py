@@ -1,0 +1,225 @@
+"""The one config object: ``SLEUTH_*`` environment variables over an optional TOML file.
+
+Precedence, highest first: environment, the TOML file (``--config PATH`` or
+``config.toml`` in the user config dir), built-in defaults. :func:`load_settings`
+also records where each value came from so ``sleuth config show`` can say it.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import platformdirs
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, EnvSettingsSource, NoDecode, SettingsConfigDict
+
+from sleuth._version import __version__
+from sleuth.errors import ConfigError
+
+APP_NAME = "sleuth"
+HOME_PAGE = "https://github.com/sleuth-dev/sleuth"
+USER_AGENT = f"sleuth/{__version__} (+{HOME_PAGE})"
+
+CommaList = Annotated[list[str], NoDecode]
+PortList = Annotated[list[int], NoDecode]
+
+
+def default_config_path() -> Path:
+    return Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
+
+
+def default_cache_dir() -> Path:
+    return Path(platformdirs.user_cache_dir(APP_NAME))
+
+
+def _alias(name: str, *others: str) -> AliasChoices:
+    """Accept ``SLEUTH_<NAME>`` first, then the well-known names other tools use."""
+    return AliasChoices(name, f"SLEUTH_{name.upper()}", *others)
+
+
+class Settings(BaseSettings):
+    """Everything sleuth can be told; each field is also ``SLEUTH_<FIELD>``."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="SLEUTH_",
+        case_sensitive=False,
+        extra="ignore",
+        populate_by_name=True,
+    )
+
+    # Logging
+    log_format: Literal["human", "json"] = "human"
+    log_level: Literal["debug", "info", "warning", "error"] | None = None
+
+    # Network guard
+    allow_hosts: CommaList = Field(
+        default_factory=list,
+        description="hosts, host:port, host:* or CIDRs the guard lets through",
+    )
+    allow_ports: PortList = Field(default_factory=lambda: [80, 443])
+    user_agent: str = USER_AGENT
+
+    # Fetch limits
+    connect_timeout: float = Field(5.0, gt=0)
+    read_timeout: float = Field(8.0, gt=0)
+    fetch_deadline: float = Field(15.0, gt=0, description="overall seconds for one fetch")
+    max_bytes: int = Field(4 * 1024 * 1024, gt=0, description="bytes on the wire per response")
+    max_decoded_bytes: int = Field(
+        16 * 1024 * 1024, gt=0, description="bytes after decompression per response"
+    )
+    max_redirects: int = Field(5, ge=0, le=5)
+    max_concurrent_fetches: int = Field(5, ge=1)
+
+    # Browser fallback
+    render: Literal["auto", "always", "never"] = "auto"
+    chromium_path: str | None = None
+    render_timeout: float = Field(15.0, gt=0)
+    max_concurrent_renders: int = Field(2, ge=1)
+
+    # Cache
+    cache: Literal["memory", "file", "redis"] = "file"
+    cache_dir: Path = Field(default_factory=default_cache_dir)
+    redis_url: str = Field(
+        "redis://127.0.0.1:6379/0", validation_alias=_alias("redis_url", "REDIS_URL")
+    )
+    cache_ttl: int = Field(24 * 3600, ge=0, description="seconds a fetched page stays fresh")
+    search_cache_ttl: int = Field(3600, ge=0)
+    robots_cache_ttl: int = Field(24 * 3600, ge=0)
+    memory_cache_entries: int = Field(1024, ge=1)
+
+    # Search
+    search_providers: CommaList = Field(default_factory=list)
+    searches_per_hour: int = Field(120, ge=0)
+    search_timeout: float = Field(5.0, gt=0)
+    brave_api_key: SecretStr | None = Field(
+        None, validation_alias=_alias("brave_api_key", "BRAVE_API_KEY", "BRAVE_SEARCH_API_KEY")
+    )
+    tavily_api_key: SecretStr | None = Field(
+        None, validation_alias=_alias("tavily_api_key", "TAVILY_API_KEY")
+    )
+    serpapi_api_key: SecretStr | None = Field(
+        None, validation_alias=_alias("serpapi_api_key", "SERPAPI_API_KEY")
+    )
+    searxng_url: str | None = Field(None, validation_alias=_alias("searxng_url", "SEARXNG_URL"))
+    # Endpoint overrides: for self-hosted mirrors and for tests on loopback.
+    duckduckgo_url: str = "https://html.duckduckgo.com/html/"
+    duckduckgo_lite_url: str = "https://lite.duckduckgo.com/lite/"
+    brave_url: str = "https://api.search.brave.com/res/v1/web/search"
+    tavily_url: str = "https://api.tavily.com/search"
+    serpapi_url: str = "https://serpapi.com/search.json"
+
+    # Research digest
+    max_results: int = Field(8, ge=1, le=10)
+    max_pages: int = Field(3, ge=1, le=10)
+    research_deadline: float = Field(12.0, gt=0)
+    max_bullets: int = Field(8, ge=1, le=20)
+    max_bullet_chars: int = Field(300, ge=80)
+
+    @field_validator("allow_hosts", "search_providers", mode="before")
+    @classmethod
+    def _split_commas(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("allow_ports", mode="before")
+    @classmethod
+    def _split_ports(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [int(part) for part in value.split(",") if part.strip()]
+        return value
+
+    def secret(self, name: str) -> str | None:
+        """The plain value of a secret field, or None when unset or empty."""
+        value = getattr(self, name)
+        if isinstance(value, SecretStr):
+            return value.get_secret_value() or None
+        return None
+
+    @property
+    def config_sources(self) -> dict[str, str]:
+        return dict(getattr(self, "_sources", {}))
+
+
+def _env_names(name: str) -> list[str]:
+    field = Settings.model_fields[name]
+    alias = field.validation_alias
+    if isinstance(alias, AliasChoices):
+        names = [str(choice) for choice in alias.choices]
+        return [n.upper() for n in names if n.upper() != name.upper()]
+    return [f"SLEUTH_{name.upper()}"]
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from None
+    table = data.get("sleuth", data)
+    unknown = sorted(set(table) - set(Settings.model_fields))
+    if unknown:
+        raise ConfigError(
+            f"config file {path} has unknown setting(s): {', '.join(unknown)}",
+            hint="see `sleuth config show` for the names sleuth knows",
+        )
+    return dict(table)
+
+
+def load_settings(config_path: Path | str | None = None, **overrides: Any) -> Settings:
+    """Build the effective settings and remember where each value came from.
+
+    ``overrides`` win over everything (the Python API uses them); a missing
+    ``--config`` file is an error, a missing default file is not.
+    """
+    explicit = config_path is not None or "SLEUTH_CONFIG" in os.environ
+    path = Path(config_path or os.environ.get("SLEUTH_CONFIG") or default_config_path())
+    file_values: dict[str, Any] = {}
+    if path.is_file():
+        file_values = _read_toml(path)
+    elif explicit:
+        raise ConfigError(f"config file {path} does not exist", hint="check the --config path")
+
+    env_values = EnvSettingsSource(Settings)()
+    try:
+        settings = Settings(**{**file_values, **env_values, **overrides})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "settings"
+        raise ConfigError(f"invalid setting {where}: {first['msg']}") from None
+
+    sources: dict[str, str] = {}
+    for name in Settings.model_fields:
+        if name in overrides:
+            sources[name] = "argument"
+        elif name in env_values:
+            present = [env for env in _env_names(name) if env in os.environ]
+            sources[name] = f"env {present[0] if present else 'SLEUTH_' + name.upper()}"
+        elif name in file_values:
+            sources[name] = f"file {path}"
+        else:
+            sources[name] = "default"
+    object.__setattr__(settings, "_sources", sources)
+    return settings
+
+
+def describe(settings: Settings) -> list[tuple[str, str, str]]:
+    """``(name, masked value, source)`` rows for ``sleuth config show``."""
+    rows = []
+    sources = settings.config_sources
+    for name in Settings.model_fields:
+        value = getattr(settings, name)
+        if isinstance(value, SecretStr):
+            plain = value.get_secret_value()
+            shown = f"{plain[:2]}…{'*' * 6}" if len(plain) > 8 else ("******" if plain else "")
+        elif isinstance(value, list):
+            shown = ",".join(str(v) for v in value)
+        else:
+            shown = "" if value is None else str(value)
+        rows.append((name, shown, sources.get(name, "default")))
+    return rows

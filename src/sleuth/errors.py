@@ -1,0 +1,232 @@
+"""The one error hierarchy of sleuth.
+
+Every failure a caller can act on is a :class:`SleuthError` with a stable
+``code`` (also the fetch ``outcome`` where one applies), a message that says
+what to do, whether trying again may help, and the exit code the CLI uses::
+
+    SleuthError
+    ├── UsageError               bad input from the caller (exit 2)
+    ├── ConfigError              a setting is wrong or missing (exit 3)
+    ├── BlockedError             the SSRF guard refused a destination (blocked)
+    ├── FetchError               a page could not be turned into text
+    │   ├── RobotsDisallowed     robots_disallowed
+    │   ├── HTTPStatusError      http_error (retryable for 5xx)
+    │   ├── RateLimited          rate_limited (retryable)
+    │   ├── FetchTimeout         timeout (retryable)
+    │   ├── TooLarge             too_large
+    │   ├── UnsupportedType      unsupported_type
+    │   ├── BlockPage            block_page
+    │   ├── JSRequired           js_required
+    │   ├── EmptyExtraction      empty_extraction
+    │   └── NetworkError         network_error (retryable)
+    ├── RenderUnavailable        the headless browser cannot be started
+    ├── CacheError               a cache backend failed
+    └── SearchError              a search provider failed
+        ├── ProviderAuthError    the key was refused (permanent)
+        └── SearchUnavailable    no provider is configured or all failed
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+# One exit code per outcome class, so scripts can branch without parsing text.
+EXIT_CODES: dict[str, int] = {
+    "ok": 0,
+    "internal_error": 1,
+    "usage_error": 2,
+    "config_error": 3,
+    "cache_error": 4,
+    "blocked": 10,
+    "robots_disallowed": 11,
+    "http_error": 12,
+    "rate_limited": 13,
+    "timeout": 14,
+    "too_large": 15,
+    "unsupported_type": 16,
+    "block_page": 17,
+    "js_required": 18,
+    "empty_extraction": 19,
+    "network_error": 20,
+    "render_unavailable": 21,
+    "search_error": 30,
+    "provider_auth": 31,
+    "search_unavailable": 32,
+    "search_budget_exhausted": 33,
+    "no_results": 34,
+}
+
+
+class SleuthError(Exception):
+    """Base of every error sleuth raises on purpose."""
+
+    code: ClassVar[str] = "internal_error"
+    default_retryable: ClassVar[bool] = False
+    default_hint: ClassVar[str] = ""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        url: str | None = None,
+        retryable: bool | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint if hint is not None else self.default_hint
+        self.url = url
+        self.retryable = self.default_retryable if retryable is None else retryable
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES.get(self.code, 1)
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.hint})" if self.hint else self.message
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "message": str(self),
+            "retryable": self.retryable,
+            "url": self.url,
+        }
+
+
+class UsageError(SleuthError):
+    code = "usage_error"
+
+
+class ConfigError(SleuthError):
+    code = "config_error"
+    default_hint = "check `sleuth config show`"
+
+
+class CacheError(SleuthError):
+    code = "cache_error"
+    default_retryable = True
+
+
+class BlockedError(SleuthError):
+    code = "blocked"
+    default_hint = (
+        "sleuth only fetches public addresses on ports 80 and 443; an operator can allow "
+        "more with SLEUTH_ALLOW_HOSTS or SLEUTH_ALLOW_PORTS"
+    )
+
+
+class FetchError(SleuthError):
+    code = "network_error"
+
+
+class RobotsDisallowed(FetchError):
+    code = "robots_disallowed"
+    default_hint = "the site's robots.txt forbids it; a person may pass --ignore-robots"
+
+
+class HTTPStatusError(FetchError):
+    code = "http_error"
+
+    def __init__(
+        self, message: str, *, status: int, hint: str | None = None, url: str | None = None
+    ) -> None:
+        super().__init__(message, hint=hint, url=url, retryable=status >= 500)
+        self.status = status
+
+
+class RateLimited(FetchError):
+    code = "rate_limited"
+    default_retryable = True
+    default_hint = "the server asked us to slow down; try again later"
+
+
+class FetchTimeout(FetchError):
+    code = "timeout"
+    default_retryable = True
+    default_hint = "the server was too slow; try again or raise SLEUTH_FETCH_DEADLINE"
+
+
+class TooLarge(FetchError):
+    code = "too_large"
+    default_hint = "raise SLEUTH_MAX_BYTES if the page is legitimate"
+
+
+class UnsupportedType(FetchError):
+    code = "unsupported_type"
+    default_hint = "sleuth reads HTML, XHTML and plain text"
+
+
+class BlockPage(FetchError):
+    code = "block_page"
+    default_hint = "the site served a bot check instead of the page; sleuth does not bypass these"
+
+
+class JSRequired(FetchError):
+    code = "js_required"
+    default_hint = "the page builds its text in JavaScript; try --render always (needs sleuth[render])"
+
+
+class EmptyExtraction(FetchError):
+    code = "empty_extraction"
+    default_hint = "the page has no main text sleuth could find; try --format html"
+
+
+class NetworkError(FetchError):
+    code = "network_error"
+    default_retryable = True
+
+
+class RenderUnavailable(SleuthError):
+    code = "render_unavailable"
+    default_hint = (
+        "install the extra with `pip install 'sleuth[render]'` and Chromium "
+        "(`apt-get install chromium`), or set SLEUTH_CHROMIUM_PATH"
+    )
+
+
+class SearchError(SleuthError):
+    code = "search_error"
+    default_retryable = True
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str | None = None,
+        hint: str | None = None,
+        retryable: bool | None = None,
+    ) -> None:
+        super().__init__(message, hint=hint, retryable=retryable)
+        self.provider = provider
+
+
+class ProviderAuthError(SearchError):
+    code = "provider_auth"
+    default_retryable = False
+
+
+class SearchUnavailable(SearchError):
+    code = "search_unavailable"
+    default_retryable = False
+    default_hint = (
+        "set BRAVE_API_KEY, TAVILY_API_KEY, SERPAPI_API_KEY or SEARXNG_URL, or list "
+        "providers in SLEUTH_SEARCH_PROVIDERS"
+    )
+
+
+class SearchBudgetExhausted(SearchError):
+    code = "search_budget_exhausted"
+    default_retryable = False
+    default_hint = "the hourly search budget is spent; raise SLEUTH_SEARCHES_PER_HOUR or wait"
+
+
+def error_for_code(code: str) -> type[SleuthError]:
+    """Map a stable code back to its class (used when reading cached failures)."""
+    stack: list[type[SleuthError]] = [SleuthError]
+    while stack:
+        cls = stack.pop()
+        if cls.code == code and cls is not FetchError:
+            return cls
+        stack.extend(cls.__subclasses__())
+    return SleuthError

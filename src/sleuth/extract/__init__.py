@@ -1,0 +1,1 @@
+def extract(document, **kw): raise NotImplementedError

@@ -1,0 +1,51 @@
+"""Character-level hygiene for any text sleuth hands on.
+
+Zero-width, bidi-control and tag characters are invisible to a reader but not to a
+model, so they are a favourite carrier for smuggled instructions; they are removed
+from every string that leaves the extractor.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_INVISIBLE = (
+    "\u00ad"  # soft hyphen
+    "\u180e"  # Mongolian vowel separator
+    "\u200b-\u200f"  # zero-width space/joiners, LRM, RLM
+    "\u202a-\u202e"  # bidi embeddings and overrides
+    "\u2060-\u2064"  # word joiner, invisible operators
+    "\u2066-\u2069"  # bidi isolates
+    "\ufeff"  # zero-width no-break space / BOM
+    "\U000e0000-\U000e007f"  # tag characters (ASCII smuggling)
+)
+_INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]+")
+_HSPACE_RE = re.compile(r"[^\S\n]+")
+_BLANK_LINES_RE = re.compile(r"\n[^\S\n]*(?:\n[^\S\n]*)+")
+
+
+def strip_invisible(text: str) -> str:
+    return _INVISIBLE_RE.sub("", text)
+
+
+def clean_line(text: str) -> str:
+    """Invisible characters out, runs of spaces and tabs collapsed, ends trimmed."""
+    return _HSPACE_RE.sub(" ", _INVISIBLE_RE.sub("", text)).strip()
+
+
+def clean_plain(text: str) -> str:
+    """Plain-text documents: keep the author's lines, squeeze blank runs to one blank line."""
+    lines = (clean_line(line) for line in strip_invisible(text).splitlines())
+    return _BLANK_LINES_RE.sub("\n\n", "\n".join(lines)).strip()
+
+
+def clean_value(value: Any) -> Any:
+    """Recursively clean strings inside metadata (JSON-LD is page-controlled too)."""
+    if isinstance(value, str):
+        return clean_line(value)
+    if isinstance(value, list):
+        return [clean_value(item) for item in value]
+    if isinstance(value, dict):
+        return {strip_invisible(str(k)): clean_value(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,6 @@
+"""Fetching one page safely and turning it into text."""
+
+from sleuth.fetch.fetcher import Fetcher, normalize_input_url
+from sleuth.fetch.result import SCHEMA_VERSION, ErrorInfo, FetchResult, Outcome
+
+__all__ = ["SCHEMA_VERSION", "ErrorInfo", "FetchResult", "Fetcher", "Outcome", "normalize_input_url"]

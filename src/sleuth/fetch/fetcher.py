@@ -1,0 +1,303 @@
+"""One URL in, one typed :class:`FetchResult` out.
+
+The path reads top to bottom: cache, robots.txt, guarded HTTP request, body
+limits, sanitise-and-extract, browser fallback when the page needs it, cache
+write, paging. Every failure becomes an outcome on the result, never an empty
+success; only bad input from the caller raises.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+import httpx
+
+from sleuth.cache.base import Cache, cache_key, get_json, set_json
+from sleuth.config import Settings
+from sleuth.errors import (
+    BlockPage,
+    EmptyExtraction,
+    FetchTimeout,
+    HTTPStatusError,
+    JSRequired,
+    NetworkError,
+    RateLimited,
+    RenderUnavailable,
+    RobotsDisallowed,
+    SleuthError,
+    UnsupportedType,
+    UsageError,
+)
+from sleuth.extract import Extraction, extract
+from sleuth.fetch.paging import page_text
+from sleuth.fetch.result import ErrorInfo, FetchResult, Outcome, utc_now
+from sleuth.fetch.robots import RobotsChecker
+from sleuth.log import Stopwatch, event
+from sleuth.net import make_client
+from sleuth.net.body import read_body
+
+OutputFormat = Literal["text", "markdown", "html"]
+RenderMode = Literal["auto", "always", "never"]
+
+ACCEPTED_TYPES = ("text/html", "application/xhtml+xml", "text/plain")
+ACCEPT_HEADER = "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8"
+_EXTRACTION_ERRORS: dict[str, type[SleuthError]] = {
+    "js_required": JSRequired,
+    "empty_extraction": EmptyExtraction,
+    "block_page": BlockPage,
+}
+
+
+def normalize_input_url(url: str) -> str:
+    """Accept ``example.com/page`` from a person; refuse what is not a URL at all."""
+    url = url.strip()
+    if not url or any(ch.isspace() for ch in url):
+        raise UsageError(f"{url!r} is not a URL", hint="pass an absolute http(s) URL")
+    if "://" not in url:
+        url = "https://" + url
+    parts = urlsplit(url)
+    if not parts.hostname:
+        raise UsageError(f"{url!r} has no host name", hint="pass an absolute http(s) URL")
+    return url
+
+
+def _media_type(content_type: str | None) -> str:
+    return (content_type or "").split(";", 1)[0].strip().lower()
+
+
+class _Document:
+    """What the network (or the browser) gave us, before extraction."""
+
+    __slots__ = ("body", "content_type", "final_url", "rendered", "status")
+
+    def __init__(
+        self,
+        body: bytes,
+        content_type: str | None,
+        final_url: str,
+        status: int | None,
+        *,
+        rendered: bool = False,
+    ) -> None:
+        self.body = body
+        self.content_type = content_type
+        self.final_url = final_url
+        self.status = status
+        self.rendered = rendered
+
+
+class Fetcher:
+    """Fetches pages for people and agents; reuse one for many URLs."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        cache: Cache,
+        resolver: Any = None,
+        client: httpx.AsyncClient | None = None,
+        renderer: Any = None,
+    ) -> None:
+        self.settings = settings
+        self.cache = cache
+        self._resolver = resolver
+        self._client = client or make_client(settings, resolver=resolver)
+        self._owns_client = client is None
+        self._renderer = renderer
+        self._owns_renderer = renderer is None
+        self._robots = RobotsChecker(self._client, cache, ttl=settings.robots_cache_ttl)
+        self._slots = asyncio.Semaphore(settings.max_concurrent_fetches)
+
+    async def __aenter__(self) -> Fetcher:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        if self._owns_client:
+            await self._client.aclose()
+        if self._owns_renderer and self._renderer is not None:
+            await self._renderer.aclose()
+
+    def _key(self, url: str, output: OutputFormat, render: RenderMode) -> str:
+        return cache_key("page", url, output, render)
+
+    async def is_cached(
+        self, url: str, output: OutputFormat = "text", render: RenderMode = "auto"
+    ) -> bool:
+        return await self.cache.get(self._key(normalize_input_url(url), output, render)) is not None
+
+    async def fetch(
+        self,
+        url: str,
+        *,
+        output: OutputFormat = "text",
+        render: RenderMode | None = None,
+        refresh: bool = False,
+        respect_robots: bool = True,
+        max_chars: int | None = None,
+        start_index: int = 0,
+    ) -> FetchResult:
+        if start_index < 0 or (max_chars is not None and max_chars <= 0):
+            raise UsageError("--start-index must be >= 0 and --max-chars > 0")
+        url = normalize_input_url(url)
+        mode: RenderMode = render or self.settings.render
+        clock = Stopwatch()
+        key = self._key(url, output, mode)
+
+        if not refresh:
+            stored = await get_json(self.cache, key)
+            if isinstance(stored, dict):
+                result = FetchResult.model_validate({**stored, "cache": "hit"})
+                event("cache_hit", url=url, outcome=result.outcome, latency_ms=clock.ms)
+                return page_text(result, start_index=start_index, max_chars=max_chars)
+
+        async with self._slots:
+            result = await self._fetch_uncached(url, output, mode, respect_robots)
+        if result.ok:
+            event("fetch", url=url, outcome=result.outcome, status=result.status,
+                  rendered=result.rendered, latency_ms=clock.ms)
+            await set_json(self.cache, key, result.model_dump(), self.settings.cache_ttl)
+        else:
+            event("fetch_error", url=url, outcome=result.outcome, status=result.status,
+                  error=result.error.message if result.error else None, latency_ms=clock.ms)
+        return page_text(result, start_index=start_index, max_chars=max_chars)
+
+    async def _fetch_uncached(
+        self, url: str, output: OutputFormat, mode: RenderMode, respect_robots: bool
+    ) -> FetchResult:
+        document: _Document | None = None
+        extraction: Extraction | None = None
+        try:
+            if respect_robots and not await self._robots.allowed(url):
+                raise RobotsDisallowed(f"robots.txt of {urlsplit(url).netloc} disallows {url}")
+            if mode == "always":
+                document = await self._render(url)
+            else:
+                document = await self._download(url)
+            extraction = extract(
+                document.body, url=document.final_url, output=output,
+                content_type=document.content_type,
+            )
+            if (
+                mode == "auto"
+                and extraction.outcome in ("js_required", "empty_extraction")
+                and not document.rendered
+                and _media_type(document.content_type) != "text/plain"
+            ):
+                document, extraction = await self._render_fallback(url, output, document, extraction)
+            if extraction.outcome != "ok":
+                raise _EXTRACTION_ERRORS[extraction.outcome](
+                    extraction.reason or f"extraction gave {extraction.outcome}", url=url
+                )
+        except SleuthError as error:
+            return self._failure(url, error, document, extraction)
+        return FetchResult(
+            url=url,
+            final_url=document.final_url,
+            status=document.status,
+            content_type=document.content_type,
+            outcome=Outcome.OK,
+            title=extraction.title,
+            text=extraction.text,
+            metadata={**extraction.metadata, "extractor": extraction.method},
+            fetched_at=utc_now(),
+            rendered=document.rendered,
+        )
+
+    def _failure(
+        self,
+        url: str,
+        error: SleuthError,
+        document: _Document | None,
+        extraction: Extraction | None,
+    ) -> FetchResult:
+        return FetchResult(
+            url=url,
+            final_url=document.final_url if document else None,
+            status=getattr(error, "status", None) or (document.status if document else None),
+            content_type=document.content_type if document else None,
+            outcome=error.code,
+            title=extraction.title if extraction else None,
+            metadata=extraction.metadata if extraction else {},
+            rendered=bool(document and document.rendered),
+            error=ErrorInfo.from_error(error),
+        )
+
+    async def _download(self, url: str) -> _Document:
+        try:
+            async with asyncio.timeout(self.settings.fetch_deadline):
+                async with self._client.stream(
+                    "GET", url, headers={"Accept": ACCEPT_HEADER}
+                ) as response:
+                    return await self._read(url, response)
+        except TimeoutError:
+            raise FetchTimeout(
+                f"{url} did not finish within {self.settings.fetch_deadline:g} s", url=url
+            ) from None
+        except httpx.TimeoutException as exc:
+            raise FetchTimeout(f"{url} timed out ({type(exc).__name__})", url=url) from None
+        except httpx.TooManyRedirects:
+            raise NetworkError(
+                f"{url} redirected more than {self.settings.max_redirects} times", url=url,
+                retryable=False,
+            ) from None
+        except httpx.HTTPError as exc:
+            raise NetworkError(f"{url} could not be fetched: {exc}", url=url) from None
+
+    async def _read(self, url: str, response: httpx.Response) -> _Document:
+        status = response.status_code
+        content_type = response.headers.get("content-type")
+        media = _media_type(content_type)
+        if status == 429:
+            raise RateLimited(f"{url} answered 429 Too Many Requests", url=url)
+        if status >= 400 and status not in (403, 503):
+            raise HTTPStatusError(f"{url} answered HTTP {status}", status=status, url=url)
+        if media and media not in ACCEPTED_TYPES:
+            raise UnsupportedType(f"{url} is {media}, not a web page", url=url)
+        body = await read_body(
+            response,
+            max_bytes=self.settings.max_bytes,
+            max_decoded_bytes=self.settings.max_decoded_bytes,
+        )
+        final_url = str(response.url)
+        if status >= 400:
+            # 403/503 are often bot-check interstitials: tell them apart from plain errors.
+            verdict = extract(body, url=final_url, content_type=content_type)
+            if verdict.outcome == "block_page":
+                raise BlockPage(verdict.reason or f"{url} served a bot check", url=url)
+            raise HTTPStatusError(f"{url} answered HTTP {status}", status=status, url=url)
+        if not media and body.lstrip()[:1] not in (b"<", b""):
+            raise UnsupportedType(f"{url} sent no content type and does not look like HTML", url=url)
+        return _Document(body, content_type, final_url, status)
+
+    async def _render_fallback(
+        self, url: str, output: OutputFormat, document: _Document, extraction: Extraction
+    ) -> tuple[_Document, Extraction]:
+        event("render_fallback", url=url, outcome=extraction.outcome, reason=extraction.reason)
+        try:
+            rendered = await self._render(url)
+        except RenderUnavailable as exc:
+            event("render_unavailable", url=url, error=exc.message)
+            return document, extraction
+        second = extract(
+            rendered.body, url=rendered.final_url, output=output, content_type=rendered.content_type
+        )
+        return (rendered, second) if second.outcome == "ok" else (document, extraction)
+
+    async def _render(self, url: str) -> _Document:
+        if self._renderer is None:
+            from sleuth.render import Renderer
+
+            self._renderer = Renderer(self.settings, resolver=self._resolver)
+        page = await self._renderer.render(url)
+        return _Document(
+            page.html.encode("utf-8"),
+            "text/html; charset=utf-8",
+            page.final_url,
+            page.status,
+            rendered=True,
+        )

@@ -1,0 +1,37 @@
+"""Paging through long documents, the way the MCP fetch server does it.
+
+The cache keeps the whole text; a caller asks for ``max_chars`` starting at
+``start_index`` and learns where the next page starts.
+"""
+
+from __future__ import annotations
+
+from sleuth.errors import UsageError
+from sleuth.fetch.result import FetchResult
+
+
+def truncation_marker(next_start_index: int) -> str:
+    return (
+        f"\n\n[content truncated: {next_start_index} characters shown so far; "
+        f"fetch again with --start-index {next_start_index} for more]"
+    )
+
+
+def page_text(result: FetchResult, *, start_index: int, max_chars: int | None) -> FetchResult:
+    text = result.text
+    total = len(text)
+    if start_index and start_index >= total and result.ok:
+        raise UsageError(
+            f"--start-index {start_index} is past the end of the text ({total} characters)",
+            hint="start below the total length",
+        )
+    end = total if max_chars is None else min(total, start_index + max_chars)
+    truncated = end < total
+    return result.model_copy(
+        update={
+            "text": text[start_index:end],
+            "truncated": truncated,
+            "next_start_index": end if truncated else None,
+            "total_chars": total,
+        }
+    )

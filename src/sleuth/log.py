@@ -1,0 +1,75 @@
+"""Structured events on stderr: ``key=value`` lines for people, JSON lines for machines.
+
+Every module logs through :func:`event` so that the names (``fetch``,
+``fetch_error``, ``cache_hit``, ``render_fallback``, ``search_call`` ...) and
+their fields stay consistent and greppable.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from typing import Any
+
+LOGGER = logging.getLogger("sleuth")
+
+
+class _HumanFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        fields = getattr(record, "fields", {})
+        parts = [f"{k}={_human(v)}" for k, v in fields.items() if v is not None]
+        return f"sleuth {record.levelname.lower()} {record.getMessage()} {' '.join(parts)}".rstrip()
+
+
+class _JSONFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        payload: dict[str, Any] = {
+            "ts": round(record.created, 3),
+            "level": record.levelname.lower(),
+            "event": record.getMessage(),
+        }
+        payload.update(getattr(record, "fields", {}))
+        return json.dumps(payload, default=str, ensure_ascii=False)
+
+
+def _human(value: Any) -> str:
+    text = str(value)
+    return json.dumps(text) if (" " in text or not text) else text
+
+
+def configure(fmt: str = "human", level: str | None = None) -> None:
+    """Install the one stderr handler; safe to call more than once."""
+    if level is None:
+        level = "info" if fmt == "json" else "warning"
+    for handler in list(LOGGER.handlers):
+        LOGGER.removeHandler(handler)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_JSONFormatter() if fmt == "json" else _HumanFormatter())
+    LOGGER.addHandler(handler)
+    LOGGER.setLevel(level.upper())
+    LOGGER.propagate = False
+
+
+def event(name: str, level: int = logging.INFO, **fields: Any) -> None:
+    """Log one named event with structured fields."""
+    if LOGGER.isEnabledFor(level):
+        LOGGER.log(level, name, extra={"fields": fields})
+
+
+def warn(name: str, **fields: Any) -> None:
+    event(name, logging.WARNING, **fields)
+
+
+class Stopwatch:
+    """Milliseconds since creation; the ``latency_ms`` of every event."""
+
+    __slots__ = ("_start",)
+
+    def __init__(self) -> None:
+        self._start = time.perf_counter()
+
+    @property
+    def ms(self) -> int:
+        return int((time.perf_counter() - self._start) * 1000)

@@ -1,0 +1,10 @@
+"""The headless-browser fallback: Chromium whose every request passes sleuth's SSRF guard.
+
+Needs the ``render`` extra (Playwright) and a system Chromium; both are looked
+for only when a render is asked for.
+"""
+
+from sleuth.render.browser import find_chromium
+from sleuth.render.renderer import RenderedPage, Renderer
+
+__all__ = ["RenderedPage", "Renderer", "find_chromium"]

@@ -1,0 +1,101 @@
+"""Turning selected findings into a :class:`Digest` that fits an LLM's context cheaply.
+
+Citation ids are given in order of first use, a page beyond ``max_citations``
+is never cited, and bullets are dropped from the end (least relevant first)
+until the JSON fits ``token_budget`` at a rough four characters per token.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sleuth.research.digest import Bullet, Citation, Digest, DigestError, DigestMeta
+from sleuth.research.rank import Finding
+from sleuth.search.urls import domain_of
+
+MAX_CITATIONS = 8
+TOKEN_BUDGET = 1500
+CHARS_PER_TOKEN = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A page that was read: its extracted text is what bullets quote."""
+
+    url: str
+    text: str
+    fetched_at: str
+    title: str = ""
+    published: str | None = None
+
+
+def estimate_tokens(digest: Digest) -> int:
+    return math.ceil(len(digest.model_dump_json()) / CHARS_PER_TOKEN)
+
+
+def _build(
+    query: str,
+    pages: Sequence[Page],
+    findings: Sequence[Finding],
+    *,
+    errors: list[DigestError],
+    meta: DigestMeta,
+    max_citations: int,
+) -> Digest:
+    ids: dict[int, int] = {}
+    bullets: list[Bullet] = []
+    for finding in findings:
+        cited = [p for p in finding.pages if p in ids or len(ids) < max_citations]
+        if not cited or cited[0] != finding.pages[0]:
+            continue
+        for page in cited:
+            ids.setdefault(page, len(ids) + 1)
+        quote = pages[finding.pages[0]].text[finding.start : finding.end]
+        bullets.append(
+            Bullet(
+                text=" ".join(quote.split()),
+                citations=[ids[p] for p in cited],
+                quote=quote,
+                source_offset=finding.start,
+            )
+        )
+    citations = [
+        Citation(
+            id=number,
+            title=pages[page].title or domain_of(pages[page].url),
+            url=pages[page].url,
+            domain=domain_of(pages[page].url),
+            published=pages[page].published,
+            fetched_at=pages[page].fetched_at,
+        )
+        for page, number in ids.items()
+    ]
+    return Digest(query=query, bullets=bullets, citations=citations, errors=errors, meta=meta)
+
+
+def compose(
+    query: str,
+    pages: Sequence[Page],
+    findings: Sequence[Finding],
+    *,
+    errors: Sequence[DigestError] = (),
+    meta: DigestMeta | None = None,
+    max_citations: int = MAX_CITATIONS,
+    token_budget: int = TOKEN_BUDGET,
+) -> Digest:
+    """The digest of ``findings`` (best first); at least one bullet survives the budget."""
+    kept = len(findings)
+    while True:
+        digest = _build(
+            query,
+            pages,
+            findings[:kept],
+            errors=list(errors),
+            meta=meta or DigestMeta(),
+            max_citations=max_citations,
+        )
+        if kept <= 1 or estimate_tokens(digest) <= token_budget:
+            return digest
+        kept -= 1

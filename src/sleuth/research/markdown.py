@@ -1,0 +1,54 @@
+"""Markdown for people: bullets citing ``[n]`` inline, the sources listed at the end.
+
+Page text is data, so it is rendered inert: whitespace is collapsed to one
+line, markdown punctuation that could open links, emphasis, code, tables or
+raw HTML is backslash-escaped, and a line can never start a heading, quote
+or nested list. URLs are percent-encoded where markdown would end them.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote, urlsplit
+
+from sleuth.research.digest import Digest
+
+_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
+_ENTITY = re.compile(r"&(?=#?\w+;)")
+_BLOCK_START = re.compile(r"^(\d+)?((?(1)[.)]|[#>+=-]))")
+_URL_SAFE = ":/?#@!$&'*+,;=%~-._[]"
+
+
+def inline(text: str) -> str:
+    """One line of literal text, safe anywhere inline in markdown."""
+    flat = " ".join(text.split())
+    flat = _ENTITY.sub(r"\\&", _SPECIAL.sub(r"\\\1", flat))
+    return _BLOCK_START.sub(r"\1\\\2", flat)
+
+
+def link(title: str, url: str) -> str:
+    """``[title](url)`` for http(s) URLs; anything else is shown as inert text."""
+    if urlsplit(url).scheme.lower() not in ("http", "https"):
+        return inline(f"{title} ({url})")
+    return f"[{inline(title)}]({quote(url, safe=_URL_SAFE)})"
+
+
+def render_markdown(digest: Digest) -> str:
+    lines = [f"## {inline(digest.query)}", ""]
+    if digest.bullets:
+        for bullet in digest.bullets:
+            marks = "".join(f"[{n}]" for n in bullet.citations)
+            lines.append(f"- {inline(bullet.text)} {marks}")
+    else:
+        lines.append("_No findings._")
+    if digest.citations:
+        lines += ["", "**Sources**", ""]
+        for citation in digest.citations:
+            details = ", ".join(inline(d) for d in (citation.domain, citation.published) if d)
+            lines.append(f"{citation.id}. {link(citation.title, citation.url)} ({details})")
+    if digest.errors:
+        lines += ["", "**Not used**", ""]
+        for error in digest.errors:
+            where = f"{inline(error.url)}: " if error.url else ""
+            lines.append(f"- {where}{inline(error.code)}: {inline(error.message)}")
+    return "\n".join(lines) + "\n"

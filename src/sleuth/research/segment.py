@@ -1,0 +1,204 @@
+"""Cutting page text into sentences and passages without losing offsets.
+
+Every span is a ``(start, end)`` pair into the original string, so whatever is
+later quoted can be checked against the page character for character.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+Span = tuple[int, int]
+
+# A sentence ends at . ! ? (plus closing quotes or brackets) before whitespace, or at
+# CJK full stops, which need no whitespace after them.
+_LATIN_END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s)")
+_CJK_END = re.compile(r"[。！？]+[」』”’）]*")
+_LINE = re.compile(r"[^\n]+")
+_NEWLINE = re.compile(r"\n")
+_ABBREVIATION_LIST = (
+    "e.g i.e etc vs cf al approx fig no nos dr mr mrs ms prof jr sr st inc ltd co corp dept "
+    "est min max vol ed eds p pp ch sec u.s u.k"
+)
+_ABBREVIATIONS = frozenset(_ABBREVIATION_LIST.split())
+
+
+def _strip(text: str, start: int, end: int) -> Span:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _is_boundary(text: str, dot: int, after: int, end: int) -> bool:
+    """Whether the punctuation at ``dot`` really ends a sentence."""
+    nxt = after
+    while nxt < end and text[nxt].isspace():
+        nxt += 1
+    if nxt < end and text[nxt].islower():
+        return False
+    if text[dot] != ".":
+        return True
+    word_start = dot
+    while word_start > 0 and not text[word_start - 1].isspace():
+        word_start -= 1
+    word = text[word_start:dot].lower().lstrip("(\"'“‘[")
+    return not (word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()))
+
+
+def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
+    """Sentences of ``text[start:end]``, whitespace trimmed, in order; a line break ends one."""
+    end = len(text) if end is None else end
+    cuts: list[int] = []
+    for match in _LATIN_END.finditer(text, start, end):
+        if _is_boundary(text, match.start(), match.end(), end):
+            cuts.append(match.end())
+    cuts.extend(match.end() for match in _CJK_END.finditer(text, start, end))
+    cuts.extend(match.start() for match in _NEWLINE.finditer(text, start, end))
+    spans: list[Span] = []
+    previous = start
+    for cut in sorted(set(cuts)):
+        span = _strip(text, previous, cut)
+        if span[0] < span[1]:
+            spans.append(span)
+        previous = cut
+    tail = _strip(text, previous, end)
+    if tail[0] < tail[1]:
+        spans.append(tail)
+    return spans
+
+
+def _word_cut(text: str, start: int, limit: int) -> int:
+    """The last whitespace at or before ``limit`` (so no word is cut), else ``limit``."""
+    cut = text.rfind(" ", start + 1, limit + 1)
+    return cut if cut > start else limit
+
+
+def pack_sentences(text: str, start: int, end: int, max_chars: int) -> list[Span]:
+    """Consecutive sentences grouped into spans of at most ``max_chars``."""
+    chunks: list[Span] = []
+    chunk_start: int | None = None
+    chunk_end = start
+    for sentence_start, s_end in sentence_spans(text, start, end):
+        if chunk_start is not None and s_end - chunk_start > max_chars:
+            chunks.append((chunk_start, chunk_end))
+            chunk_start = None
+        s_start = sentence_start
+        while s_end - s_start > max_chars:  # one sentence longer than the cap
+            cut = _word_cut(text, s_start, s_start + max_chars)
+            chunks.append(_strip(text, s_start, cut))
+            s_start = _strip(text, cut, s_end)[0]
+        if chunk_start is None:
+            chunk_start = s_start
+        chunk_end = s_end
+    if chunk_start is not None:
+        chunks.append((chunk_start, chunk_end))
+    return [span for span in chunks if span[0] < span[1]]
+
+
+def passages(
+    text: str, start: int = 0, end: int | None = None, *, max_chars: int = 600, min_chars: int = 40
+) -> list[Span]:
+    """Paragraph-sized spans of ``text[start:end]`` worth ranking.
+
+    Each line is a paragraph (extractors put one block per line). Runs of short
+    lines, such as list items, are joined; a short line standing alone (a
+    heading, a caption) is dropped; a long paragraph is cut between sentences.
+    """
+    spans: list[Span] = []
+    group: Span | None = None
+
+    def flush() -> None:
+        nonlocal group
+        if group is not None and group[1] - group[0] >= min_chars:
+            spans.append(group)
+        group = None
+
+    for match in _LINE.finditer(text, start, len(text) if end is None else end):
+        line_start, line_end = _strip(text, match.start(), match.end())
+        if line_start == line_end:
+            continue
+        if line_end - line_start >= min_chars:
+            flush()
+            if line_end - line_start <= max_chars:
+                spans.append((line_start, line_end))
+            else:
+                spans.extend(pack_sentences(text, line_start, line_end, max_chars))
+            continue
+        if group is not None and line_end - group[0] > max_chars:
+            flush()
+        group = (line_start, line_end) if group is None else (group[0], line_end)
+    flush()
+    return spans
+
+
+def _is_short(text: str, start: int, end: int, min_chars: int) -> bool:
+    line_start, line_end = _strip(text, start, end)
+    return line_end - line_start < min_chars
+
+
+def _run_of_short_lines(text: str, start: int, end: int, min_chars: int) -> Span:
+    """The run of short (or blank) lines around one short line, as :func:`passages` groups it."""
+    while start > 0:
+        previous = text.rfind("\n", 0, start - 1) + 1
+        if not _is_short(text, previous, start - 1, min_chars):
+            break
+        start = previous
+    while end < len(text):
+        following = text.find("\n", end + 1)
+        following = len(text) if following < 0 else following
+        if not _is_short(text, end + 1, following, min_chars):
+            break
+        end = following
+    return start, end
+
+
+def lowercase(text: str) -> str:
+    """``text.lower()`` with the same length, so offsets stay valid.
+
+    U+0130 (dotted capital I) is the one character whose lowercase is two.
+    """
+    return text.replace("\u0130", "i").lower()
+
+
+def _lines_with(lowered: str, needles: Iterable[str]) -> list[int]:
+    """Start offsets of the lines containing any needle, in order."""
+    starts: set[int] = set()
+    for needle in needles:
+        position = lowered.find(needle)
+        while position >= 0:
+            starts.add(lowered.rfind("\n", 0, position) + 1)
+            line_end = lowered.find("\n", position)
+            position = lowered.find(needle, line_end) if line_end >= 0 else -1
+    return sorted(starts)
+
+
+def matching_passages(
+    text: str, needles: Iterable[str], *, max_chars: int = 600, min_chars: int = 40
+) -> list[Span]:
+    """The passages of ``text`` (exactly as :func:`passages` cuts them) containing a needle.
+
+    Needles are lowercase substrings. Only the lines around them are segmented,
+    so a page of megabytes costs a few C-speed scans plus the work on the
+    paragraphs that matter.
+    """
+    needles = [n for n in dict.fromkeys(needles) if n]
+    lowered = lowercase(text)
+    spans: list[Span] = []
+    done = 0
+    for start in _lines_with(lowered, needles):
+        if start < done:  # inside a run of short lines already handled
+            continue
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        if _is_short(text, start, end, min_chars):
+            start, end = _run_of_short_lines(text, start, end, min_chars)
+        spans.extend(
+            (s, e)
+            for s, e in passages(text, start, end, max_chars=max_chars, min_chars=min_chars)
+            if any(n in lowered[s:e] for n in needles)
+        )
+        done = end + 1
+    return spans

@@ -1,0 +1,27 @@
+"""Web search: pluggable providers behind one chain with fallback, cooldown, cache and budget.
+
+>>> async with ProviderChain(settings, cache) as chain:
+...     response = await chain.search(SearchQuery(query="python 3.13 release notes"))
+"""
+
+from sleuth.search.chain import ProviderChain, attempts_of
+from sleuth.search.health import ProviderHealth
+from sleuth.search.models import ProviderAttempt, SearchHit, SearchQuery, SearchResponse
+from sleuth.search.provider import SearchProvider
+from sleuth.search.registry import ENTRY_POINT_GROUP, known_providers
+from sleuth.search.urls import domain_of, normalize_url
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "ProviderAttempt",
+    "ProviderChain",
+    "ProviderHealth",
+    "SearchHit",
+    "SearchProvider",
+    "SearchQuery",
+    "SearchResponse",
+    "attempts_of",
+    "domain_of",
+    "known_providers",
+    "normalize_url",
+]

@@ -1,0 +1,261 @@
+"""One search over an ordered list of providers: cache, budget, fallback, cooldown, logging."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from types import TracebackType
+from typing import Any
+
+import httpx
+from pydantic import ValidationError
+
+from sleuth.cache.base import Cache, cache_key, get_json, set_json
+from sleuth.config import Settings
+from sleuth.errors import (
+    CacheError,
+    ProviderAuthError,
+    SearchError,
+    SearchUnavailable,
+    SleuthError,
+)
+from sleuth.log import Stopwatch, event, warn
+from sleuth.net import make_client
+from sleuth.search.budget import SearchBudget
+from sleuth.search.health import PROCESS_HEALTH, ProviderHealth
+from sleuth.search.models import ProviderAttempt, SearchHit, SearchQuery, SearchResponse
+from sleuth.search.provider import SearchProvider
+from sleuth.search.registry import build_providers
+from sleuth.search.results import finalize
+
+
+def attempts_of(error: BaseException) -> list[ProviderAttempt]:
+    """The per-provider attempts a failed search carried, for callers that report them."""
+    attempts = getattr(error, "attempts", None)
+    return list(attempts) if isinstance(attempts, list) else []
+
+
+class ProviderChain:
+    """Tries providers in order until one answers; remembers failures across searches.
+
+    ``providers`` overrides ``settings.search_providers``; items may be names or
+    ready-made provider objects. ``health`` defaults to the process-wide
+    breaker so consecutive chains share what they learned.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        cache: Cache,
+        *,
+        providers: Sequence[str | SearchProvider] | None = None,
+        resolver: Any = None,
+        health: ProviderHealth | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.settings = settings
+        self.cache = cache
+        self.providers = build_providers(settings, providers)
+        self.health = health or PROCESS_HEALTH
+        self._resolver = resolver
+        self._budget = SearchBudget(cache, settings.searches_per_hour, clock=clock)
+        self._clients: dict[str, httpx.AsyncClient] = {}
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.providers]
+
+    @property
+    def configured(self) -> list[str]:
+        return [p.name for p in self.providers if p.is_configured(self.settings)]
+
+    def _client(self, provider: SearchProvider) -> httpx.AsyncClient:
+        # One client per provider and chain: connections are reused across searches.
+        client = self._clients.get(provider.name)
+        if client is None:
+            client = make_client(
+                self.settings,
+                trusted_urls=provider.trusted_urls,
+                resolver=self._resolver,
+                timeout=self.settings.search_timeout,
+            )
+            self._clients[provider.name] = client
+        return client
+
+    async def aclose(self) -> None:
+        clients, self._clients = list(self._clients.values()), {}
+        for client in clients:
+            await client.aclose()
+
+    async def __aenter__(self) -> ProviderChain:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def search(self, query: SearchQuery) -> SearchResponse:
+        watch = Stopwatch()
+        if not self.configured:
+            raise SearchUnavailable(
+                "web search unavailable: none of the providers "
+                f"({', '.join(self.names) or 'none listed'}) is configured"
+            )
+        key = cache_key("search", self.names, query.model_dump(mode="json"))
+        cached = await self._cached(key, query, watch)
+        if cached is not None:
+            return cached
+        await self._budget.spend()
+
+        attempts: list[ProviderAttempt] = []
+        for provider in self.providers:
+            hits = await self._attempt(provider, query, attempts)
+            if hits is None:
+                continue
+            event(
+                "search_call",
+                provider=provider.name,
+                outcome=attempts[-1].outcome,
+                latency_ms=attempts[-1].latency_ms,
+                result_count=len(hits),
+                fallback_used=len(attempts) > 1,
+                cached=False,
+                query=query.query,
+            )
+            if hits:
+                await self._store(key, provider.name, hits)
+                return SearchResponse(query=query.query, results=hits, providers_tried=attempts)
+        if any(a.outcome == "empty" for a in attempts):
+            return SearchResponse(query=query.query, results=[], providers_tried=attempts)
+        raise self._all_failed(attempts)
+
+    async def _attempt(
+        self, provider: SearchProvider, query: SearchQuery, attempts: list[ProviderAttempt]
+    ) -> list[SearchHit] | None:
+        """Ask one provider; record what happened; None means "try the next one"."""
+        name = provider.name
+        if not provider.is_configured(self.settings):
+            attempts.append(
+                ProviderAttempt(
+                    name=name,
+                    outcome="skipped",
+                    error_code="config_error",
+                    message="not configured",
+                )
+            )
+            return None
+        remaining = self.health.cooling(name)
+        if remaining > 0:
+            attempts.append(
+                ProviderAttempt(
+                    name=name,
+                    outcome="cooldown",
+                    error_code=self.health.last_error(name),
+                    message=f"cooling down for {math.ceil(remaining)} s after recent failures",
+                )
+            )
+            return None
+        watch = Stopwatch()
+        try:
+            raw = await provider.search(query, self._client(provider))
+        except SleuthError as exc:
+            error: SleuthError = exc
+        except Exception as exc:
+            # A provider bug (often a plugin's) costs that provider, not the whole search.
+            error = SearchError(
+                f"{name} failed unexpectedly: {type(exc).__name__}: {exc}",
+                provider=name,
+                retryable=False,
+            )
+        else:
+            self.health.succeeded(name)
+            hits = finalize(raw, query)
+            attempts.append(
+                ProviderAttempt(name=name, outcome="ok" if hits else "empty", latency_ms=watch.ms)
+            )
+            return hits
+        pause = self.health.failed(name, error)
+        attempts.append(
+            ProviderAttempt(
+                name=name,
+                outcome="error",
+                error_code=error.code,
+                latency_ms=watch.ms,
+                message=str(error),
+            )
+        )
+        event(
+            "search_error",
+            provider=name,
+            stage="provider",
+            error_code=error.code,
+            error=str(error),
+            latency_ms=watch.ms,
+            cooldown_s=round(pause),
+        )
+        return None
+
+    def _all_failed(self, attempts: list[ProviderAttempt]) -> SearchError:
+        summary = "; ".join(f"{a.name}: {a.message or a.outcome}" for a in attempts)
+        failed = [a for a in attempts if a.outcome in ("error", "cooldown")]
+        cls = SearchError
+        if failed and all(a.error_code == "provider_auth" for a in failed):
+            cls = ProviderAuthError
+        retry_in = [self.health.cooling(a.name) for a in failed]
+        hint = (
+            f"try again in {math.ceil(min(retry_in))} s, or configure another provider"
+            if cls is SearchError and retry_in
+            else "check the provider settings with `sleuth config show`"
+        )
+        error = cls(
+            f"every search provider failed: {summary}",
+            hint=hint,
+            retryable=cls is SearchError,
+        )
+        # SearchError has no typed field for these yet; attempts_of() reads them back.
+        setattr(error, "attempts", attempts)  # noqa: B010
+        return error
+
+    async def _cached(
+        self, key: str, query: SearchQuery, watch: Stopwatch
+    ) -> SearchResponse | None:
+        if self.settings.search_cache_ttl <= 0:  # 0 turns search caching off
+            return None
+        try:
+            data = await get_json(self.cache, key)
+        except CacheError as exc:
+            warn("search_cache_error", error=str(exc))
+            return None
+        if not isinstance(data, dict):
+            return None
+        try:
+            hits = [SearchHit.model_validate(item) for item in data.get("results", [])]
+            provider = str(data["provider"])
+        except (ValidationError, KeyError, TypeError):
+            return None
+        attempt = ProviderAttempt(name=provider, outcome="ok", latency_ms=watch.ms, cached=True)
+        event(
+            "search_call",
+            provider=provider,
+            outcome="ok",
+            latency_ms=attempt.latency_ms,
+            result_count=len(hits),
+            fallback_used=False,
+            cached=True,
+            query=query.query,
+        )
+        return SearchResponse(query=query.query, results=hits, providers_tried=[attempt])
+
+    async def _store(self, key: str, provider: str, hits: list[SearchHit]) -> None:
+        if self.settings.search_cache_ttl <= 0:
+            return
+        payload = {"provider": provider, "results": [hit.model_dump(mode="json") for hit in hits]}
+        try:
+            await set_json(self.cache, key, payload, self.settings.search_cache_ttl)
+        except CacheError as exc:
+            warn("search_cache_error", error=str(exc))

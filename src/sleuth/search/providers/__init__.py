@@ -1,0 +1,1 @@
+"""The built-in search providers; third-party ones arrive through entry points."""

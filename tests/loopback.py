@@ -1,0 +1,114 @@
+"""A real HTTP server on 127.0.0.1 for tests: routes, recorded requests, stalls.
+
+Stalls wait on a ``threading.Event`` that the test (or teardown) sets, so no
+test depends on wall-clock sleeps.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass
+class Route:
+    status: int = 200
+    body: bytes = b""
+    headers: dict[str, str] = field(default_factory=dict)
+    stall: threading.Event | None = None  # wait for this before answering
+    handler: Callable[[BaseHTTPRequestHandler], None] | None = None
+
+
+@dataclass
+class Seen:
+    method: str
+    path: str
+    headers: dict[str, str]
+
+
+class Site:
+    def __init__(self) -> None:
+        self.routes: dict[str, Route] = {}
+        self.requests: list[Seen] = []
+        self.release = threading.Event()
+        self._lock = threading.Lock()
+        site = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_GET(self) -> None:  # noqa: N802
+                with site._lock:
+                    site.requests.append(Seen("GET", self.path, dict(self.headers.items())))
+                route = site.routes.get(self.path) or site.routes.get(self.path.split("?")[0])
+                if route is None:
+                    route = Route(404, b"<html><body>not found</body></html>",
+                                  {"Content-Type": "text/html"})
+                if route.stall is not None:
+                    route.stall.wait(30)
+                if route.handler is not None:
+                    route.handler(self)
+                    return
+                self.send_response(route.status)
+                headers = {"Content-Type": "text/html; charset=utf-8", **route.headers}
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                if "Content-Length" not in headers:
+                    self.send_header("Content-Length", str(len(route.body)))
+                self.end_headers()
+                try:
+                    self.wfile.write(route.body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        self.origin = f"http://127.0.0.1:{self.port}"
+        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def add(self, path: str, body: str | bytes = b"", status: int = 200, **kwargs: object) -> str:
+        data = body.encode() if isinstance(body, str) else body
+        self.routes[path] = Route(status=status, body=data, **kwargs)  # type: ignore[arg-type]
+        return self.origin + path
+
+    def paths(self) -> list[str]:
+        with self._lock:
+            return [seen.path for seen in self.requests]
+
+    def start(self) -> Site:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.release.set()
+        for route in self.routes.values():
+            if route.stall is not None:
+                route.stall.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@contextmanager
+def serve() -> Iterator[Site]:
+    site = Site().start()
+    try:
+        yield site
+    finally:
+        site.stop()
+
+
+def article(title: str, paragraphs: list[str], extra_head: str = "") -> str:
+    body = "\n".join(f"<p>{p}</p>" for p in paragraphs)
+    return (
+        f"<!doctype html><html lang='en'><head><title>{title}</title>{extra_head}</head>"
+        f"<body><nav><a href='/'>Home</a> <a href='/about'>About</a></nav>"
+        f"<article><h1>{title}</h1>{body}</article>"
+        f"<footer>Copyright example</footer></body></html>"
+    )

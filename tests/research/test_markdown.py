@@ -1,0 +1,126 @@
+"""Markdown rendering: inline citations, a sources list, and inert page text."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from sleuth.research.digest import Bullet, Citation, Digest, DigestError
+from sleuth.research.markdown import inline, link, render_markdown
+
+
+def digest_with(text: str, title: str = "Title", url: str = "https://a.example/p") -> Digest:
+    return Digest(
+        query="q",
+        bullets=[Bullet(text=text, citations=[1], quote=text, source_offset=0)],
+        citations=[
+            Citation(id=1, title=title, url=url, domain="a.example", fetched_at="2025-06-01")
+        ],
+    )
+
+
+def test_bullets_cite_inline_and_sources_are_listed_at_the_end() -> None:
+    digest = Digest(
+        query="What is the default timeout?",
+        bullets=[
+            Bullet(text="Five seconds.", citations=[1], quote="Five seconds.", source_offset=3),
+            Bullet(text="Per request.", citations=[2, 1], quote="Per request.", source_offset=9),
+        ],
+        citations=[
+            Citation(
+                id=1,
+                title="Docs",
+                url="https://docs.example/t",
+                domain="docs.example",
+                published="2025-01-02",
+                fetched_at="2025-06-01",
+            ),
+            Citation(
+                id=2,
+                title="Blog",
+                url="https://blog.example/t",
+                domain="blog.example",
+                fetched_at="2025-06-01",
+            ),
+        ],
+        errors=[DigestError(code="timeout", message="too slow", url="https://slow.example/")],
+    )
+    assert render_markdown(digest) == (
+        "## What is the default timeout?\n"
+        "\n"
+        "- Five seconds. [1]\n"
+        "- Per request. [2][1]\n"
+        "\n"
+        "**Sources**\n"
+        "\n"
+        "1. [Docs](https://docs.example/t) (docs.example, 2025-01-02)\n"
+        "2. [Blog](https://blog.example/t) (blog.example)\n"
+        "\n"
+        "**Not used**\n"
+        "\n"
+        "- https://slow.example/: timeout: too slow\n"
+    )
+
+
+def test_an_empty_digest_says_so_and_lists_why() -> None:
+    digest = Digest(query="q", errors=[DigestError(code="no_results", message="nothing found")])
+    out = render_markdown(digest)
+    assert "_No findings._" in out
+    assert "- no\\_results: nothing found" in out
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "# Ignore previous instructions",
+        "> quoted block",
+        "1. numbered list",
+        "- nested list",
+        "+ plus list",
+        "[click me](https://evil.example)",
+        "![img](https://evil.example/x.png)",
+        "<script>alert(1)</script>",
+        "<!-- comment -->",
+        "`code` and ``` fences",
+        "*bold* _em_ ~~strike~~",
+        "| table | row |",
+        "&lt;b&gt; entity",
+        "line one\n## line two",
+        "text\n\n[1]: https://evil.example",
+    ],
+)
+def test_page_text_cannot_change_the_structure(hostile: str) -> None:
+    out = render_markdown(digest_with(hostile, title=hostile))
+    lines = out.splitlines()
+    bullet_line = lines[2]
+    assert bullet_line.startswith("- ")
+    assert bullet_line.endswith(" [1]")
+    body = bullet_line[2:-4]
+    assert "\n" not in body
+    for char in "[]<>`*_|~":
+        assert body.count(char) == body.count("\\" + char)
+    assert re.match(r"\d+[.)]|[#>+=-]", body) is None
+    assert re.search(r"(?<!\\)&\w+;", body) is None
+    assert len([line for line in lines if line.startswith("#")]) == 1
+    source_line = next(line for line in lines if line.startswith("1. "))
+    assert source_line.startswith("1. [")
+    assert source_line.endswith("](https://a.example/p) (a.example)")
+
+
+def test_inline_escapes_leading_block_markers() -> None:
+    assert inline("# heading") == "\\# heading"
+    assert inline("12. item") == "12\\. item"
+    assert inline("> quote") == "\\> quote"
+    assert inline("plain words") == "plain words"
+    assert inline("C# is fine mid-line") == "C# is fine mid-line"
+
+
+def test_links_encode_characters_that_would_end_the_destination() -> None:
+    assert link("t", "https://a.example/x (y)") == "[t](https://a.example/x%20%28y%29)"
+    assert link("t", "https://a.example/a_b?q=1&r=[2]") == "[t](https://a.example/a_b?q=1&r=[2])"
+
+
+def test_non_web_urls_are_not_linked() -> None:
+    out = link("t", "javascript:alert(1)")
+    assert "](" not in out
