@@ -79,7 +79,7 @@ def sleuth_text(html: str) -> str:
 
 
 def trafilatura_text(html: str) -> str:
-    return trafilatura.extract(html) or ""
+    return trafilatura.extract(html, include_comments=False) or ""
 
 
 EXTRACTORS: dict[str, Extractor] = {

@@ -221,5 +221,5 @@ def test_resolve_pins_a_name_to_an_address(site: Site, env: dict[str, str]) -> N
     assert site.requests[-1].headers["Host"] == f"bees.example:{site.port}"
     # Pinned addresses are vetted like any other answer (127.0.0.2 is not allowed).
     pinned_elsewhere = run("fetch", named, "--resolve", f"bees.example:{site.port}:127.0.0.2",
-                           "--json", "--ignore-robots", env=env)
+                           "--json", "--ignore-robots", "--refresh", env=env)
     assert json.loads(pinned_elsewhere.stdout)["outcome"] == "blocked"

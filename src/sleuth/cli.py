@@ -16,7 +16,6 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
-import click
 import typer
 from rich.console import Console
 
@@ -307,16 +306,12 @@ def cache_clear(json_output: JsonFlag = False) -> None:
 
 
 def main() -> None:
-    """Entry point: one clear line for user errors, tracebacks only with -v."""
+    """Entry point: one clear line for user errors, tracebacks only with -v.
+
+    Typer's standalone mode already turns bad flags into a usage message and exit 2.
+    """
     try:
-        code = app(standalone_mode=False)
-        sys.exit(code if isinstance(code, int) else 0)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(EXIT_CODES["usage_error"])
-    except click.exceptions.Abort:
-        sys.stderr.write("sleuth: aborted\n")
-        sys.exit(130)
+        app()
     except SleuthError as exc:
         if STATE.verbose:
             traceback.print_exc()
@@ -325,5 +320,3 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("sleuth: interrupted\n")
         sys.exit(130)
-    except BrokenPipeError:
-        sys.exit(0)

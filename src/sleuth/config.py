@@ -148,8 +148,7 @@ def _env_names(name: str) -> list[str]:
     field = Settings.model_fields[name]
     alias = field.validation_alias
     if isinstance(alias, AliasChoices):
-        names = [str(choice) for choice in alias.choices]
-        return [n.upper() for n in names if n.upper() != name.upper()]
+        return list(dict.fromkeys(str(choice).upper() for choice in alias.choices))
     return [f"SLEUTH_{name.upper()}"]
 
 

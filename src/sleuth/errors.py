@@ -119,6 +119,18 @@ class BlockedError(SleuthError):
 class FetchError(SleuthError):
     code = "network_error"
 
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        hint: str | None = None,
+        url: str | None = None,
+        retryable: bool | None = None,
+    ) -> None:
+        super().__init__(message, hint=hint, url=url, retryable=retryable)
+        self.status = status
+
 
 class RobotsDisallowed(FetchError):
     code = "robots_disallowed"
@@ -131,8 +143,7 @@ class HTTPStatusError(FetchError):
     def __init__(
         self, message: str, *, status: int, hint: str | None = None, url: str | None = None
     ) -> None:
-        super().__init__(message, hint=hint, url=url, retryable=status >= 500)
-        self.status = status
+        super().__init__(message, status=status, hint=hint, url=url, retryable=status >= 500)
 
 
 class RateLimited(FetchError):

@@ -38,7 +38,9 @@ async def client_for(
     """``client_for(settings=None, trusted_urls=())``: a make_client client on the fakes."""
     made: list[httpx.AsyncClient] = []
 
-    def factory(settings: Settings | None = None, trusted_urls: Iterable[str] = ()) -> httpx.AsyncClient:
+    def factory(
+        settings: Settings | None = None, trusted_urls: Iterable[str] = ()
+    ) -> httpx.AsyncClient:
         client = make_client(
             settings or Settings(),
             trusted_urls=trusted_urls,

@@ -79,7 +79,7 @@ class _Exchange:
     """One connection: collect the request, then play the reply in 16 KiB pieces."""
 
     def __init__(self, attempt: Attempt, reply: Reply) -> None:
-        self.attempt, self._reply, self._out = attempt, reply, b""
+        self.attempt, self._reply, self._out, self._sent = attempt, reply, b"", 0
         self._answered = False
 
     def write(self, data: bytes) -> None:
@@ -90,8 +90,8 @@ class _Exchange:
             reply = self._reply
             self._out = reply(bytes(self.attempt.request)) if callable(reply) else reply
             self._answered = True
-        piece, self._out = self._out[: min(max_bytes, 16384)], self._out[min(max_bytes, 16384) :]
-        return piece
+        start, self._sent = self._sent, min(len(self._out), self._sent + min(max_bytes, 16384))
+        return self._out[start : self._sent]
 
     def start_tls(self, server_hostname: str | None) -> None:
         self.attempt.sni = server_hostname
@@ -186,3 +186,13 @@ class SyncRecordingBackend(_Recorder, httpcore.NetworkBackend):
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore.NetworkStream:
         return _SyncStream(self._open(host, port))
+
+
+def by_path(routes: dict[str, bytes]) -> Callable[[bytes], bytes]:
+    """A reply that depends on the request path (404 for others)."""
+
+    def reply(request: bytes) -> bytes:
+        path = request.split(b" ", 2)[1].decode()
+        return routes.get(path, http_reply(404, b"missing"))
+
+    return reply

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from http.server import BaseHTTPRequestHandler
 
@@ -48,7 +49,7 @@ async def test_article_built_by_inline_script(site: Site, renderer: Renderer) ->
 async def test_article_loaded_with_fetch_from_same_origin(site: Site, renderer: Renderer) -> None:
     site.add(
         "/api/article.json",
-        '{"title": "Storms", "text": "%s"}' % ARTICLE,
+        json.dumps({"title": "Storms", "text": ARTICLE}),
         headers={"Content-Type": "application/json"},
     )
     url = site.add(
@@ -69,10 +70,10 @@ async def test_article_loaded_with_fetch_from_same_origin(site: Site, renderer: 
     assert all(agent.startswith("sleuth/") for agent in agents), agents
 
 
-async def test_same_origin_redirect_is_followed_hop_by_hop(
-    site: Site, renderer: Renderer
-) -> None:
-    site.add("/data.json", '{"text": "%s"}' % ARTICLE, headers={"Content-Type": "application/json"})
+async def test_same_origin_redirect_is_followed_hop_by_hop(site: Site, renderer: Renderer) -> None:
+    site.add(
+        "/data.json", json.dumps({"text": ARTICLE}), headers={"Content-Type": "application/json"}
+    )
     site.add("/old", "", status=302, headers={"Location": "/new"})
     new = site.add(
         "/new",
@@ -141,18 +142,23 @@ async def test_document_over_the_byte_limit_is_too_large(site: Site) -> None:
 
 
 async def test_subresources_share_one_budget(site: Site) -> None:
-    site.add("/huge.json", '"' + "y" * 60_000 + '"', headers={"Content-Type": "application/json"})
+    # Each part fits the per-response limit; five of them overdraw the render's total.
+    for n in range(5):
+        site.add(f"/part{n}.txt", "y" * 9_000, headers={"Content-Type": "text/plain"})
     url = site.add(
         "/budget",
         page(
-            "<p id='out'>pending</p><script>fetch('/huge.json').then("
-            "() => 'api:loaded', () => 'api:failed').then(s => {"
-            "document.getElementById('out').textContent = s; });</script>"
+            "<p id='out'>pending</p><script>(async () => { const seen = [];"
+            "for (let n = 0; n < 5; n++) {"
+            "  try { await (await fetch('/part' + n + '.txt')).text(); seen.push('ok'); }"
+            "  catch (e) { seen.push('failed'); } }"
+            "document.getElementById('out').textContent = 'parts:' + seen.join(','); })();"
+            "</script>"
         ),
     )
     async with Renderer(site_settings(site, max_bytes=10_000)) as renderer:
         rendered = await renderer.render(url)
-    assert "api:failed" in rendered.html
+    assert "parts:ok,ok,ok,ok,failed" in rendered.html
 
 
 async def test_non_page_document_is_unsupported(site: Site, renderer: Renderer) -> None:
@@ -259,3 +265,19 @@ async def test_browser_cannot_reach_the_network_without_interception(site: Site)
         await browser.close()
         await playwright.stop()
     assert site.paths() == []
+
+
+async def test_service_workers_are_never_installed(site: Site, renderer: Renderer) -> None:
+    site.add("/sw.js", "self.onfetch = () => {};", headers={"Content-Type": "text/javascript"})
+    url = site.add(
+        "/worker",
+        page(
+            "<p id='out'>pending</p><script>navigator.serviceWorker.register('/sw.js')"
+            ".then(() => navigator.serviceWorker.getRegistrations())"
+            ".then(found => { document.getElementById('out').textContent ="
+            " 'workers:' + found.length; });</script>"
+        ),
+    )
+    rendered = await renderer.render(url)
+    assert "workers:0" in rendered.html
+    assert "/sw.js" not in site.paths()

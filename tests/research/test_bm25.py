@@ -76,3 +76,14 @@ def test_query_weights_scale_contributions() -> None:
 def test_empty_collection_and_empty_query() -> None:
     assert BM25([]).scores({"x": 1.0}) == []
     assert BM25(DOCS).scores({}) == [0.0, 0.0, 0.0, 0.0]
+
+
+def test_collection_size_and_frequencies_can_come_from_outside() -> None:
+    scored = [["timeout", "pool"], ["timeout"]]
+    alone = BM25(scored)
+    within = BM25(scored, collection_size=1000, document_frequency={"timeout": 500})
+    assert within.collection_size == 1000
+    assert within.document_frequency("timeout") == 500
+    assert within.document_frequency("pool") == 1
+    assert within.idf("pool") > alone.idf("pool")
+    assert within.idf("timeout") < within.idf("pool")

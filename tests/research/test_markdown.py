@@ -7,7 +7,7 @@ import re
 import pytest
 
 from sleuth.research.digest import Bullet, Citation, Digest, DigestError
-from sleuth.research.markdown import inline, link, render_markdown
+from sleuth.research.markdown import inline, line_start, link, render_markdown
 
 
 def digest_with(text: str, title: str = "Title", url: str = "https://a.example/p") -> Digest:
@@ -108,12 +108,22 @@ def test_page_text_cannot_change_the_structure(hostile: str) -> None:
     assert source_line.endswith("](https://a.example/p) (a.example)")
 
 
-def test_inline_escapes_leading_block_markers() -> None:
-    assert inline("# heading") == "\\# heading"
-    assert inline("12. item") == "12\\. item"
-    assert inline("> quote") == "\\> quote"
-    assert inline("plain words") == "plain words"
-    assert inline("C# is fine mid-line") == "C# is fine mid-line"
+def test_line_start_neutralises_block_markers() -> None:
+    assert line_start("# heading") == "\\# heading"
+    assert line_start("### heading") == "\\### heading"
+    assert line_start("12. item") == "12\\. item"
+    assert line_start("3) item") == "3\\) item"
+    assert line_start("- item") == "\\- item"
+    assert line_start("---") == "\\---"
+    assert line_start("> quote") == "\\> quote"
+
+
+def test_harmless_starts_and_mid_line_marks_stay_readable() -> None:
+    assert line_start("3.12 was released") == "3.12 was released"
+    assert line_start("#hashtag") == "#hashtag"
+    assert line_start("--flag") == "\\--flag"
+    assert inline("C# is fine mid-line, 1. too") == "C# is fine mid-line, 1. too"
+    assert inline("127.0.0.1") == "127.0.0.1"
 
 
 def test_links_encode_characters_that_would_end_the_destination() -> None:

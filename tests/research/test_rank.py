@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from sleuth.research.rank import build_query, rank_passages, select
+from sleuth.research.rank import MAX_CANDIDATES, build_query, rank_passages, select
 
 TIMEOUTS = (
     "Welcome to the documentation of the example client library for Python.\n"
@@ -114,3 +114,24 @@ def test_select_drops_weak_matches_far_below_the_best() -> None:
 
 def test_select_of_nothing_is_nothing() -> None:
     assert select([], [], build_query("x"), max_findings=3, max_chars=100) == []
+
+
+def test_a_common_word_on_a_huge_page_does_not_drown_the_rare_one() -> None:
+    filler = [
+        f"Line {i} of the python manual mentions python and nothing else." for i in range(3000)
+    ]
+    filler[2500] = "The asyncio timeout context manager cancels python tasks that run too long."
+    texts = ["\n".join(filler)]
+    query = build_query("python asyncio timeout")
+    ranked = rank_passages(texts, [1.0], query)
+    assert len(ranked) == MAX_CANDIDATES
+    assert texts[0][ranked[0].start : ranked[0].end] == filler[2500]
+
+
+def test_only_lines_with_query_words_are_scored() -> None:
+    text = "\n".join(
+        ["An unrelated paragraph about gardens and rivers and the sea."] * 50
+        + ["The timeout is five seconds by default for each request made."]
+    )
+    ranked = rank_passages([text], [1.0], build_query("timeout"))
+    assert [(text[r.start : r.end]) for r in ranked] == [text.splitlines()[-1]]

@@ -1,4 +1,8 @@
-"""What each provider really sends back, trimmed to the parts sleuth reads (and some it must ignore)."""
+"""What each provider sends back, trimmed to what sleuth reads (and some it must ignore).
+
+Markup keeps the providers' long single-line layout, so line length is not enforced here.
+"""
+# ruff: noqa: E501
 
 from __future__ import annotations
 

@@ -15,7 +15,13 @@ from search.payloads import (
     brave_payload,
 )
 from search.wire import Reply, json_reply
-from sleuth.errors import HTTPStatusError, ProviderAuthError, RateLimited, SearchError
+from sleuth.errors import (
+    HTTPStatusError,
+    ProviderAuthError,
+    RateLimited,
+    SearchError,
+    TooLarge,
+)
 from sleuth.net import make_client
 from sleuth.search import SearchProvider, SearchQuery
 from sleuth.search.providers.brave import BraveProvider
@@ -293,6 +299,17 @@ async def test_serpapi_no_results_is_empty_but_other_errors_raise(wire, make_set
     )
     with pytest.raises(ProviderAuthError):
         await run(provider, SearchQuery(query="q"))
+
+
+async def test_oversized_answer_is_too_large_and_the_message_keeps_the_key_out(wire, make_settings):
+    padding = [{"title": "x" * 200, "link": f"https://e.example/{i}"} for i in range(50)]
+    wire.on("/serpapi", json_reply({**SERPAPI_PAYLOAD, "organic_results": padding}))
+    provider = SerpApiProvider(make_settings(serpapi_api_key="serp-secret", max_bytes=4096))
+    with pytest.raises(TooLarge) as caught:
+        await run(provider, SearchQuery(query="q"))
+    assert "serpapi sent more than" in str(caught.value)
+    assert "serp-secret" not in str(caught.value)
+    assert caught.value.url is None
 
 
 # --- SearXNG ---------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ key headers; every request is kept so tests can assert the exact wire format.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
@@ -98,10 +99,8 @@ class Wire:
         handler.send_header("Content-Type", reply.content_type)
         handler.send_header("Content-Length", str(len(body)))
         handler.end_headers()
-        try:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             handler.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
 
 
 class _Server(ThreadingHTTPServer):
@@ -115,10 +114,10 @@ def start(wire: Wire) -> tuple[_Server, threading.Thread]:
         def log_message(self, *args: object) -> None:
             pass
 
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             wire.handle(self)
 
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             wire.handle(self)
 
     server = _Server(("127.0.0.1", 0), Handler)
@@ -130,7 +129,7 @@ def start(wire: Wire) -> tuple[_Server, threading.Thread]:
 
 
 def refusing_port() -> socket.socket:
-    """A bound, never-listening socket: connecting to its port is refused, and nobody else gets it."""
+    """A bound socket that never listens: connections to it are refused, and the port stays ours."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     return sock

@@ -253,7 +253,7 @@ class Fetcher:
         content_type = response.headers.get("content-type")
         media = _media_type(content_type)
         if status == 429:
-            raise RateLimited(f"{url} answered 429 Too Many Requests", url=url)
+            raise RateLimited(f"{url} answered 429 Too Many Requests", status=status, url=url)
         if status >= 400 and status not in (403, 503):
             raise HTTPStatusError(f"{url} answered HTTP {status}", status=status, url=url)
         if media and media not in ACCEPTED_TYPES:
@@ -268,7 +268,9 @@ class Fetcher:
             # 403/503 are often bot-check interstitials: tell them apart from plain errors.
             verdict = extract(body, url=final_url, content_type=content_type)
             if verdict.outcome == "block_page":
-                raise BlockPage(verdict.reason or f"{url} served a bot check", url=url)
+                raise BlockPage(
+                    verdict.reason or f"{url} served a bot check", status=status, url=url
+                )
             raise HTTPStatusError(f"{url} answered HTTP {status}", status=status, url=url)
         if not media and body.lstrip()[:1] not in (b"<", b""):
             raise UnsupportedType(f"{url} sent no content type and does not look like HTML", url=url)

@@ -158,7 +158,7 @@ class Guard:
         if not isinstance(host, str):
             return self._address_rule(host, host, port)
         label = local_name_label(host)
-        if label is not None and not self._granted(host, None, port):
+        if label is not None and not any(entry.covers(host, None) for entry in self._entries):
             return f"{host} is {label}"
         if port in self._open_ports or any(
             entry.port is not None
@@ -170,8 +170,11 @@ class Guard:
         return self._port_reason(host, port)
 
     def _address_rule(self, host: IPAddress | str, address: IPAddress, port: int) -> str | None:
-        if self._granted(host, address, port):
+        covering = [entry for entry in self._entries if entry.covers(host, address)]
+        if any(entry.grants_port(port, self._open_ports) for entry in covering):
             return None
+        if covering:  # allowed, but not on this port
+            return self._port_reason(host, port)
         label = blocked_reason(address)
         if label is not None:
             if host == address:
@@ -180,12 +183,6 @@ class Guard:
         if port not in self._open_ports:
             return self._port_reason(host, port)
         return None
-
-    def _granted(self, host: IPAddress | str, address: IPAddress | None, port: int) -> bool:
-        return any(
-            entry.covers(host, address) and entry.grants_port(port, self._open_ports)
-            for entry in self._entries
-        )
 
     def _port_reason(self, host: IPAddress | str, port: int) -> str:
         allowed = ", ".join(str(p) for p in sorted(self._open_ports))

@@ -10,8 +10,10 @@ connections (rebinding) is vetted again instead of trusted.
 
 from __future__ import annotations
 
+import ssl
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from contextlib import contextmanager
+from functools import cache
 from typing import Any
 
 import anyio
@@ -47,6 +49,12 @@ _CORE_TO_HTTPX: dict[type[Exception], type[httpx.HTTPError]] = {
 }
 
 
+@cache
+def _ssl_context() -> ssl.SSLContext:
+    """Loading the CA bundle takes about 0.1 s; one context serves every client."""
+    return httpx.create_ssl_context()
+
+
 @contextmanager
 def _translated(url: str) -> Iterator[None]:
     """httpcore errors as their httpx twins; a connection-level refusal names its URL."""
@@ -63,11 +71,24 @@ def _translated(url: str) -> Iterator[None]:
         raise mapped(str(exc)) from exc
 
 
-def _unique(found: Iterable[IPAddress], host: str) -> list[IPAddress]:
+def _vetted(
+    guard: Guard, name: str, port: int, found: Iterable[IPAddress], *, trusted: bool
+) -> list[IPAddress]:
     addresses = list(dict.fromkeys(found))
     if not addresses:
-        raise httpcore.ConnectError(f"{host} has no addresses")
+        raise httpcore.ConnectError(f"{name} has no addresses")
+    guard.check_addresses(name, port, addresses, trusted=trusted)
     return addresses
+
+
+def _pool_options() -> dict[str, Any]:
+    """Shared by both pools of both transports."""
+    return {
+        "ssl_context": _ssl_context(),
+        "max_connections": _LIMITS.max_connections,
+        "max_keepalive_connections": _LIMITS.max_keepalive_connections,
+        "keepalive_expiry": _LIMITS.keepalive_expiry,
+    }
 
 
 def _core_request(request: httpx.Request) -> httpcore.Request:
@@ -114,7 +135,6 @@ class _AsyncConnector(httpcore.AsyncNetworkBackend):
         addresses = (
             [target] if not isinstance(target, str) else await self._lookup(target, port, timeout)
         )
-        self._guard.check_addresses(target, port, addresses, trusted=self._trusted)
         failure: httpcore.ConnectError | None = None
         for address in addresses:
             try:
@@ -127,6 +147,7 @@ class _AsyncConnector(httpcore.AsyncNetworkBackend):
         raise failure
 
     async def _lookup(self, name: str, port: int, timeout: float | None) -> list[IPAddress]:
+        """The one lookup of this connection; every answer must pass the guard."""
         try:
             with anyio.fail_after(timeout):
                 found = await self._resolver.resolve(name, port)
@@ -134,7 +155,7 @@ class _AsyncConnector(httpcore.AsyncNetworkBackend):
             raise httpcore.ConnectTimeout(f"looking up {name} timed out") from None
         except OSError as exc:
             raise httpcore.ConnectError(f"cannot resolve {name}: {exc}") from exc
-        return _unique(found, name)
+        return _vetted(self._guard, name, port, found, trusted=self._trusted)
 
     async def connect_unix_socket(
         self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
@@ -163,7 +184,6 @@ class _SyncConnector(httpcore.NetworkBackend):
     ) -> httpcore.NetworkStream:
         target = self._guard.check_host(host, port, trusted=self._trusted)
         addresses = [target] if not isinstance(target, str) else self._lookup(target, port)
-        self._guard.check_addresses(target, port, addresses, trusted=self._trusted)
         failure: httpcore.ConnectError | None = None
         for address in addresses:
             try:
@@ -180,7 +200,7 @@ class _SyncConnector(httpcore.NetworkBackend):
             found = self._resolver.resolve_sync(name, port)
         except OSError as exc:
             raise httpcore.ConnectError(f"cannot resolve {name}: {exc}") from exc
-        return _unique(found, name)
+        return _vetted(self._guard, name, port, found, trusted=self._trusted)
 
     def connect_unix_socket(
         self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
@@ -254,14 +274,10 @@ class AsyncSafeTransport(httpx.AsyncBaseTransport):
         self.guard = Guard(settings or load_settings(), trusted_urls)
         inner = network_backend or httpcore.AnyIOBackend()
         lookup = resolver or SystemResolver()
-        ssl_context = httpx.create_ssl_context()
-        self._pools = tuple(
+        self._pools = tuple(  # indexed by Destination.trusted: (guarded, trusted)
             httpcore.AsyncConnectionPool(
-                ssl_context=ssl_context,
-                max_connections=_LIMITS.max_connections,
-                max_keepalive_connections=_LIMITS.max_keepalive_connections,
-                keepalive_expiry=_LIMITS.keepalive_expiry,
                 network_backend=_AsyncConnector(inner, lookup, self.guard, trusted=trusted),
+                **_pool_options(),
             )
             for trusted in (False, True)
         )
@@ -299,14 +315,10 @@ class SafeTransport(httpx.BaseTransport):
         self.guard = Guard(settings or load_settings(), trusted_urls)
         inner = network_backend or httpcore.SyncBackend()
         lookup = resolver or SystemResolver()
-        ssl_context = httpx.create_ssl_context()
-        self._pools = tuple(
+        self._pools = tuple(  # indexed by Destination.trusted: (guarded, trusted)
             httpcore.ConnectionPool(
-                ssl_context=ssl_context,
-                max_connections=_LIMITS.max_connections,
-                max_keepalive_connections=_LIMITS.max_keepalive_connections,
-                keepalive_expiry=_LIMITS.keepalive_expiry,
                 network_backend=_SyncConnector(inner, lookup, self.guard, trusted=trusted),
+                **_pool_options(),
             )
             for trusted in (False, True)
         )

@@ -27,6 +27,8 @@ INSTALL_BROWSER_HINT = (
     "or point SLEUTH_CHROMIUM_PATH at a Chromium or Chrome binary"
 )
 INSTALL_EXTRA_HINT = "install the extra with `pip install 'sleuth[render]'`"
+# A browser that has not started by then is not going to.
+LAUNCH_TIMEOUT_MS = 30_000
 
 LAUNCH_FLAGS = (
     "--disable-gpu",
@@ -96,6 +98,7 @@ async def launch_browser(settings: Settings) -> tuple[Playwright, Browser]:
             # Chromium's sandbox cannot run as root; everywhere else keep it on.
             chromium_sandbox=not _running_as_root(),
             args=list(LAUNCH_FLAGS),
+            timeout=LAUNCH_TIMEOUT_MS,
         )
     except PlaywrightError as exc:
         await playwright.stop()

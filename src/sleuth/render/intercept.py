@@ -27,6 +27,7 @@ from sleuth.errors import (
     UnsupportedType,
 )
 from sleuth.log import event
+from sleuth.net import read_body
 
 if TYPE_CHECKING:
     from playwright.async_api import Frame, Request, Route, WebSocketRoute
@@ -59,7 +60,7 @@ _DROP_REQUEST_HEADERS = frozenset(
         "user-agent",
     }
 )
-# httpx has already decoded and de-chunked the body we hand over.
+# The body we hand over is already decoded (by read_body) and de-chunked.
 _DROP_RESPONSE_HEADERS = frozenset(
     {"connection", "content-encoding", "content-length", "keep-alive", "transfer-encoding"}
 )
@@ -72,10 +73,6 @@ class _Reply:
     status: int
     headers: dict[str, str]
     body: bytes
-
-
-class _OverBudget(Exception):
-    """A body grew past the bytes this render may still spend."""
 
 
 def _forwarded_headers(headers: dict[str, str]) -> dict[str, str]:
@@ -128,7 +125,11 @@ class Interceptor:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         await asyncio.wait({task})
-        answer: _Reply | AbortCode = "aborted" if task.cancelled() else task.result()
+        try:
+            answer: _Reply | AbortCode = "aborted" if task.cancelled() else task.result()
+        except BaseException:
+            await route.abort("failed")  # never leave the browser waiting; then let it surface
+            raise
         if isinstance(answer, _Reply):
             await route.fulfill(status=answer.status, headers=answer.headers, body=answer.body)
         else:
@@ -161,9 +162,6 @@ class Interceptor:
             self._refuse(exc.url or request.url)
             failure: SleuthError = exc
             code: AbortCode = "blockedbyclient"
-        except _OverBudget:
-            failure = TooLarge(f"{request.url} is larger than the render budget", url=request.url)
-            code = "failed"
         except httpx.TimeoutException:
             failure = FetchTimeout(f"{request.url} did not answer in time", url=request.url)
             code = "timedout"
@@ -179,7 +177,7 @@ class Interceptor:
 
     async def _fetch(self, request: Request, *, document: bool) -> _Reply | AbortCode:
         if not document and self._subresource_budget <= 0:
-            raise _OverBudget
+            raise TooLarge(f"{request.url}: this render's subresource budget is spent")
         headers = _forwarded_headers(await request.all_headers())
         async with self._client.stream(
             request.method,
@@ -195,32 +193,14 @@ class Interceptor:
                     self.redirect = urljoin(str(response.url), location)
                     return "aborted"
                 _check_renderable(response)
-                body = await self._read_document(response)
+                wire, decoded = self._settings.max_bytes, self._settings.max_decoded_bytes
             else:
-                body = await self._read_subresource(response)
+                # Each subresource may take at most what the document may, and what is left.
+                wire = decoded = min(self._settings.max_bytes, self._subresource_budget)
+            body = await read_body(response, max_bytes=wire, max_decoded_bytes=decoded)
+            if not document:
+                self._subresource_budget -= len(body)
             return _Reply(response.status_code, _fulfil_headers(response.headers), body)
-
-    async def _read_document(self, response: httpx.Response) -> bytes:
-        chunks: list[bytes] = []
-        decoded = 0
-        async for chunk in response.aiter_bytes():
-            decoded += len(chunk)
-            if (
-                response.num_bytes_downloaded > self._settings.max_bytes
-                or decoded > self._settings.max_decoded_bytes
-            ):
-                raise _OverBudget
-            chunks.append(chunk)
-        return b"".join(chunks)
-
-    async def _read_subresource(self, response: httpx.Response) -> bytes:
-        chunks: list[bytes] = []
-        async for chunk in response.aiter_bytes():
-            self._subresource_budget -= len(chunk)
-            if self._subresource_budget < 0:
-                raise _OverBudget
-            chunks.append(chunk)
-        return b"".join(chunks)
 
 
 def _check_renderable(response: httpx.Response) -> None:

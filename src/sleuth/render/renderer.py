@@ -11,13 +11,13 @@ from __future__ import annotations
 import asyncio
 from contextlib import AsyncExitStack, suppress
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Self
 from urllib.parse import urlsplit
 
 from sleuth.config import Settings
 from sleuth.errors import BlockedError, FetchTimeout, NetworkError
 from sleuth.log import Stopwatch, event
-from sleuth.net import make_client
+from sleuth.net import Resolver, make_client
 from sleuth.render.browser import launch_browser
 from sleuth.render.intercept import Interceptor
 
@@ -67,7 +67,7 @@ def _first_line(exc: BaseException) -> str:
 class Renderer:
     """Headless Chromium whose every request goes through sleuth's SSRF guard."""
 
-    def __init__(self, settings: Settings, *, resolver: Any = None) -> None:
+    def __init__(self, settings: Settings, *, resolver: Resolver | None = None) -> None:
         self._settings = settings
         self._client = make_client(settings, resolver=resolver)
         self._slots = asyncio.Semaphore(settings.max_concurrent_renders)

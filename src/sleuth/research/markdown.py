@@ -2,8 +2,8 @@
 
 Page text is data, so it is rendered inert: whitespace is collapsed to one
 line, markdown punctuation that could open links, emphasis, code, tables or
-raw HTML is backslash-escaped, and a line can never start a heading, quote
-or nested list. URLs are percent-encoded where markdown would end them.
+raw HTML is backslash-escaped, and text that begins a list item cannot open
+a heading, a nested list or a rule. URLs are percent-encoded where markdown would end them.
 """
 
 from __future__ import annotations
@@ -15,15 +15,24 @@ from sleuth.research.digest import Digest
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 _ENTITY = re.compile(r"&(?=#?\w+;)")
-_BLOCK_START = re.compile(r"^(\d+)?((?(1)[.)]|[#>+=-]))")
+_BLOCK_MARKER = re.compile(r"^(?:(\d{1,9})([.)])(?=\s|$)|(#{1,6})(?=\s|$)|([-+])(?=[\s-]|$))")
 _URL_SAFE = ":/?#@!$&'*+,;=%~-._[]"
 
 
 def inline(text: str) -> str:
-    """One line of literal text, safe anywhere inline in markdown."""
+    """One line of literal text, safe inside a line of markdown."""
     flat = " ".join(text.split())
-    flat = _ENTITY.sub(r"\\&", _SPECIAL.sub(r"\\\1", flat))
-    return _BLOCK_START.sub(r"\1\\\2", flat)
+    return _ENTITY.sub(r"\\&", _SPECIAL.sub(r"\\\1", flat))
+
+
+def _unmark(match: re.Match[str]) -> str:
+    number, delimiter, hashes, dash = match.groups()
+    return f"{number}\\{delimiter}" if number else "\\" + (hashes or dash)
+
+
+def line_start(text: str) -> str:
+    """:func:`inline`, and unable to open a heading, list or rule where a line begins."""
+    return _BLOCK_MARKER.sub(_unmark, inline(text))
 
 
 def link(title: str, url: str) -> str:
@@ -38,7 +47,7 @@ def render_markdown(digest: Digest) -> str:
     if digest.bullets:
         for bullet in digest.bullets:
             marks = "".join(f"[{n}]" for n in bullet.citations)
-            lines.append(f"- {inline(bullet.text)} {marks}")
+            lines.append(f"- {line_start(bullet.text)} {marks}")
     else:
         lines.append("_No findings._")
     if digest.citations:
@@ -49,6 +58,6 @@ def render_markdown(digest: Digest) -> str:
     if digest.errors:
         lines += ["", "**Not used**", ""]
         for error in digest.errors:
-            where = f"{inline(error.url)}: " if error.url else ""
-            lines.append(f"- {where}{inline(error.code)}: {inline(error.message)}")
+            where = f"{error.url}: " if error.url else ""
+            lines.append(f"- {line_start(where + error.code)}: {inline(error.message)}")
     return "\n".join(lines) + "\n"

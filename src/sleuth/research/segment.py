@@ -188,9 +188,10 @@ def matching_passages(
     lowered = lowercase(text)
     spans: list[Span] = []
     done = 0
-    for start in _lines_with(lowered, needles):
-        if start < done:  # inside a run of short lines already handled
+    for line_start in _lines_with(lowered, needles):
+        if line_start < done:  # inside a run of short lines already handled
             continue
+        start = line_start
         end = text.find("\n", start)
         end = len(text) if end < 0 else end
         if _is_short(text, start, end, min_chars):

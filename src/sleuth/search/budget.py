@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 
@@ -31,8 +32,8 @@ class SearchBudget:
             warn("search_budget_unchecked", error=str(exc))
             return
         if used > self._per_hour:
-            minutes = int((HOUR - self._clock() % HOUR) // 60) + 1
+            minutes = math.ceil((HOUR - self._clock() % HOUR) / 60)
             raise SearchBudgetExhausted(
-                f"the search budget of {self._per_hour} searches per hour is spent; "
+                f"the search budget ({self._per_hour} per hour) is spent; "
                 f"it renews in about {minutes} min"
             )

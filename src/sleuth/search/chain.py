@@ -6,7 +6,6 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from types import TracebackType
-from typing import Any
 
 import httpx
 from pydantic import ValidationError
@@ -21,7 +20,7 @@ from sleuth.errors import (
     SleuthError,
 )
 from sleuth.log import Stopwatch, event, warn
-from sleuth.net import make_client
+from sleuth.net import Resolver, make_client
 from sleuth.search.budget import SearchBudget
 from sleuth.search.health import PROCESS_HEALTH, ProviderHealth
 from sleuth.search.models import ProviderAttempt, SearchHit, SearchQuery, SearchResponse
@@ -50,7 +49,7 @@ class ProviderChain:
         cache: Cache,
         *,
         providers: Sequence[str | SearchProvider] | None = None,
-        resolver: Any = None,
+        resolver: Resolver | None = None,
         health: ProviderHealth | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -110,10 +109,17 @@ class ProviderChain:
         cached = await self._cached(key, query, watch)
         if cached is not None:
             return cached
-        await self._budget.spend()
 
         attempts: list[ProviderAttempt] = []
+        spent = False
         for provider in self.providers:
+            passed_over = self._passed_over(provider)
+            if passed_over is not None:
+                attempts.append(passed_over)
+                continue
+            if not spent:  # one unit per search, and only once a provider is really asked
+                await self._budget.spend()
+                spent = True
             hits = await self._attempt(provider, query, attempts)
             if hits is None:
                 continue
@@ -134,32 +140,28 @@ class ProviderChain:
             return SearchResponse(query=query.query, results=[], providers_tried=attempts)
         raise self._all_failed(attempts)
 
+    def _passed_over(self, provider: SearchProvider) -> ProviderAttempt | None:
+        """Why ``provider`` is not asked this time, or None when it should be."""
+        name = provider.name
+        if not provider.is_configured(self.settings):
+            return ProviderAttempt(
+                name=name, outcome="skipped", error_code="config_error", message="not configured"
+            )
+        remaining = self.health.cooling(name)
+        if remaining > 0:
+            return ProviderAttempt(
+                name=name,
+                outcome="cooldown",
+                error_code=self.health.last_error(name),
+                message=f"cooling down for {math.ceil(remaining)} s after recent failures",
+            )
+        return None
+
     async def _attempt(
         self, provider: SearchProvider, query: SearchQuery, attempts: list[ProviderAttempt]
     ) -> list[SearchHit] | None:
         """Ask one provider; record what happened; None means "try the next one"."""
         name = provider.name
-        if not provider.is_configured(self.settings):
-            attempts.append(
-                ProviderAttempt(
-                    name=name,
-                    outcome="skipped",
-                    error_code="config_error",
-                    message="not configured",
-                )
-            )
-            return None
-        remaining = self.health.cooling(name)
-        if remaining > 0:
-            attempts.append(
-                ProviderAttempt(
-                    name=name,
-                    outcome="cooldown",
-                    error_code=self.health.last_error(name),
-                    message=f"cooling down for {math.ceil(remaining)} s after recent failures",
-                )
-            )
-            return None
         watch = Stopwatch()
         try:
             raw = await provider.search(query, self._client(provider))

@@ -7,10 +7,13 @@ an ``httpx.AsyncClient`` the chain gives it, and reports failure only as
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, ClassVar, Literal
 
+import anyio
 import httpx
 
 from sleuth.config import Settings
@@ -21,7 +24,9 @@ from sleuth.errors import (
     ProviderAuthError,
     RateLimited,
     SearchError,
+    TooLarge,
 )
+from sleuth.net import read_body
 from sleuth.search.models import SearchHit, SearchQuery
 
 Bucket = Literal["day", "week", "month", "year"]
@@ -34,6 +39,22 @@ _EXACT: dict[int, Bucket] = {
     365: "year",
     366: "year",
 }
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A provider's answer, read in full within the size limits."""
+
+    status: int
+    encoding: str
+    body: bytes
+
+    @property
+    def text(self) -> str:
+        try:
+            return self.body.decode(self.encoding, errors="replace")
+        except LookupError:  # a charset Python does not know
+            return self.body.decode("utf-8", errors="replace")
 
 
 class SearchProvider(ABC):
@@ -63,26 +84,37 @@ class SearchProvider(ABC):
     async def search(self, query: SearchQuery, client: httpx.AsyncClient) -> list[SearchHit]:
         """Hits in the provider's order (ranks from 1); raise sleuth errors on failure."""
 
-    async def send(
-        self, client: httpx.AsyncClient, method: str, url: str, **kw: Any
-    ) -> httpx.Response:
-        """One request, with transport failures turned into retryable sleuth errors."""
+    async def send(self, client: httpx.AsyncClient, method: str, url: str, **kw: Any) -> Reply:
+        """One request, size-capped and time-boxed, with failures turned into sleuth errors.
+
+        Messages name the provider, never the URL: some providers carry the key in it.
+        """
+        seconds = self.settings.search_timeout
         try:
-            return await client.request(method, url, **kw)
-        except httpx.TimeoutException:
+            with anyio.fail_after(seconds):
+                async with client.stream(method, url, **kw) as response:
+                    body = await read_body(
+                        response,
+                        max_bytes=self.settings.max_bytes,
+                        max_decoded_bytes=self.settings.max_decoded_bytes,
+                    )
+        except (TimeoutError, httpx.TimeoutException):
             raise FetchTimeout(
-                f"{self.name} did not answer in time",
+                f"{self.name} did not answer within {seconds:g}s",
                 hint="try again, or raise SLEUTH_SEARCH_TIMEOUT",
             ) from None
+        except TooLarge:
+            raise TooLarge(f"{self.name} sent more than SLEUTH_MAX_BYTES allows") from None
         except httpx.HTTPError as exc:
             raise NetworkError(
-                f"{self.name} could not be reached: {type(exc).__name__}: {exc}",
+                f"{self.name} could not be reached: {exc or type(exc).__name__}",
                 hint="check the network or the provider's endpoint setting",
             ) from None
+        return Reply(response.status_code, response.charset_encoding or "utf-8", body)
 
-    def check_status(self, response: httpx.Response) -> None:
+    def check_status(self, response: Reply) -> None:
         """Map an unhappy status to the error the chain acts on."""
-        status = response.status_code
+        status = response.status
         if status < 300:
             return
         if status in (401, 403):
@@ -95,9 +127,9 @@ class SearchProvider(ABC):
             raise RateLimited(f"{self.name} is rate limiting sleuth (HTTP 429)")
         raise HTTPStatusError(f"{self.name} answered HTTP {status}", status=status)
 
-    def parse_json(self, response: httpx.Response) -> dict[str, Any]:
+    def parse_json(self, response: Reply) -> dict[str, Any]:
         try:
-            data = response.json()
+            data = json.loads(response.body)
         except ValueError:
             data = None
         if not isinstance(data, dict):

@@ -167,8 +167,8 @@ class DuckDuckGoProvider(SearchProvider):
         """POST the form; back off exponentially (with jitter) while DuckDuckGo says slow down."""
         for attempt in range(retries + 1):
             response = await self.send(client, "POST", url, data=form)
-            limited = response.status_code in _RATE_LIMIT_STATUSES or (
-                response.status_code == 200
+            limited = response.status in _RATE_LIMIT_STATUSES or (
+                response.status == 200
                 and any(marker in response.text for marker in _CHALLENGE_MARKERS)
             )
             if not limited:
@@ -176,9 +176,7 @@ class DuckDuckGoProvider(SearchProvider):
                 return response.text
             if attempt < retries:
                 await self.sleep(self.backoff * 2**attempt * random.uniform(1.0, 1.5))
-        signal = (
-            "a bot-check page" if response.status_code == 200 else f"HTTP {response.status_code}"
-        )
+        signal = "a bot-check page" if response.status == 200 else f"HTTP {response.status}"
         raise RateLimited(
             f"duckduckgo is rate limiting sleuth ({signal} after {retries + 1} tries)",
             hint="sleuth will use another provider while it cools down; configure one with "

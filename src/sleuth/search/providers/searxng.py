@@ -46,7 +46,7 @@ class SearxngProvider(SearchProvider):
         if query.language:
             params["language"] = f"{query.language}-{(query.country or '').upper()}"
         response = await self.send(client, "GET", self.endpoint, params=params)
-        if response.status_code == 403:
+        if response.status == 403:
             raise SearchError(
                 "searxng refused the JSON format (HTTP 403)",
                 provider=self.name,

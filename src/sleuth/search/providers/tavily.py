@@ -53,9 +53,9 @@ class TavilyProvider(SearchProvider):
         response = await self.send(
             client, "POST", self.settings.tavily_url, json=body, headers=headers
         )
-        if response.status_code in _QUOTA_STATUSES:
+        if response.status in _QUOTA_STATUSES:
             raise RateLimited(
-                f"tavily says the plan's search quota is used up (HTTP {response.status_code})",
+                f"tavily says the plan's search quota is used up (HTTP {response.status})",
                 hint="wait for the quota to renew or raise the plan's limit",
             )
         self.check_status(response)

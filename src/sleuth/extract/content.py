@@ -1,0 +1,147 @@
+"""Find the main content of a sanitised page.
+
+trafilatura (fast, precision-focused, no comments) reads the tree we already parsed
+and cleaned; its XML vocabulary is mapped back to plain HTML so that one renderer
+serves every extractor. A density-based pass over the same tree is the second
+opinion: it takes over when trafilatura finds little, and it contributes the parts
+of a split article body (same container class, separated by adverts) that
+trafilatura left out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import trafilatura
+from lxml import etree
+from trafilatura.settings import Extractor
+
+from sleuth.extract.density import density_content
+
+_OPTIONS = Extractor(
+    output_format="xml",
+    fast=True,
+    precision=True,
+    comments=False,
+    formatting=True,
+    links=False,
+    tables=True,
+)
+_HI_TAGS = {"#b": "strong", "#i": "em", "#u": "u", "#t": "code", "#sub": "sub", "#sup": "sup"}
+_WORD_RE = re.compile(r"\w+")
+# Below this many characters trafilatura's answer is checked against the density pass.
+SHORT_RESULT = 500
+# ... and replaced by the density pass only when that finds clearly more.
+SHORT_GAIN = 1.5
+# A density segment this long that trafilatura did not cover at all is missing text.
+MISSING_SEGMENT = 400
+_SHINGLE = 3
+
+
+@dataclass
+class Content:
+    """The main-content subtree, in HTML vocabulary, and who found it."""
+
+    root: etree._Element
+    method: str
+
+
+def _html_vocabulary(body: etree._Element) -> etree._Element:
+    """Rename trafilatura's XML elements (head, list, item, hi, ...) to HTML ones."""
+    for element in body.iter():
+        tag = element.tag
+        if tag == "head":
+            rend = element.get("rend") or ""
+            element.tag = rend if rend in ("h1", "h2", "h3", "h4", "h5", "h6") else "h2"
+        elif tag == "list":
+            element.tag = "ol" if element.get("rend") == "ol" else "ul"
+        elif tag == "item":
+            rend = element.get("rend") or ""
+            element.tag = rend[:2] if rend[:2] in ("dt", "dd") else "li"
+        elif tag == "quote":
+            element.tag = "blockquote"
+        elif tag == "code":
+            element.tag = "pre"
+        elif tag == "hi":
+            element.tag = _HI_TAGS.get(element.get("rend") or "", "em")
+        elif tag == "ref":
+            element.tag = "a"
+            target = element.get("target")
+            if target:
+                element.set("href", target)
+        elif tag == "lb":
+            element.tag = "br"
+        elif tag == "row":
+            element.tag = "tr"
+        elif tag == "cell":
+            element.tag = "th" if element.get("role") == "head" else "td"
+        elif tag == "graphic":
+            element.tag = "span"
+    body.tag = "div"
+    return body
+
+
+def _trafilatura(root: etree._Element) -> etree._Element | None:
+    document = trafilatura.bare_extraction(root, options=_OPTIONS)
+    if document is None or document.body is None or len(document.body) == 0:
+        return None
+    return _html_vocabulary(document.body)
+
+
+def _text(element: etree._Element) -> str:
+    return " ".join("".join(element.itertext()).split())
+
+
+def _shingles(text: str) -> set[tuple[str, ...]]:
+    words = _WORD_RE.findall(text.casefold())
+    return {tuple(words[i : i + _SHINGLE]) for i in range(max(1, len(words) - _SHINGLE + 1))}
+
+
+def _signature(element: etree._Element) -> tuple[str, str]:
+    return (str(element.tag), element.get("class") or "")
+
+
+def _add_missing_segments(primary: etree._Element, segments: etree._Element) -> bool:
+    """Add the parts of a split body trafilatura skipped; True if any was added.
+
+    A part qualifies when another density segment with the same tag and class is
+    covered by trafilatura's text and this one is not covered at all.
+    """
+    covered = _shingles(_text(primary))
+    shares: list[tuple[etree._Element, float, int]] = []
+    for segment in segments:
+        text = _text(segment)
+        shingles = _shingles(text)
+        share = len(shingles & covered) / len(shingles) if shingles else 1.0
+        shares.append((segment, share, len(text)))
+    covered_kinds = {_signature(s) for s, share, _ in shares if share > 0.5 and s.get("class")}
+    before: list[etree._Element] = []
+    after: list[etree._Element] = []
+    seen_covered = False
+    for segment, share, length in shares:
+        if share > 0.5:
+            seen_covered = True
+        elif share < 0.1 and length >= MISSING_SEGMENT and _signature(segment) in covered_kinds:
+            (after if seen_covered else before).append(segment)
+    if not (before or after):
+        return False
+    for index, segment in enumerate(before):
+        primary.insert(index, segment)
+    primary.extend(after)
+    return True
+
+
+def main_content(root: etree._Element) -> Content | None:
+    primary = _trafilatura(root)
+    second = density_content(root)
+    if primary is None:
+        return Content(second, "density") if second is not None else None
+    if second is None:
+        return Content(primary, "trafilatura")
+    primary_length = len(_text(primary))
+    if primary_length < SHORT_RESULT and len(_text(second)) > SHORT_GAIN * primary_length:
+        return Content(second, "density")
+    if _add_missing_segments(primary, second):
+        return Content(primary, "trafilatura+density")
+    return Content(primary, "trafilatura")

@@ -1,0 +1,238 @@
+"""A second opinion on the main content: paragraphs vote for their containers.
+
+The readability idea, rewritten small: every paragraph scores by length and commas
+and passes its score up to its parent and grandparent; the container with the best
+score, discounted by how much of its text is links, is the article. Siblings that
+score well join it, and so do far-away containers that share its class (bodies
+split around an advert). Link-dense lists and blocks whose class says "share",
+"related" or "comments" are pruned from the result.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from copy import deepcopy
+from dataclasses import dataclass
+
+from lxml import etree
+
+_PARAGRAPHS = etree.XPath(
+    "//body//*[self::p or self::pre or self::blockquote or self::td or self::li"
+    " or ((self::div or self::section or self::article) and text()[normalize-space()])]"
+)
+# Measured in libxml2, not Python: these run for every paragraph of every page.
+_LENGTH = etree.XPath("string-length(normalize-space(.))")
+_COMMAS = etree.XPath("string-length(.) - string-length(translate(., ',，', ''))")
+_LINK_TEXTS = etree.XPath(".//a//text()", smart_strings=False)
+_H1 = etree.XPath("boolean(.//h1)")
+_DOCUMENT_POSITION = etree.XPath("count(preceding::*) + count(ancestor::*)")
+_NEGATIVE_RE = re.compile(
+    r"comment|disqus|footer|sidebar|related|share|sharing|social|\bnav|menu|breadcrumb|promo"
+    r"|sponsor|advert|\bads?\b|\bad-|banner|cookie|consent|newsletter|subscri|signup|popup|modal"
+    r"|masthead|pagination|\bpager\b|\btags?\b|outbrain|taboola|recirc|trending|popular"
+    r"|more-stories|read-more|toolbar|skip",
+    re.IGNORECASE,
+)
+_THREAD_RE = re.compile(r"comment|disqus|repl(?:y|ies)|respond|discussion", re.IGNORECASE)
+_POSITIVE_RE = re.compile(
+    r"article|\bbody|content|entry|\bmain|\bpost|story|\btext|prose|blog", re.IGNORECASE
+)
+_DROP_TAGS = frozenset(("nav", "aside", "footer", "form", "button", "input", "select", "textarea"))
+_MIN_PARAGRAPH = 25
+_CLASS_WEIGHT = 25.0
+_LEAF_PARAGRAPHS = frozenset(("p", "pre", "blockquote", "li"))
+_TAG_WEIGHT = {"div": 5.0, "article": 10.0, "main": 10.0, "section": 3.0, "td": 3.0}
+
+
+def _length(element: etree._Element) -> int:
+    return int(_LENGTH(element))
+
+
+def _link_density(element: etree._Element, length: int) -> float:
+    if not length:
+        return 1.0
+    return min(1.0, sum(len(t.strip()) for t in _LINK_TEXTS(element)) / length)
+
+
+def _label(element: etree._Element) -> str:
+    return f"{element.get('class') or ''} {element.get('id') or ''}"
+
+
+def _class_weight(element: etree._Element) -> float:
+    label = _label(element)
+    if not label.strip():
+        return 0.0
+    weight = 0.0
+    if _NEGATIVE_RE.search(label):
+        weight -= _CLASS_WEIGHT
+    if _POSITIVE_RE.search(label):
+        weight += _CLASS_WEIGHT
+    return weight
+
+
+@dataclass
+class _Candidate:
+    element: etree._Element
+    score: float
+
+
+def _is_boilerplate(element: etree._Element) -> bool:
+    """A container whose class or id names comments, sharing, navigation and the like."""
+    if element.tag in ("body", "html", "main", "article"):
+        return False
+    label = _label(element)
+    return bool(_NEGATIVE_RE.search(label)) and not _POSITIVE_RE.search(label)
+
+
+def _self_and_ancestors(element: etree._Element) -> Iterator[etree._Element]:
+    yield element
+    yield from element.iterancestors()
+
+
+def _is_wrapper(element: etree._Element, page_length: int) -> bool:
+    """A layout wrapper, whatever its class says ("page-ad-margins", "sticky-sidebar"):
+    it holds the page's headline, or most of its text without being a comment thread."""
+    if _H1(element):
+        return True
+    return _length(element) > page_length / 2 and not _THREAD_RE.search(_label(element))
+
+
+def _in_boilerplate(
+    element: etree._Element, memo: dict[etree._Element, bool], page_length: int
+) -> bool:
+    """Whether the element or an ancestor is boilerplate; memoised, as paragraphs share
+    their ancestors."""
+    path: list[etree._Element] = []
+    verdict = False
+    for ancestor in _self_and_ancestors(element):
+        known = memo.get(ancestor)
+        if known is not None:
+            verdict = known
+            break
+        path.append(ancestor)
+        if _is_boilerplate(ancestor) and not _is_wrapper(ancestor, page_length):
+            verdict = True
+            break
+    for ancestor in path:
+        memo[ancestor] = verdict
+    return verdict
+
+
+def _score(root: etree._Element) -> dict[etree._Element, _Candidate]:
+    candidates: dict[etree._Element, _Candidate] = {}
+    memo: dict[etree._Element, bool] = {}
+    page_length = _length(root)
+    for paragraph in _PARAGRAPHS(root):
+        if _in_boilerplate(paragraph, memo, page_length):
+            continue
+        length = _length(paragraph)
+        if length < _MIN_PARAGRAPH or _link_density(paragraph, length) > 0.5:
+            continue
+        points = 1.0 + float(_COMMAS(paragraph)) + min(length / 100, 3.0)
+        # A container holding text directly (lines split by <br>) is a paragraph and
+        # a candidate at once: it votes for itself too.
+        voters = paragraph.iterancestors() if paragraph.tag in _LEAF_PARAGRAPHS else (
+            _self_and_ancestors(paragraph)
+        )
+        for level, ancestor in enumerate(voters):
+            if level > 2 or ancestor.tag in ("body", "html"):
+                break
+            candidate = candidates.get(ancestor)
+            if candidate is None:
+                base = _TAG_WEIGHT.get(ancestor.tag, 0.0) + _class_weight(ancestor)
+                candidate = candidates[ancestor] = _Candidate(ancestor, base)
+            candidate.score += points / (1 if level == 0 else 2 * level)
+    for candidate in candidates.values():
+        length = _length(candidate.element)
+        candidate.score *= 1.0 - _link_density(candidate.element, length)
+    return candidates
+
+
+def _signature(element: etree._Element) -> tuple[str, str] | None:
+    classes = element.get("class")
+    return (element.tag, classes) if classes and classes.strip() else None
+
+
+def _is_prose(element: etree._Element) -> bool:
+    """A sibling paragraph that is article text even without a score of its own."""
+    if element.tag != "p":
+        return False
+    length = _length(element)
+    density = _link_density(element, length)
+    if length > 80:
+        return density < 0.25
+    text = "".join(element.itertext()).rstrip()
+    return length > 0 and density == 0 and text.endswith((".", "!", "?", "”", '"'))
+
+
+def _gather(best: _Candidate, candidates: dict[etree._Element, _Candidate]) -> list[etree._Element]:
+    threshold = max(10.0, best.score * 0.2)
+    signature = _signature(best.element)
+    parent = best.element.getparent()
+    chosen: list[etree._Element] = []
+    for sibling in parent if parent is not None else [best.element]:
+        if sibling is best.element:
+            chosen.append(sibling)
+            continue
+        candidate = candidates.get(sibling)
+        bonus = best.score * 0.2 if signature and _signature(sibling) == signature else 0.0
+        if (candidate and candidate.score + bonus >= threshold) or _is_prose(sibling):
+            chosen.append(sibling)
+    if signature:
+        # Bodies split around adverts: same container class, far away in the tree.
+        for candidate in candidates.values():
+            element = candidate.element
+            if (
+                candidate.score >= threshold
+                and _signature(element) == signature
+                and element not in chosen
+                and not any(a in chosen for a in element.iterancestors())
+                and not any(c in chosen for c in element.iterdescendants())
+            ):
+                chosen.append(element)
+    return sorted(chosen, key=lambda element: float(_DOCUMENT_POSITION(element)))
+
+
+def _prune(container: etree._Element) -> None:
+    """Boilerplate inside the chosen content: widgets by class, link lists, forms."""
+    for element in list(container.iterdescendants()):
+        if element.getparent() is container:
+            continue
+        tag = element.tag
+        drop = tag in _DROP_TAGS or _is_boilerplate(element)
+        if not drop and tag in ("ul", "ol", "table", "div", "section"):
+            length = _length(element)
+            drop = 0 < length < 2000 and _link_density(element, length) > 0.5
+        if drop:
+            _remove_keep_tail(element)
+
+
+def _remove_keep_tail(element: etree._Element) -> None:
+    parent = element.getparent()
+    if parent is None:
+        return
+    if element.tail and element.tail.strip():
+        previous = element.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + element.tail
+        else:
+            parent.text = (parent.text or "") + element.tail
+    parent.remove(element)
+
+
+def density_content(root: etree._Element) -> etree._Element | None:
+    """A ``div`` holding copies of the best-scoring content, or None if nothing scores."""
+    candidates = _score(root)
+    if not candidates:
+        return None
+    best = max(candidates.values(), key=lambda c: c.score)
+    if best.score <= 0:
+        return None
+    container = etree.Element("div")
+    for element in _gather(best, candidates):
+        copy = deepcopy(element)
+        copy.tail = None
+        container.append(copy)
+    _prune(container)
+    return container if _length(container) else None

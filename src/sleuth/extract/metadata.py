@@ -1,0 +1,232 @@
+"""Page metadata from ``<head>`` tags and JSON-LD, read with a few XPaths.
+
+Deliberately small: OpenGraph, Twitter cards, Dublin Core, schema.org JSON-LD and
+the plain HTML tags cover nearly every real page, and reading them costs far less
+than parsing dates out of the page text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date, datetime
+from email.utils import parsedate_to_datetime
+from typing import Any
+from urllib.parse import urljoin
+
+from lxml import etree
+
+from sleuth.extract.text import clean_line, clean_value
+
+_META = etree.XPath("//meta[@content][@property or @name or @itemprop or @http-equiv]")
+_JSON_LD = etree.XPath(
+    "//script[translate(@type, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
+    " = 'application/ld+json']"
+)
+_CANONICAL = etree.XPath(
+    "//link[@href][translate(@rel, 'CANOLI', 'canoli') = 'canonical']/@href"
+)
+_TITLE = etree.XPath("string((//title[not(ancestor::svg)])[1])")
+_H1 = etree.XPath("string((//h1)[1])")
+_TIME = etree.XPath(
+    "(//time[@datetime][@itemprop='datePublished' or @pubdate]"
+    " | //article//time[@datetime] | //main//time[@datetime])[1]/@datetime"
+)
+_ITEMPROP_DATE = etree.XPath("(//*[@itemprop='datePublished'][@datetime or @content])[1]")
+
+# Meta keys (lower case) per field, best first.
+_TITLE_KEYS = ("og:title", "twitter:title", "dc.title", "citation_title")
+_DESCRIPTION_KEYS = ("og:description", "description", "twitter:description", "dc.description")
+_SITE_KEYS = ("og:site_name", "application-name", "twitter:site", "publisher")
+_AUTHOR_KEYS = ("author", "article:author", "dc.creator", "citation_author", "parsely-author")
+_DATE_KEYS = (
+    "article:published_time",
+    "datepublished",
+    "og:published_time",
+    "published_time",
+    "publish-date",
+    "pubdate",
+    "parsely-pub-date",
+    "sailthru.date",
+    "citation_publication_date",
+    "dc.date.issued",
+    "dc.date",
+    "date",
+)
+_LANGUAGE_KEYS = ("content-language", "og:locale", "language", "dc.language")
+_ARTICLE_TYPES = frozenset(
+    (
+        "article",
+        "newsarticle",
+        "blogposting",
+        "reportagenewsarticle",
+        "analysisnewsarticle",
+        "opinionnewsarticle",
+        "scholarlyarticle",
+        "techarticle",
+        "report",
+        "discussionforumposting",
+        "socialmediaposting",
+        "qapage",
+        "product",
+        "recipe",
+        "howto",
+        "webpage",
+    )
+)
+_MAX_JSON_LD_CHARS = 500_000
+_DATE_PREFIX_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+
+
+def _first(values: dict[str, str], keys: tuple[str, ...]) -> str | None:
+    for key in keys:
+        value = values.get(key)
+        if value:
+            return value
+    return None
+
+
+def _meta_values(root: etree._Element) -> dict[str, str]:
+    """First non-empty ``content`` per lower-cased property/name/itemprop."""
+    values: dict[str, str] = {}
+    for meta in _META(root):
+        key = meta.get("property") or meta.get("name") or meta.get("itemprop") or ""
+        key = (key or meta.get("http-equiv") or "").strip().lower()
+        content = clean_line(meta.get("content") or "")
+        if key and content and key not in values:
+            values[key] = content
+    return values
+
+
+def _json_ld(root: etree._Element) -> list[dict[str, Any]]:
+    objects: list[dict[str, Any]] = []
+    for script in _JSON_LD(root):
+        raw = (script.text or "").strip()
+        if not raw or len(raw) > _MAX_JSON_LD_CHARS:
+            continue
+        raw = raw.removeprefix("<![CDATA[").removesuffix("]]>").strip().rstrip(";")
+        try:
+            data = json.loads(raw, strict=False)
+        except ValueError:
+            continue
+        for item in data if isinstance(data, list) else [data]:
+            if isinstance(item, dict):
+                objects.append(item)
+    return objects
+
+
+def _types(item: dict[str, Any]) -> set[str]:
+    kind = item.get("@type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    return {k.lower() for k in kinds if isinstance(k, str)}
+
+
+def _main_entity(objects: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The object describing the page itself: an article-like type, webpages last."""
+    flat: list[dict[str, Any]] = []
+    for item in objects:
+        flat.append(item)
+        graph = item.get("@graph")
+        if isinstance(graph, list):
+            flat.extend(g for g in graph if isinstance(g, dict))
+    best: dict[str, Any] | None = None
+    for item in flat:
+        kinds = _types(item)
+        if kinds & (_ARTICLE_TYPES - {"webpage"}):
+            return item
+        if best is None and "webpage" in kinds:
+            best = item
+    return best
+
+
+def _name(value: Any) -> str | None:
+    """A person/organisation name from the shapes JSON-LD uses (str, dict, list)."""
+    if isinstance(value, str):
+        return value or None
+    if isinstance(value, dict):
+        name = value.get("name")
+        return name if isinstance(name, str) and name else None
+    if isinstance(value, list):
+        names = [n for n in (_name(v) for v in value) if n]
+        return ", ".join(dict.fromkeys(names)) or None
+    return None
+
+
+def iso_date(value: str | None) -> str | None:
+    """ISO 8601 for the date formats pages use; None when it is not a date."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return datetime.fromisoformat(value).isoformat()
+    except ValueError:
+        pass
+    try:
+        return parsedate_to_datetime(value).isoformat()
+    except (TypeError, ValueError, IndexError):
+        pass
+    match = _DATE_PREFIX_RE.search(value)
+    if match:
+        try:
+            return date(*map(int, match.groups())).isoformat()
+        except ValueError:
+            return None
+    return None
+
+
+def _published(root: etree._Element, meta: dict[str, str], entity: dict[str, Any] | None) -> str | None:
+    candidates: list[str | None] = []
+    if entity is not None and isinstance(entity.get("datePublished"), str):
+        candidates.append(entity["datePublished"])
+    candidates.extend(meta.get(key) for key in _DATE_KEYS)
+    itemprop = _ITEMPROP_DATE(root)
+    if itemprop:
+        candidates.append(itemprop[0].get("datetime") or itemprop[0].get("content"))
+    times = _TIME(root)
+    if times:
+        candidates.append(str(times[0]))
+    for candidate in candidates:
+        parsed = iso_date(candidate)
+        if parsed:
+            return parsed
+    return None
+
+
+def read_metadata(root: etree._Element, url: str | None = None) -> dict[str, Any]:
+    """Title, description, canonical URL, date, site, language, author and JSON-LD.
+
+    Run it before sanitising: it needs the JSON-LD scripts the sanitiser removes.
+    Keys are present only when a value was found.
+    """
+    meta = _meta_values(root)
+    json_ld = _json_ld(root)
+    entity = _main_entity(json_ld)
+
+    def entity_str(key: str) -> str | None:
+        value = entity.get(key) if entity else None
+        return value if isinstance(value, str) and value.strip() else None
+
+    publisher = entity.get("publisher") if entity else None
+    canonical = _CANONICAL(root)
+    found: dict[str, Any] = {
+        "title": _first(meta, _TITLE_KEYS)
+        or entity_str("headline")
+        or clean_line(str(_TITLE(root)))
+        or clean_line(str(_H1(root))),
+        "description": _first(meta, _DESCRIPTION_KEYS) or entity_str("description"),
+        "canonical_url": str(canonical[0]).strip() if canonical else meta.get("og:url"),
+        "published": _published(root, meta, entity),
+        "site_name": _first(meta, _SITE_KEYS) or _name(publisher),
+        "language": (root.get("lang") or root.get("xml:lang") or "").strip()
+        or _first(meta, _LANGUAGE_KEYS)
+        or entity_str("inLanguage"),
+        "author": _name(entity.get("author")) if entity else None,
+        "json_ld": json_ld,
+    }
+    if not found["author"]:
+        found["author"] = _first(meta, _AUTHOR_KEYS)
+    if found["canonical_url"] and url:
+        found["canonical_url"] = urljoin(url, found["canonical_url"])
+    if found["language"]:
+        found["language"] = found["language"].replace("_", "-")
+    return {key: clean_value(value) for key, value in found.items() if value}

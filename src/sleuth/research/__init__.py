@@ -1,0 +1,29 @@
+"""The cited research digest: search, read, rank paragraphs, quote them with citations.
+
+>>> digest = await research("what is new in python 3.13", settings=settings, cache=cache)
+>>> print(render_markdown(digest))
+"""
+
+from sleuth.research.digest import (
+    SCHEMA_VERSION,
+    Bullet,
+    Citation,
+    Digest,
+    DigestError,
+    DigestMeta,
+)
+from sleuth.research.markdown import render_markdown
+from sleuth.research.pipeline import ProgressCallback, research, research_sync
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Bullet",
+    "Citation",
+    "Digest",
+    "DigestError",
+    "DigestMeta",
+    "ProgressCallback",
+    "render_markdown",
+    "research",
+    "research_sync",
+]

@@ -1,0 +1,331 @@
+"""``research``: search, read the best pages under one deadline, and digest them.
+
+The deadline covers everything from the first search request to the last
+page: a page still loading when it passes is cancelled and reported as a
+``timeout`` error, and the digest is built from what arrived. Spare results
+replace pages that fail, while there is time. Nothing here raises for a bad
+page or a failed search; those become entries in ``errors``. Only bad input
+raises (:class:`~sleuth.errors.UsageError`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from sleuth.cache.base import Cache
+from sleuth.cache.factory import open_cache
+from sleuth.config import Settings, load_settings
+from sleuth.errors import SearchError, SleuthError, UsageError
+from sleuth.fetch import Fetcher, FetchResult
+from sleuth.log import Stopwatch, event
+from sleuth.research.compose import Page, compose
+from sleuth.research.digest import Digest, DigestError, DigestMeta
+from sleuth.research.rank import Finding, build_query, rank_passages, select
+from sleuth.research.sources import Candidate, choose_pages, source_prior
+from sleuth.search import ProviderChain, SearchQuery, SearchResponse, attempts_of, normalize_url
+
+ProgressCallback = Callable[[str, dict[str, Any]], None]
+
+NO_RESULTS = "no_results"
+MAX_QUESTION_CHARS = 400
+
+
+@dataclass
+class _Run:
+    """What one research call has learned so far."""
+
+    question: str
+    deadline: float
+    on_progress: ProgressCallback | None
+    watch: Stopwatch = field(default_factory=Stopwatch)
+    errors: list[DigestError] = field(default_factory=list)
+    providers: list[str] = field(default_factory=list)
+    cache_hits: int = 0
+    deadline_hit: bool = False
+
+    def progress(self, stage: str, **detail: Any) -> None:
+        if self.on_progress is not None:
+            self.on_progress(stage, detail)
+
+    def fail(self, code: str, message: str, url: str | None = None) -> None:
+        self.errors.append(DigestError(code=code, message=message, url=url))
+
+    def late(self, url: str) -> None:
+        self.deadline_hit = True
+        self.fail(
+            "timeout",
+            f"still loading when the {self.deadline:g} s research deadline passed",
+            url,
+        )
+
+    def digest(self, pages: Sequence[Page] = (), findings: Sequence[Finding] = ()) -> Digest:
+        meta = DigestMeta(
+            providers_tried=self.providers,
+            fetched_pages=len(pages),
+            cache_hits=self.cache_hits,
+            elapsed_ms=self.watch.ms,
+            deadline_hit=self.deadline_hit,
+        )
+        return compose(self.question, pages, findings, errors=self.errors, meta=meta)
+
+
+def _check(name: str, value: int | None, low: int, high: int) -> None:
+    if value is not None and not low <= value <= high:
+        raise UsageError(f"{name} must be between {low} and {high}, not {value}")
+
+
+async def _search(
+    run: _Run, chain: ProviderChain, query: SearchQuery, end_at: float
+) -> SearchResponse | None:
+    run.progress("searching", query=query.query)
+    try:
+        async with asyncio.timeout_at(end_at):
+            response = await chain.search(query)
+    except TimeoutError:
+        run.deadline_hit = True
+        run.fail("timeout", f"the search did not answer within the {run.deadline:g} s deadline")
+        return None
+    except SearchError as exc:
+        run.providers = [attempt.name for attempt in attempts_of(exc)]
+        run.fail(exc.code, str(exc))
+        return None
+    run.providers = [attempt.name for attempt in response.providers_tried]
+    run.cache_hits += sum(attempt.cached for attempt in response.providers_tried)
+    if not response.results:
+        run.fail(
+            NO_RESULTS,
+            f"the search found nothing for {query.query!r}; try other words, "
+            "or drop the site and recency filters",
+        )
+        return None
+    return response
+
+
+async def _candidates(
+    fetcher: Fetcher, response: SearchResponse, settings: Settings
+) -> list[Candidate]:
+    found = []
+    for hit in response.results:
+        cached = await fetcher.is_cached(hit.url, "text", settings.render)
+        found.append(Candidate(hit.url, hit.title, hit.published, hit.rank - 1, cached))
+    return found
+
+
+def _record(run: _Run, result: FetchResult) -> bool:
+    """Count a finished fetch; True when it gave text to digest."""
+    run.cache_hits += result.cache == "hit"
+    if result.ok and result.text.strip():
+        return True
+    error = result.error
+    run.fail(
+        result.outcome if result.outcome != "ok" else "empty_extraction",
+        error.message if error else "the page has no text",
+        result.url,
+    )
+    return False
+
+
+async def _read(
+    run: _Run,
+    fetcher: Fetcher,
+    chosen: Sequence[Candidate],
+    wanted: int,
+    end_at: float,
+) -> list[tuple[Candidate, FetchResult]]:
+    """Fetch ``wanted`` pages concurrently, starting a spare whenever one fails."""
+    loop = asyncio.get_running_loop()
+    queue = list(chosen)
+    running: dict[asyncio.Task[FetchResult], Candidate] = {}
+    read: list[tuple[Candidate, FetchResult]] = []
+
+    def launch() -> None:
+        while queue and len(running) + len(read) < wanted:
+            candidate = queue.pop(0)
+            task = asyncio.create_task(fetcher.fetch(candidate.url, respect_robots=True))
+            running[task] = candidate
+
+    launch()
+    run.progress("reading", pages=len(running), urls=[c.url for c in running.values()])
+    try:
+        while running:
+            remaining = end_at - loop.time()
+            if remaining <= 0:
+                break
+            done, _ = await asyncio.wait(
+                running, timeout=remaining, return_when=asyncio.FIRST_COMPLETED
+            )
+            for task in done:
+                candidate = running.pop(task)
+                try:
+                    result = task.result()
+                except SleuthError as exc:
+                    run.fail(exc.code, str(exc), candidate.url)
+                    continue
+                if _record(run, result):
+                    read.append((candidate, result))
+                run.progress(
+                    "page",
+                    url=candidate.url,
+                    outcome=result.outcome,
+                    cache=result.cache,
+                    done=len(read),
+                    wanted=wanted,
+                )
+            launch()
+        for candidate in running.values():
+            run.late(candidate.url)
+    finally:
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
+    order = {c.url: i for i, c in enumerate(chosen)}
+    return sorted(read, key=lambda pair: order[pair[0].url])
+
+
+def _pages(read: Sequence[tuple[Candidate, FetchResult]]) -> list[Page]:
+    """One page per final URL (two results may redirect to the same page)."""
+    pages: list[Page] = []
+    seen: set[str] = set()
+    for candidate, result in read:
+        url = result.final_url or result.url
+        key = normalize_url(url)
+        if key in seen:
+            continue
+        seen.add(key)
+        published = result.metadata.get("published") or candidate.published
+        pages.append(
+            Page(
+                url=url,
+                text=result.text,
+                fetched_at=result.fetched_at,
+                title=result.title or candidate.title,
+                published=str(published) if published else None,
+            )
+        )
+    return pages
+
+
+async def research(
+    question: str,
+    *,
+    settings: Settings,
+    cache: Cache,
+    focus: str | None = None,
+    max_results: int | None = None,
+    max_pages: int | None = None,
+    recency_days: int | None = None,
+    sites: Sequence[str] = (),
+    deadline: float | None = None,
+    on_progress: ProgressCallback | None = None,
+    resolver: Any = None,
+) -> Digest:
+    """A cited digest answering ``question`` from the web, within ``deadline`` seconds.
+
+    ``focus`` names what matters most in the answer and weighs more in
+    ranking; ``sites`` restricts the search to those domains. Progress is
+    reported as ``on_progress(stage, detail)`` with the stages ``searching``,
+    ``reading``, ``page`` (once per finished page) and ``ranking``.
+    """
+    question = " ".join(question.split())
+    if not question:
+        raise UsageError("the research question is empty", hint="ask something")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise UsageError(
+            f"the research question has {len(question)} characters; at most "
+            f"{MAX_QUESTION_CHARS} are searched",
+            hint="ask a shorter question and move detail into --focus",
+        )
+    _check("max_results", max_results, 1, 10)
+    _check("max_pages", max_pages, 1, 10)
+    if deadline is not None and deadline <= 0:
+        raise UsageError(f"the deadline must be positive, not {deadline:g}")
+    try:
+        query = SearchQuery(
+            query=question,
+            max_results=max_results or settings.max_results,
+            recency_days=recency_days,
+            site_include=list(sites),
+            region=None,
+        )
+    except ValidationError as exc:
+        raise UsageError(f"invalid research request: {exc.errors()[0]['msg']}") from None
+
+    run = _Run(question, deadline or settings.research_deadline, on_progress)
+    end_at = asyncio.get_running_loop().time() + run.deadline
+    wanted = max_pages or settings.max_pages
+    async with (
+        ProviderChain(settings, cache, resolver=resolver) as chain,
+        Fetcher(settings, cache=cache, resolver=resolver) as fetcher,
+    ):
+        response = await _search(run, chain, query, end_at)
+        if response is None:
+            return run.digest()
+        candidates = await _candidates(fetcher, response, settings)
+        chosen = choose_pages(candidates, question, max_pages=wanted, spares=wanted)
+        pages = _pages(await _read(run, fetcher, chosen, wanted, end_at))
+
+    if not pages:
+        run.fail(NO_RESULTS, f"none of the {len(chosen)} pages tried could be read")
+        return run.digest()
+    run.progress("ranking", pages=len(pages))
+    terms = build_query(question, focus)
+    texts = [page.text for page in pages]
+    priors = [source_prior(page.url, question, page.published) for page in pages]
+    findings = select(
+        rank_passages(texts, priors, terms),
+        texts,
+        terms,
+        max_findings=settings.max_bullets,
+        max_chars=settings.max_bullet_chars,
+    )
+    if not findings:
+        run.fail(
+            NO_RESULTS,
+            f"the {len(pages)} pages read say nothing that matches the question; "
+            "try other words or a different focus",
+        )
+    digest = run.digest(pages, findings)
+    event(
+        "research",
+        query=question,
+        bullets=len(digest.bullets),
+        pages=len(pages),
+        errors=len(digest.errors),
+        deadline_hit=run.deadline_hit,
+        latency_ms=digest.meta.elapsed_ms,
+    )
+    return digest
+
+
+def research_sync(
+    question: str,
+    *,
+    settings: Settings | None = None,
+    cache: Cache | None = None,
+    **options: Any,
+) -> Digest:
+    """:func:`research` for code without an event loop; settings and cache default to the config."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    else:
+        raise UsageError(
+            "research_sync() cannot run inside an event loop", hint="await research() instead"
+        )
+
+    async def main() -> Digest:
+        effective = settings or load_settings()
+        store = cache or open_cache(effective)
+        try:
+            return await research(question, settings=effective, cache=store, **options)
+        finally:
+            if cache is None:
+                await store.aclose()
+
+    return asyncio.run(main())
