@@ -42,8 +42,35 @@ from sleuth.extract import extract
 TOKEN_RE = re.compile(r"\w+")
 SHINGLE_SIZE = 4
 BLOCK_TAGS = frozenset(
-    "p div br li ul ol h1 h2 h3 h4 h5 h6 blockquote pre table tr td th section article "
-    "header footer figure figcaption dd dt dl".split()
+    [
+        "p",
+        "div",
+        "br",
+        "li",
+        "ul",
+        "ol",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "blockquote",
+        "pre",
+        "table",
+        "tr",
+        "td",
+        "th",
+        "section",
+        "article",
+        "header",
+        "footer",
+        "figure",
+        "figcaption",
+        "dd",
+        "dt",
+        "dl",
+    ]
 )
 
 Extractor = Callable[[str], str]
@@ -130,11 +157,16 @@ def bootstrap_std(
 ) -> Scores:
     samples = [score(rng.choices(counts, k=len(counts))) for _ in range(rounds)]
     return Scores(
-        *(statistics.stdev(getattr(s, field) for s in samples) for field in Scores.__dataclass_fields__)
+        *(
+            statistics.stdev(getattr(s, field) for s in samples)
+            for field in Scores.__dataclass_fields__
+        )
     )
 
 
-def run(pages: list[Page], names: list[str], repeat: int) -> tuple[dict[str, list[str]], dict[str, float]]:
+def run(
+    pages: list[Page], names: list[str], repeat: int
+) -> tuple[dict[str, list[str]], dict[str, float]]:
     """Predictions and total seconds per extractor, interleaved page by page."""
     predictions: dict[str, list[str]] = {name: [] for name in names}
     seconds = dict.fromkeys(names, 0.0)
@@ -171,7 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     predictions, seconds = run(pages, names, args.repeat)
 
     rng = random.Random(0)
-    header = f"{'extractor':<18}{'precision':>17}{'recall':>17}{'F1':>17}{'accuracy':>17}{'pages/s':>9}"
+    header = (
+        f"{'extractor':<18}{'precision':>17}{'recall':>17}{'F1':>17}{'accuracy':>17}{'pages/s':>9}"
+    )
     print(f"{len(pages)} pages, best of {args.repeat} timed runs per page")
     print(header)
     print("-" * len(header))
@@ -181,7 +215,8 @@ def main(argv: list[str] | None = None) -> int:
         mean, std = score(counts), bootstrap_std(counts, args.bootstrap, rng)
         speed[name] = len(pages) / seconds[name]
         cells = "".join(
-            f"{getattr(mean, f):>10.3f} ± {getattr(std, f):.3f}" for f in Scores.__dataclass_fields__
+            f"{getattr(mean, f):>10.3f} ± {getattr(std, f):.3f}"
+            for f in Scores.__dataclass_fields__
         )
         print(f"{name:<18}{cells}{speed[name]:>9.1f}")
     if "sleuth" in speed and "trafilatura" in speed:

@@ -2,7 +2,7 @@
 
 Usage::
 
-    .venv/bin/python bench/research.py [--repeat 5] [--deadline 5]
+    .venv/bin/python bench/research.py [--repeat 3] [--deadline 7]
 
 A loopback web runs in a child process (so this process's CPU time is the
 pipeline's alone): a SearXNG-compatible ``/search`` that answers after 200-600 ms
@@ -25,7 +25,8 @@ delays; loopback transfer time is negligible beside them. One unmeasured run
 comes first, so module imports do not count as pipeline time. The ratio
 wall/bound shows what the pipeline adds beyond waiting and computing
 (sequencing, cancellation, cache writes): goal <= 1.15. Warm runs repeat the
-same question on the same cache, where search and pages are cached: goal < 50 ms.
+same question on the same cache, where search and pages are cached (pages a
+cold run missed are fetched first, unmeasured): goal < 50 ms.
 
 Scenarios:
 
@@ -33,7 +34,7 @@ Scenarios:
   exist among the results but only as unused spares.
 * ``deadline``: a hanging page is among the needed ones; the digest comes
   back at the deadline with what arrived.
-* ``late-huge``: the 3 MB archive arrives shortly before the deadline, so its
+* ``late-huge``: the 3 MB archive arrives 0.5-1 s before the deadline, so its
   extraction runs into it. ``overrun`` shows how far past the deadline the
   digest came back: extraction runs on the event loop and cannot be
   interrupted there.
@@ -46,6 +47,7 @@ import asyncio
 import contextlib
 import json
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -64,6 +66,7 @@ from sleuth.research import Digest, research
 QUESTION = "How does the Larkspur scheduler retry failed tasks, and how is the backoff configured?"
 HANG = -1
 SCENARIOS = ("complete", "deadline", "late-huge")
+PRIMING_DEADLINE = 120.0
 
 ARTICLES: dict[str, tuple[str, list[str]]] = {
     "manual": (
@@ -219,8 +222,15 @@ def serve(port_queue: Queue[int], huge_bytes: int) -> None:
                 return
             self.reply(404, b"not found", "text/plain")
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+
+        def handle_error(self, request: Any, client_address: Any) -> None:
+            # Cancelled fetches reset their connections; that is expected here.
+            if not isinstance(sys.exc_info()[1], ConnectionError):
+                super().handle_error(request, client_address)
+
+    server = Server(("127.0.0.1", 0), Handler)
     port_queue.put(server.server_address[1])
     server.serve_forever()
 
@@ -233,7 +243,7 @@ class Plan:
     results: list[tuple[str, int]]  # (page name, latency ms or HANG)
 
 
-def make_plan(rng: random.Random, scenario: str) -> Plan:
+def make_plan(rng: random.Random, scenario: str, deadline: float) -> Plan:
     search_ms = rng.randint(200, 600)
     if scenario == "complete":
         results = [
@@ -249,7 +259,7 @@ def make_plan(rng: random.Random, scenario: str) -> Plan:
     elif scenario == "late-huge":
         results = [
             ("manual", rng.randint(100, 400)),
-            ("archive", rng.randint(3500, 4000)),
+            ("archive", int(deadline * 1000) - search_ms - rng.randint(500, 1000)),
             ("blog", rng.randint(500, 1500)),
             ("forum", rng.randint(500, 3000)),
             ("release", rng.randint(100, 3000)),
@@ -349,12 +359,12 @@ async def run(repeat: int, deadline: float, huge_bytes: int, max_pages: int) -> 
         )
         rng = random.Random(2024)
         # One unmeasured run first: imports and first-call set-up are not what we measure.
-        configure(origin, make_plan(rng, "complete"))
+        configure(origin, make_plan(rng, "complete", deadline))
         await measure(settings, MemoryCache(1024), deadline, max_pages)
         rows: list[Row] = []
         for scenario in SCENARIOS:
             for _ in range(repeat):
-                plan = make_plan(rng, scenario)
+                plan = make_plan(rng, scenario, deadline)
                 configure(origin, plan)
                 needed = [delay for _, delay in plan.results[:max_pages]]
                 slowest = deadline * 1000 - plan.search_ms
@@ -364,6 +374,8 @@ async def run(repeat: int, deadline: float, huge_bytes: int, max_pages: int) -> 
                 digest, wall, cpu = await measure(settings, cache, deadline, max_pages)
                 rows.append(row(scenario, "cold", plan, slowest, digest, wall, cpu, deadline))
                 if scenario == "complete":
+                    if digest.errors:  # warm means everything cached: finish what was missed
+                        await measure(settings, cache, PRIMING_DEADLINE, max_pages)
                     digest, wall, cpu = await measure(settings, cache, deadline, max_pages)
                     rows.append(row(scenario, "warm", None, 0, digest, wall, cpu, deadline))
         return rows
@@ -397,6 +409,8 @@ def report(rows: list[Row]) -> None:
                 f"worst {max(ratios):.3f} (goal <= 1.15); "
                 f"worst overrun {max(r.overrun_ms for r in cold):.0f} ms"
             )
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(f"load average (1, 5, 15 min) after the runs: {load} on {os.cpu_count()} CPUs")
     warm = [r.wall_ms for r in rows if r.cache == "warm"]
     if warm:
         print(
@@ -407,8 +421,14 @@ def report(rows: list[Row]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=5, help="runs per scenario")
-    parser.add_argument("--deadline", type=float, default=5.0, help="research deadline, s")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per scenario")
+    parser.add_argument(
+        "--deadline",
+        type=float,
+        default=7.0,
+        help="research deadline in seconds; keep it below the 8 s read timeout so that "
+        "hanging pages meet the research deadline, not the fetcher's own timeout",
+    )
     parser.add_argument("--max-pages", type=int, default=4, help="pages read per run")
     parser.add_argument("--huge-mb", type=float, default=3.0, help="size of the archive page in MB")
     args = parser.parse_args()

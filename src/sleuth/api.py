@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from sleuth.cache import Cache, open_cache
 from sleuth.config import Settings, load_settings
+from sleuth.errors import UsageError
 from sleuth.fetch import Fetcher, FetchResult
 from sleuth.fetch.fetcher import OutputFormat, RenderMode
 
@@ -68,7 +69,7 @@ class AsyncSleuth:
         self,
         url: str,
         *,
-        format: OutputFormat = "text",  # noqa: A002 - mirrors the CLI flag
+        format: OutputFormat = "text",
         render: RenderMode | None = None,
         refresh: bool = False,
         respect_robots: bool = True,
@@ -167,7 +168,15 @@ class Sleuth:
         self.settings = self._async.settings
 
     def _run(self, coro: Coroutine[Any, Any, T]) -> T:
-        return self._runner.run(coro)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return self._runner.run(coro)
+        coro.close()
+        raise UsageError(
+            "the blocking Sleuth client cannot run inside an event loop",
+            hint="use AsyncSleuth and await its methods",
+        )
 
     def fetch(self, url: str, **kwargs: Any) -> FetchResult:
         return self._run(self._async.fetch(url, **kwargs))
@@ -180,9 +189,12 @@ class Sleuth:
 
     def close(self) -> None:
         try:
-            self._run(self._async.aclose())
-        finally:
-            self._runner.close()
+            asyncio.get_running_loop()
+        except RuntimeError:  # the normal case: no loop of the caller's is running
+            try:
+                self._runner.run(self._async.aclose())
+            finally:
+                self._runner.close()
 
     def __enter__(self) -> Sleuth:
         return self

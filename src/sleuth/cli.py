@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, Literal, NoReturn
 
 import typer
 from rich.console import Console
@@ -130,7 +130,7 @@ def _finish(code: int) -> NoReturn:
 @app.command()
 def fetch(
     url: Annotated[str, typer.Argument(help="The page to fetch (http or https).")],
-    format: Annotated[FetchFormat, typer.Option("--format", "-f")] = FetchFormat.text,  # noqa: A002
+    format: Annotated[FetchFormat, typer.Option("--format", "-f")] = FetchFormat.text,
     max_chars: Annotated[int | None, typer.Option(help="At most this many characters.")] = None,
     start_index: Annotated[int, typer.Option(help="Start at this character.")] = 0,
     render: Annotated[RenderChoice | None, typer.Option(help="Headless-browser use.")] = None,
@@ -178,7 +178,7 @@ def fetch(
             sys.stdout.write(truncation_marker(result.next_start_index).lstrip("\n") + "\n")
     else:
         message = result.error.message if result.error else result.outcome
-        stderr.print(f"sleuth: {result.outcome}: {message}", markup=False)
+        sys.stderr.write(f"sleuth: {result.outcome}: {message}\n")
     _finish(EXIT_CODES.get(result.outcome, 1))
 
 
@@ -218,7 +218,7 @@ def extract(
         list[str] | None, typer.Argument(help="HTML files (plain or .gz), folders, or - for stdin.")
     ] = None,
     url: Annotated[str | None, typer.Option(help="The page's URL, for links and metadata.")] = None,
-    format: Annotated[ExtractFormat, typer.Option("--format", "-f")] = ExtractFormat.text,  # noqa: A002
+    format: Annotated[ExtractFormat, typer.Option("--format", "-f")] = ExtractFormat.text,
     json_output: JsonFlag = False,
 ) -> None:
     """Extract main text from HTML on disk or stdin, with no network."""
@@ -226,7 +226,7 @@ def extract(
 
     load_settings(STATE.config)  # validate the config even though extraction needs none
     fmt = ExtractFormat.json if json_output and format is ExtractFormat.text else format
-    output = "markdown" if fmt is ExtractFormat.markdown else "text"
+    output: Literal["text", "markdown"] = "markdown" if fmt is ExtractFormat.markdown else "text"
     inputs = list(paths or [])
     records: list[dict[str, Any]] = []
     outcomes: list[str] = []
@@ -253,6 +253,114 @@ def extract(
         _print_json(records[0] if len(records) == 1 else records)
     if len(outcomes) == 1:  # one document: its outcome is the exit code; batches report per file
         _finish(EXIT_CODES.get(outcomes[0], 1))
+
+
+SiteOption = Annotated[
+    list[str] | None, typer.Option("--site", help="Only this site (repeatable).")
+]
+RecencyOption = Annotated[
+    int | None, typer.Option("--recency-days", min=1, help="Only results from the last D days.")
+]
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument(help="What to search for.")],
+    max_results: Annotated[int | None, typer.Option("-n", "--max-results", min=1, max=10)] = None,
+    provider: Annotated[str | None, typer.Option(help="Use only this provider.")] = None,
+    recency_days: RecencyOption = None,
+    site: SiteOption = None,
+    exclude_site: Annotated[
+        list[str] | None, typer.Option("--exclude-site", help="Never this site (repeatable).")
+    ] = None,
+    json_output: JsonFlag = False,
+) -> None:
+    """Search the web through the configured providers, with fallback."""
+    client = _client()
+
+    async def run() -> Any:
+        async with client:
+            return await client.search(
+                query,
+                max_results=max_results,
+                provider=provider,
+                recency_days=recency_days,
+                sites=site or (),
+                exclude_sites=exclude_site or (),
+            )
+
+    with _status(f"searching for {query!r}", _interactive(json_output)):
+        response = asyncio.run(run())
+    if json_output:
+        _print_json(response.model_dump())
+        return
+    for hit in response.results:
+        sys.stdout.write(f"{hit.rank}. {hit.title}\n   {hit.url}\n")
+        if hit.snippet:
+            sys.stdout.write(f"   {hit.snippet}\n")
+    tried = ", ".join(f"{a.name}:{a.outcome}" for a in response.providers_tried)
+    sys.stderr.write(f"{len(response.results)} results ({tried})\n")
+    if not response.results:
+        _finish(EXIT_CODES["no_results"])
+
+
+@app.command()
+def research(
+    question: Annotated[str, typer.Argument(help="The question to research.")],
+    max_results: Annotated[int | None, typer.Option(min=1, max=10)] = None,
+    max_pages: Annotated[int | None, typer.Option(min=1, max=10)] = None,
+    focus: Annotated[str | None, typer.Option(help="What matters most in the answer.")] = None,
+    recency_days: RecencyOption = None,
+    site: SiteOption = None,
+    deadline: Annotated[
+        float | None, typer.Option(min=0.1, help="Overall seconds; late pages are dropped.")
+    ] = None,
+    format: Annotated[ResearchFormat, typer.Option("--format", "-f")] = ResearchFormat.markdown,
+    json_output: JsonFlag = False,
+) -> None:
+    """Search, read the best pages, and print a digest whose bullets cite them."""
+    from sleuth.research import render_markdown
+
+    as_json = json_output or format is ResearchFormat.json
+    client = _client()
+
+    async def run(status: Any) -> Any:
+        def progress(stage: str, detail: dict[str, Any]) -> None:
+            if status is not None:
+                status.update(_progress_line(stage, detail))
+
+        async with client:
+            return await client.research(
+                question,
+                focus=focus,
+                max_results=max_results,
+                max_pages=max_pages,
+                recency_days=recency_days,
+                sites=site or (),
+                deadline=deadline,
+                on_progress=progress,
+            )
+
+    with _status("searching", _interactive(as_json)) as status:
+        digest = asyncio.run(run(status))
+    if as_json:
+        _print_json(digest.model_dump())
+    else:
+        sys.stdout.write(render_markdown(digest).rstrip("\n") + "\n")
+    if not digest.bullets:
+        codes = [error.code for error in digest.errors]
+        fatal = next((c for c in codes if c.startswith(("search_", "provider_"))), "no_results")
+        _finish(EXIT_CODES.get(fatal, EXIT_CODES["no_results"]))
+
+
+def _progress_line(stage: str, detail: dict[str, Any]) -> str:
+    if stage == "reading":
+        return f"reading {detail.get('pages', 0)} pages"
+    if stage == "page":
+        return f"read {detail.get('url', '')} ({detail.get('outcome', '')})"
+    if stage == "ranking":
+        return f"ranking passages from {detail.get('pages', 0)} pages"
+    return stage
 
 
 @config_app.command("show")

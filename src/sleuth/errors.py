@@ -175,7 +175,9 @@ class BlockPage(FetchError):
 
 class JSRequired(FetchError):
     code = "js_required"
-    default_hint = "the page builds its text in JavaScript; try --render always (needs sleuth[render])"
+    default_hint = (
+        "the page builds its text in JavaScript; try --render always (needs sleuth[render])"
+    )
 
 
 class EmptyExtraction(FetchError):

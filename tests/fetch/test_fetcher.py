@@ -52,7 +52,8 @@ async def test_cache_key_includes_the_output_format(site: Site, fetcher: Fetcher
     text = await fetcher.fetch(url, respect_robots=False)
     html = await fetcher.fetch(url, respect_robots=False, output="html")
     assert (text.cache, html.cache) == ("miss", "miss")
-    assert "<p>" in html.text and "<p>" not in text.text
+    assert "<p>" in html.text
+    assert "<p>" not in text.text
 
 
 async def test_robots_disallow_is_obeyed_unless_ignored(site: Site, fetcher: Fetcher) -> None:
@@ -60,7 +61,8 @@ async def test_robots_disallow_is_obeyed_unless_ignored(site: Site, fetcher: Fet
     url = site.add("/private/page", article("Private", PARAGRAPHS))
     refused = await fetcher.fetch(url)
     assert refused.outcome == Outcome.ROBOTS_DISALLOWED
-    assert refused.error is not None and "robots.txt" in refused.error.message
+    assert refused.error is not None
+    assert "robots.txt" in refused.error.message
     assert "/private/page" not in site.paths()
     allowed = await fetcher.fetch(url, respect_robots=False)
     assert allowed.outcome == Outcome.OK
@@ -77,8 +79,12 @@ async def test_robots_rules_for_sleuth_by_name(site: Site, fetcher: Fetcher) -> 
 
 @pytest.mark.parametrize(
     ("robots_status", "expected"),
-    [(404, Outcome.OK), (410, Outcome.OK), (500, Outcome.ROBOTS_DISALLOWED),
-     (503, Outcome.ROBOTS_DISALLOWED)],
+    [
+        (404, Outcome.OK),
+        (410, Outcome.OK),
+        (500, Outcome.ROBOTS_DISALLOWED),
+        (503, Outcome.ROBOTS_DISALLOWED),
+    ],
 )
 async def test_robots_status_codes_follow_rfc_9309(
     site: Site, fetcher: Fetcher, robots_status: int, expected: str
@@ -89,8 +95,13 @@ async def test_robots_status_codes_follow_rfc_9309(
 
 
 async def test_robots_timeout_means_disallow(site: Site) -> None:
-    settings = Settings(allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", render="never",
-                        read_timeout=0.2, fetch_deadline=2)
+    settings = Settings(
+        allow_hosts=[f"127.0.0.1:{site.port}"],
+        cache="memory",
+        render="never",
+        read_timeout=0.2,
+        fetch_deadline=2,
+    )
     site.add("/robots.txt", "User-agent: *\nAllow: /\n", stall=threading.Event())
     url = site.add("/page", article("Page", PARAGRAPHS))
     async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
@@ -101,19 +112,24 @@ async def test_robots_timeout_means_disallow(site: Site) -> None:
 
 @pytest.mark.parametrize(
     ("status", "outcome"),
-    [(404, Outcome.HTTP_ERROR), (410, Outcome.HTTP_ERROR), (500, Outcome.HTTP_ERROR),
-     (403, Outcome.HTTP_ERROR), (429, Outcome.RATE_LIMITED)],
+    [
+        (404, Outcome.HTTP_ERROR),
+        (410, Outcome.HTTP_ERROR),
+        (500, Outcome.HTTP_ERROR),
+        (403, Outcome.HTTP_ERROR),
+        (429, Outcome.RATE_LIMITED),
+    ],
 )
 async def test_http_errors_become_typed_outcomes(
     site: Site, fetcher: Fetcher, status: int, outcome: str
 ) -> None:
-    url = site.add("/err", "<html><body><p>Something went wrong.</p></body></html>",
-                   status=status)
+    url = site.add("/err", "<html><body><p>Something went wrong.</p></body></html>", status=status)
     result = await fetcher.fetch(url, respect_robots=False)
     assert result.outcome == outcome
     assert result.status == status
     assert result.text == ""
-    assert result.error is not None and result.error.retryable == (status >= 500 or status == 429)
+    assert result.error is not None
+    assert result.error.retryable == (status >= 500 or status == 429)
 
 
 async def test_cloudflare_interstitial_is_a_block_page(site: Site, fetcher: Fetcher) -> None:
@@ -140,16 +156,18 @@ async def test_other_content_types_are_unsupported(
 
 
 async def test_plain_text_is_accepted(site: Site, fetcher: Fetcher) -> None:
-    url = site.add("/notes.txt", "\n\n".join(PARAGRAPHS),
-                   headers={"Content-Type": "text/plain; charset=utf-8"})
+    url = site.add(
+        "/notes.txt", "\n\n".join(PARAGRAPHS), headers={"Content-Type": "text/plain; charset=utf-8"}
+    )
     result = await fetcher.fetch(url, respect_robots=False)
     assert result.outcome == Outcome.OK
     assert PARAGRAPHS[0] in result.text
 
 
 async def test_oversized_body_is_too_large(site: Site) -> None:
-    settings = Settings(allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", render="never",
-                        max_bytes=10_000)
+    settings = Settings(
+        allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", render="never", max_bytes=10_000
+    )
     url = site.add("/huge", article("Huge", PARAGRAPHS * 200))
     async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(url, respect_robots=False)
@@ -157,8 +175,12 @@ async def test_oversized_body_is_too_large(site: Site) -> None:
 
 
 async def test_gzip_bomb_is_too_large(site: Site) -> None:
-    settings = Settings(allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", render="never",
-                        max_decoded_bytes=1_000_000)
+    settings = Settings(
+        allow_hosts=[f"127.0.0.1:{site.port}"],
+        cache="memory",
+        render="never",
+        max_decoded_bytes=1_000_000,
+    )
     bomb = gzip.compress(b"<html><body>" + b"A" * 50_000_000)
     assert len(bomb) < 100_000
     url = site.add("/bomb", bomb, headers={"Content-Encoding": "gzip"})
@@ -168,13 +190,19 @@ async def test_gzip_bomb_is_too_large(site: Site) -> None:
 
 
 async def test_a_stalled_server_is_a_timeout(site: Site) -> None:
-    settings = Settings(allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", render="never",
-                        read_timeout=30, fetch_deadline=0.3)
+    settings = Settings(
+        allow_hosts=[f"127.0.0.1:{site.port}"],
+        cache="memory",
+        render="never",
+        read_timeout=30,
+        fetch_deadline=0.3,
+    )
     url = site.add("/slow", article("Slow", PARAGRAPHS), stall=threading.Event())
     async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(url, respect_robots=False)
     assert result.outcome == Outcome.TIMEOUT
-    assert result.error is not None and result.error.retryable
+    assert result.error is not None
+    assert result.error.retryable
 
 
 async def test_non_allowed_loopback_port_is_blocked_without_connecting(fetcher: Fetcher) -> None:
@@ -201,14 +229,16 @@ async def test_closed_port_is_a_network_error(site: Site) -> None:
     async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(f"http://127.0.0.1:{port}/x", respect_robots=False)
     assert result.outcome == Outcome.NETWORK_ERROR
-    assert result.error is not None and result.error.retryable
+    assert result.error is not None
+    assert result.error.retryable
 
 
 async def test_javascript_wall_without_render_is_js_required(site: Site, fetcher: Fetcher) -> None:
     shell = (
         "<html><head><title>App</title></head><body><noscript>You need to enable JavaScript "
         "to run this app.</noscript><div id='root'></div><script src='/app.js'></script>"
-        + "<script>var x = 1;</script>" * 2000 + "</body></html>"
+        + "<script>var x = 1;</script>" * 2000
+        + "</body></html>"
     )
     url = site.add("/app", shell)
     result = await fetcher.fetch(url, respect_robots=False, render="never")
@@ -252,7 +282,8 @@ async def test_user_agent_names_sleuth(site: Site, fetcher: Fetcher) -> None:
     url = site.add("/story", article("Lighthouse logbooks", PARAGRAPHS))
     await fetcher.fetch(url)
     agents = {seen.headers.get("User-Agent", "") for seen in site.requests}
-    assert agents and all(agent.startswith("sleuth/") and "+http" in agent for agent in agents)
+    assert agents
+    assert all(agent.startswith("sleuth/") and "+http" in agent for agent in agents)
 
 
 async def test_bare_host_gets_https_and_garbage_is_a_usage_error(fetcher: Fetcher) -> None:

@@ -63,8 +63,10 @@ async def test_only_http_and_https_are_allowed(
 async def test_credentials_in_urls_are_refused(
     url: str, client_for: ClientFactory, backend: RecordingBackend, resolver: FakeResolver
 ) -> None:
-    with pytest.raises(BlockedError, match="credentials"):
+    with pytest.raises(BlockedError, match="credentials") as caught:
         await client_for().get(url)
+    assert "secret" not in str(caught.value)
+    assert "@" not in (caught.value.url or "").split("/")[2]
     assert resolver.lookups == []
     assert backend.attempts == []
 

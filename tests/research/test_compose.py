@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from sleuth.research.compose import MAX_CITATIONS, Page, compose, estimate_tokens
 from sleuth.research.digest import SCHEMA_VERSION, DigestError, DigestMeta
 from sleuth.research.rank import Finding, build_query, rank_passages, select
@@ -151,3 +154,36 @@ def test_digest_shape() -> None:
         "elapsed_ms",
         "deadline_hit",
     }
+
+
+WORDS = st.sampled_from(
+    ["the", "timeout", "Default", "client", "seconds", "pool", "İstanbul", "東京", "e.g.", "3.12"]
+)
+SENTENCES = st.lists(WORDS, min_size=1, max_size=30).map(lambda ws: " ".join(ws) + ".")
+PAGES = st.lists(
+    st.lists(SENTENCES, min_size=1, max_size=6).map(" ".join), min_size=1, max_size=8
+).map("\n".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(PAGES, min_size=1, max_size=4), st.integers(min_value=80, max_value=300))
+def test_every_bullet_is_verbatim_and_within_the_caps(texts: list[str], cap: int) -> None:
+    pages = [page(i, text) for i, text in enumerate(texts)]
+    query = build_query("default client timeout")
+    findings = select(
+        rank_passages(texts, [1.0] * len(texts), query),
+        texts,
+        query,
+        max_findings=8,
+        max_chars=cap,
+    )
+    digest = compose("default client timeout", pages, findings)
+    urls = {c.id: c.url for c in digest.citations}
+    for bullet in digest.bullets:
+        source = next(p for p in pages if p.url == urls[bullet.citations[0]])
+        start = bullet.source_offset
+        assert source.text[start : start + len(bullet.quote)] == bullet.quote
+        assert len(bullet.quote) <= cap
+        assert bullet.text == " ".join(bullet.quote.split())
+    assert len(digest.bullets) <= 8
+    assert [c.id for c in digest.citations] == list(range(1, len(digest.citations) + 1))

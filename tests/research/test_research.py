@@ -18,11 +18,12 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from loopback import Site, article, serve
+from sleuth.api import AsyncSleuth, Sleuth
 from sleuth.cache.memory import MemoryCache
 from sleuth.config import Settings
 from sleuth.errors import UsageError
 from sleuth.fetch import Fetcher
-from sleuth.research import Digest, render_markdown, research, research_sync
+from sleuth.research import Digest, render_markdown, research
 from sleuth.research.compose import estimate_tokens
 from sleuth.search.health import PROCESS_HEALTH
 
@@ -69,9 +70,18 @@ class Web:
     searches: list[dict[str, list[str]]] = field(default_factory=list)
     search_status: int = 200
 
-    def page(self, path: str, title: str, paragraphs: list[str], **extra: Any) -> str:
-        url = self.site.add(path, article(title, paragraphs), **extra)
-        self.result(url, title)
+    def page(
+        self,
+        path: str,
+        title: str,
+        paragraphs: list[str],
+        *,
+        head: str = "",
+        published: str | None = None,
+        **extra: Any,
+    ) -> str:
+        url = self.site.add(path, article(title, paragraphs, head), **extra)
+        self.result(url, title, published)
         return url
 
     def result(self, url: str, title: str, published: str | None = None) -> None:
@@ -138,9 +148,11 @@ async def assert_quotes_verbatim(digest: Digest, settings: Settings, cache: Memo
 
 
 async def test_digest_quotes_pages_verbatim_and_cites_them(web: Web, cache: MemoryCache) -> None:
-    docs = web.page("/docs/timeouts", "Nimbus timeouts", DOCS)
-    blog = web.page("/blog/nimbus", "Moving to Nimbus", BLOG)
+    meta = '<meta property="article:published_time" content="2025-05-01T08:00:00Z">'
+    docs = web.page("/docs/timeouts", "Nimbus timeouts", DOCS, head=meta)
+    blog = web.page("/blog/nimbus", "Moving to Nimbus", BLOG, published="2024-01-02")
     web.page("/news/releases", "Nimbus releases", INJECTED)
+    assert HIDDEN_INSTRUCTION.encode() in web.site.routes["/news/releases"].body
     settings = web.settings()
 
     digest = await research(QUESTION, settings=settings, cache=cache)
@@ -173,6 +185,10 @@ async def test_digest_quotes_pages_verbatim_and_cites_them(web: Web, cache: Memo
     shared = [b for b in digest.bullets if "one slow phase cannot hide another" in b.text]
     assert len(shared) == 1
     assert set(shared[0].citations) == {ids[docs], ids[blog]}
+    # Dates: the page's own metadata first, else what the search engine said.
+    published = {c.url: c.published for c in digest.citations}
+    assert (published[docs] or "").startswith("2025-05-01")
+    assert published[blog] == "2024-01-02"
     # Small, and hidden instructions never make it in.
     dumped = digest.model_dump_json()
     assert "PWNED" not in dumped
@@ -342,7 +358,7 @@ async def test_progress_is_reported_stage_by_stage(web: Web, cache: MemoryCache)
     assert [stage for stage, _ in seen] == ["searching", "reading", "page", "ranking"]
     assert seen[0][1] == {"query": QUESTION}
     assert seen[1][1] == {"pages": 1, "urls": [docs]}
-    assert seen[2][1]["outcome"] == "ok"
+    assert seen[2][1] == {"url": docs, "outcome": "ok", "cache": "miss"}
     assert seen[3][1] == {"pages": 1}
 
 
@@ -365,12 +381,22 @@ async def test_bad_input_raises_usage_error(
         await research(question, settings=Settings(cache="memory"), cache=cache, **options)
 
 
-def test_research_sync_runs_without_an_event_loop(web: Web) -> None:
+def test_the_blocking_api_runs_research(web: Web) -> None:
     web.page("/docs/timeouts", "Nimbus timeouts", DOCS)
-    digest = research_sync(QUESTION, settings=web.settings(), cache=MemoryCache(64))
+    with Sleuth(web.settings(), cache=MemoryCache(64)) as client:
+        digest = client.research(QUESTION)
     assert digest.bullets
 
 
-async def test_research_sync_refuses_to_nest_in_a_running_loop() -> None:
-    with pytest.raises(UsageError, match="event loop"):
-        research_sync(QUESTION, settings=Settings(cache="memory"))
+async def test_the_blocking_api_refuses_to_nest_in_a_running_loop() -> None:
+    with Sleuth(Settings(cache="memory")) as client, pytest.raises(UsageError, match="event loop"):
+        client.research(QUESTION)
+
+
+async def test_the_async_api_reuses_one_client_for_research(web: Web) -> None:
+    web.page("/docs/timeouts", "Nimbus timeouts", DOCS)
+    async with AsyncSleuth(web.settings(), cache=MemoryCache(64)) as client:
+        first = await client.research(QUESTION)
+        second = await client.research(QUESTION)
+    assert first.bullets == second.bullets
+    assert second.meta.cache_hits > first.meta.cache_hits

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 import trafilatura
 from lxml import etree
-from trafilatura.settings import Extractor
+from trafilatura.settings import Document, Extractor
 
-from sleuth.extract.density import density_content
+from sleuth.extract.density import density_content, signature
+from sleuth.extract.dom import text_of
 
 _OPTIONS = Extractor(
     output_format="xml",
@@ -34,8 +35,11 @@ _WORD_RE = re.compile(r"\w+")
 SHORT_RESULT = 500
 # ... and replaced by the density pass only when that finds clearly more.
 SHORT_GAIN = 1.5
-# A density segment this long that trafilatura did not cover at all is missing text.
+# A density segment this long that trafilatura did not cover at all is missing text;
+# covered and uncovered are shares of its word 3-grams found in trafilatura's text.
 MISSING_SEGMENT = 400
+COVERED = 0.5
+UNCOVERED = 0.1
 _SHINGLE = 3
 
 
@@ -84,13 +88,9 @@ def _html_vocabulary(body: etree._Element) -> etree._Element:
 
 def _trafilatura(root: etree._Element) -> etree._Element | None:
     document = trafilatura.bare_extraction(root, options=_OPTIONS)
-    if document is None or document.body is None or len(document.body) == 0:
+    if not isinstance(document, Document) or document.body is None or len(document.body) == 0:
         return None
     return _html_vocabulary(document.body)
-
-
-def _text(element: etree._Element) -> str:
-    return " ".join("".join(element.itertext()).split())
 
 
 def _shingles(text: str) -> set[tuple[str, ...]]:
@@ -98,38 +98,37 @@ def _shingles(text: str) -> set[tuple[str, ...]]:
     return {tuple(words[i : i + _SHINGLE]) for i in range(max(1, len(words) - _SHINGLE + 1))}
 
 
-def _signature(element: etree._Element) -> tuple[str, str]:
-    return (str(element.tag), element.get("class") or "")
-
-
 def _add_missing_segments(primary: etree._Element, segments: etree._Element) -> bool:
     """Add the parts of a split body trafilatura skipped; True if any was added.
 
-    A part qualifies when another density segment with the same tag and class is
+    A density segment qualifies when another segment with the same tag and class is
     covered by trafilatura's text and this one is not covered at all.
     """
-    covered = _shingles(_text(primary))
+    kinds = [kind for segment in segments if (kind := signature(segment))]
+    if len(kinds) == len(set(kinds)):
+        return False  # no two segments share a class: nothing can be a split part
+    covered = _shingles(text_of(primary))
     shares: list[tuple[etree._Element, float, int]] = []
     for segment in segments:
-        text = _text(segment)
+        text = text_of(segment)
         shingles = _shingles(text)
         share = len(shingles & covered) / len(shingles) if shingles else 1.0
         shares.append((segment, share, len(text)))
-    covered_kinds = {_signature(s) for s, share, _ in shares if share > 0.5 and s.get("class")}
+    covered_kinds = {signature(s) for s, share, _ in shares if share > COVERED} - {None}
     before: list[etree._Element] = []
     after: list[etree._Element] = []
     seen_covered = False
     for segment, share, length in shares:
-        if share > 0.5:
+        if share > COVERED:
             seen_covered = True
-        elif share < 0.1 and length >= MISSING_SEGMENT and _signature(segment) in covered_kinds:
+        elif (
+            share < UNCOVERED and length >= MISSING_SEGMENT and signature(segment) in covered_kinds
+        ):
             (after if seen_covered else before).append(segment)
-    if not (before or after):
-        return False
     for index, segment in enumerate(before):
         primary.insert(index, segment)
     primary.extend(after)
-    return True
+    return bool(before or after)
 
 
 def main_content(root: etree._Element) -> Content | None:
@@ -139,8 +138,8 @@ def main_content(root: etree._Element) -> Content | None:
         return Content(second, "density") if second is not None else None
     if second is None:
         return Content(primary, "trafilatura")
-    primary_length = len(_text(primary))
-    if primary_length < SHORT_RESULT and len(_text(second)) > SHORT_GAIN * primary_length:
+    primary_length = len(text_of(primary))
+    if primary_length < SHORT_RESULT and len(text_of(second)) > SHORT_GAIN * primary_length:
         return Content(second, "density")
     if _add_missing_segments(primary, second):
         return Content(primary, "trafilatura+density")

@@ -56,21 +56,25 @@ def _codec(label: str, *, in_document: bool) -> str | None:
     return "utf-8" if in_document and codec.startswith("utf-16") else codec
 
 
+def _declared(data: bytes, content_type: str | None) -> str | None:
+    """The codec the header or the document names, if Python knows it."""
+    header = _HEADER_CHARSET_RE.search(content_type) if content_type else None
+    if header and (codec := _codec(header.group(1), in_document=False)):
+        return codec
+    meta = _META_CHARSET_RE.search(data, 0, _PRESCAN_BYTES)
+    if meta:
+        label = (meta.group(1) or meta.group(2)).decode("ascii", "ignore")
+        return _codec(label, in_document=True)
+    return None
+
+
 def sniff_encoding(data: bytes, content_type: str | None = None) -> tuple[str, bool]:
-    """The codec to use, and whether it came from the document (so errors mean damage)."""
+    """The codec to use, and whether it was declared (so decoding errors mean damage)."""
     for bom, codec in _BOMS:
         if data.startswith(bom):
             return codec, True
-    if content_type and (match := _HEADER_CHARSET_RE.search(content_type)):
-        codec = _codec(match.group(1), in_document=False)
-        if codec:
-            return codec, True
-    if match := _META_CHARSET_RE.search(data, 0, _PRESCAN_BYTES):
-        label = (match.group(1) or match.group(2)).decode("ascii", "ignore")
-        codec = _codec(label, in_document=True)
-        if codec:
-            return codec, True
-    return "utf-8", False
+    declared = _declared(data, content_type)
+    return (declared, True) if declared else ("utf-8", False)
 
 
 def decode(document: str | bytes, content_type: str | None = None) -> str:

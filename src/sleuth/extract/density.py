@@ -14,8 +14,11 @@ import re
 from collections.abc import Iterator
 from copy import deepcopy
 from dataclasses import dataclass
+from functools import lru_cache
 
 from lxml import etree
+
+from sleuth.extract.dom import elements, itertext, number, remove, strings
 
 _PARAGRAPHS = etree.XPath(
     "//body//*[self::p or self::pre or self::blockquote or self::td or self::li"
@@ -25,7 +28,7 @@ _PARAGRAPHS = etree.XPath(
 _LENGTH = etree.XPath("string-length(normalize-space(.))")
 _COMMAS = etree.XPath("string-length(.) - string-length(translate(., ',，', ''))")
 _LINK_TEXTS = etree.XPath(".//a//text()", smart_strings=False)
-_H1 = etree.XPath("boolean(.//h1)")
+_H1 = etree.XPath("count(.//h1)")
 _DOCUMENT_POSITION = etree.XPath("count(preceding::*) + count(ancestor::*)")
 _NEGATIVE_RE = re.compile(
     r"comment|disqus|footer|sidebar|related|share|sharing|social|\bnav|menu|breadcrumb|promo"
@@ -46,13 +49,13 @@ _TAG_WEIGHT = {"div": 5.0, "article": 10.0, "main": 10.0, "section": 3.0, "td": 
 
 
 def _length(element: etree._Element) -> int:
-    return int(_LENGTH(element))
+    return int(number(_LENGTH, element))
 
 
 def _link_density(element: etree._Element, length: int) -> float:
     if not length:
         return 1.0
-    return min(1.0, sum(len(t.strip()) for t in _LINK_TEXTS(element)) / length)
+    return min(1.0, sum(len(t.strip()) for t in strings(_LINK_TEXTS, element)) / length)
 
 
 def _label(element: etree._Element) -> str:
@@ -60,7 +63,11 @@ def _label(element: etree._Element) -> str:
 
 
 def _class_weight(element: etree._Element) -> float:
-    label = _label(element)
+    return _label_weight(_label(element))
+
+
+@lru_cache(maxsize=4096)
+def _label_weight(label: str) -> float:
     if not label.strip():
         return 0.0
     weight = 0.0
@@ -77,12 +84,16 @@ class _Candidate:
     score: float
 
 
+@lru_cache(maxsize=4096)
+def _boilerplate_label(label: str) -> bool:
+    return bool(_NEGATIVE_RE.search(label)) and not _POSITIVE_RE.search(label)
+
+
 def _is_boilerplate(element: etree._Element) -> bool:
     """A container whose class or id names comments, sharing, navigation and the like."""
     if element.tag in ("body", "html", "main", "article"):
         return False
-    label = _label(element)
-    return bool(_NEGATIVE_RE.search(label)) and not _POSITIVE_RE.search(label)
+    return _boilerplate_label(_label(element))
 
 
 def _self_and_ancestors(element: etree._Element) -> Iterator[etree._Element]:
@@ -93,7 +104,7 @@ def _self_and_ancestors(element: etree._Element) -> Iterator[etree._Element]:
 def _is_wrapper(element: etree._Element, page_length: int) -> bool:
     """A layout wrapper, whatever its class says ("page-ad-margins", "sticky-sidebar"):
     it holds the page's headline, or most of its text without being a comment thread."""
-    if _H1(element):
+    if number(_H1, element):
         return True
     return _length(element) > page_length / 2 and not _THREAD_RE.search(_label(element))
 
@@ -123,17 +134,19 @@ def _score(root: etree._Element) -> dict[etree._Element, _Candidate]:
     candidates: dict[etree._Element, _Candidate] = {}
     memo: dict[etree._Element, bool] = {}
     page_length = _length(root)
-    for paragraph in _PARAGRAPHS(root):
+    for paragraph in elements(_PARAGRAPHS, root):
         if _in_boilerplate(paragraph, memo, page_length):
             continue
         length = _length(paragraph)
         if length < _MIN_PARAGRAPH or _link_density(paragraph, length) > 0.5:
             continue
-        points = 1.0 + float(_COMMAS(paragraph)) + min(length / 100, 3.0)
+        points = 1.0 + number(_COMMAS, paragraph) + min(length / 100, 3.0)
         # A container holding text directly (lines split by <br>) is a paragraph and
         # a candidate at once: it votes for itself too.
-        voters = paragraph.iterancestors() if paragraph.tag in _LEAF_PARAGRAPHS else (
-            _self_and_ancestors(paragraph)
+        voters = (
+            paragraph.iterancestors()
+            if paragraph.tag in _LEAF_PARAGRAPHS
+            else (_self_and_ancestors(paragraph))
         )
         for level, ancestor in enumerate(voters):
             if level > 2 or ancestor.tag in ("body", "html"):
@@ -149,7 +162,8 @@ def _score(root: etree._Element) -> dict[etree._Element, _Candidate]:
     return candidates
 
 
-def _signature(element: etree._Element) -> tuple[str, str] | None:
+def signature(element: etree._Element) -> tuple[str, str] | None:
+    """Tag and class of a container; None when it has no class to recognise it by."""
     classes = element.get("class")
     return (element.tag, classes) if classes and classes.strip() else None
 
@@ -162,13 +176,13 @@ def _is_prose(element: etree._Element) -> bool:
     density = _link_density(element, length)
     if length > 80:
         return density < 0.25
-    text = "".join(element.itertext()).rstrip()
+    text = "".join(itertext(element)).rstrip()
     return length > 0 and density == 0 and text.endswith((".", "!", "?", "”", '"'))
 
 
 def _gather(best: _Candidate, candidates: dict[etree._Element, _Candidate]) -> list[etree._Element]:
     threshold = max(10.0, best.score * 0.2)
-    signature = _signature(best.element)
+    kind = signature(best.element)
     parent = best.element.getparent()
     chosen: list[etree._Element] = []
     for sibling in parent if parent is not None else [best.element]:
@@ -176,22 +190,22 @@ def _gather(best: _Candidate, candidates: dict[etree._Element, _Candidate]) -> l
             chosen.append(sibling)
             continue
         candidate = candidates.get(sibling)
-        bonus = best.score * 0.2 if signature and _signature(sibling) == signature else 0.0
+        bonus = best.score * 0.2 if kind and signature(sibling) == kind else 0.0
         if (candidate and candidate.score + bonus >= threshold) or _is_prose(sibling):
             chosen.append(sibling)
-    if signature:
+    if kind:
         # Bodies split around adverts: same container class, far away in the tree.
         for candidate in candidates.values():
             element = candidate.element
             if (
                 candidate.score >= threshold
-                and _signature(element) == signature
+                and signature(element) == kind
                 and element not in chosen
                 and not any(a in chosen for a in element.iterancestors())
                 and not any(c in chosen for c in element.iterdescendants())
             ):
                 chosen.append(element)
-    return sorted(chosen, key=lambda element: float(_DOCUMENT_POSITION(element)))
+    return sorted(chosen, key=lambda element: number(_DOCUMENT_POSITION, element))
 
 
 def _prune(container: etree._Element) -> None:
@@ -205,20 +219,7 @@ def _prune(container: etree._Element) -> None:
             length = _length(element)
             drop = 0 < length < 2000 and _link_density(element, length) > 0.5
         if drop:
-            _remove_keep_tail(element)
-
-
-def _remove_keep_tail(element: etree._Element) -> None:
-    parent = element.getparent()
-    if parent is None:
-        return
-    if element.tail and element.tail.strip():
-        previous = element.getprevious()
-        if previous is not None:
-            previous.tail = (previous.tail or "") + element.tail
-        else:
-            parent.text = (parent.text or "") + element.tail
-    parent.remove(element)
+            remove(element)
 
 
 def density_content(root: etree._Element) -> etree._Element | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from datetime import date, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -16,6 +17,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
+from sleuth.extract.dom import elements, string, strings
 from sleuth.extract.text import clean_line, clean_value
 
 _META = etree.XPath("//meta[@content][@property or @name or @itemprop or @http-equiv]")
@@ -23,9 +25,7 @@ _JSON_LD = etree.XPath(
     "//script[translate(@type, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
     " = 'application/ld+json']"
 )
-_CANONICAL = etree.XPath(
-    "//link[@href][translate(@rel, 'CANOLI', 'canoli') = 'canonical']/@href"
-)
+_CANONICAL = etree.XPath("//link[@href][translate(@rel, 'CANOLI', 'canoli') = 'canonical']/@href")
 _TITLE = etree.XPath("string((//title[not(ancestor::svg)])[1])")
 _H1 = etree.XPath("string((//h1)[1])")
 _TIME = etree.XPath(
@@ -78,6 +78,11 @@ _MAX_JSON_LD_CHARS = 500_000
 _DATE_PREFIX_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 
+def page_title(root: etree._Element) -> str:
+    """The ``<title>`` element's text (not an SVG's)."""
+    return clean_line(string(_TITLE, root))
+
+
 def _first(values: dict[str, str], keys: tuple[str, ...]) -> str | None:
     for key in keys:
         value = values.get(key)
@@ -89,7 +94,7 @@ def _first(values: dict[str, str], keys: tuple[str, ...]) -> str | None:
 def _meta_values(root: etree._Element) -> dict[str, str]:
     """First non-empty ``content`` per lower-cased property/name/itemprop."""
     values: dict[str, str] = {}
-    for meta in _META(root):
+    for meta in elements(_META, root):
         key = meta.get("property") or meta.get("name") or meta.get("itemprop") or ""
         key = (key or meta.get("http-equiv") or "").strip().lower()
         content = clean_line(meta.get("content") or "")
@@ -100,7 +105,7 @@ def _meta_values(root: etree._Element) -> dict[str, str]:
 
 def _json_ld(root: etree._Element) -> list[dict[str, Any]]:
     objects: list[dict[str, Any]] = []
-    for script in _JSON_LD(root):
+    for script in elements(_JSON_LD, root):
         raw = (script.text or "").strip()
         if not raw or len(raw) > _MAX_JSON_LD_CHARS:
             continue
@@ -158,6 +163,8 @@ def iso_date(value: str | None) -> str | None:
         return None
     value = value.strip()
     try:
+        if len(value) == len("2024-01-31"):
+            return date.fromisoformat(value).isoformat()
         return datetime.fromisoformat(value).isoformat()
     except ValueError:
         pass
@@ -174,18 +181,25 @@ def iso_date(value: str | None) -> str | None:
     return None
 
 
-def _published(root: etree._Element, meta: dict[str, str], entity: dict[str, Any] | None) -> str | None:
-    candidates: list[str | None] = []
+def _date_candidates(
+    root: etree._Element, meta: dict[str, str], entity: dict[str, Any] | None
+) -> Iterator[str | None]:
+    """Publication dates, most trusted first; the tree is searched only if tags are silent."""
     if entity is not None and isinstance(entity.get("datePublished"), str):
-        candidates.append(entity["datePublished"])
-    candidates.extend(meta.get(key) for key in _DATE_KEYS)
-    itemprop = _ITEMPROP_DATE(root)
+        yield entity["datePublished"]
+    yield from (meta.get(key) for key in _DATE_KEYS)
+    itemprop = elements(_ITEMPROP_DATE, root)
     if itemprop:
-        candidates.append(itemprop[0].get("datetime") or itemprop[0].get("content"))
-    times = _TIME(root)
+        yield itemprop[0].get("datetime") or itemprop[0].get("content")
+    times = strings(_TIME, root)
     if times:
-        candidates.append(str(times[0]))
-    for candidate in candidates:
+        yield str(times[0])
+
+
+def _published(
+    root: etree._Element, meta: dict[str, str], entity: dict[str, Any] | None
+) -> str | None:
+    for candidate in _date_candidates(root, meta, entity):
         parsed = iso_date(candidate)
         if parsed:
             return parsed
@@ -207,12 +221,12 @@ def read_metadata(root: etree._Element, url: str | None = None) -> dict[str, Any
         return value if isinstance(value, str) and value.strip() else None
 
     publisher = entity.get("publisher") if entity else None
-    canonical = _CANONICAL(root)
+    canonical = strings(_CANONICAL, root)
     found: dict[str, Any] = {
         "title": _first(meta, _TITLE_KEYS)
         or entity_str("headline")
-        or clean_line(str(_TITLE(root)))
-        or clean_line(str(_H1(root))),
+        or page_title(root)
+        or clean_line(string(_H1, root)),
         "description": _first(meta, _DESCRIPTION_KEYS) or entity_str("description"),
         "canonical_url": str(canonical[0]).strip() if canonical else meta.get("og:url"),
         "published": _published(root, meta, entity),

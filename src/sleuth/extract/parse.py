@@ -21,7 +21,6 @@ def _parser() -> lxml.html.HTMLParser:
             remove_comments=True,
             remove_pis=True,
             collect_ids=False,
-            default_doctype=False,
         )
         _local.parser = parser
     return parser

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any, get_args
 
 from lxml import etree
 
 from sleuth.errors import UsageError
 from sleuth.extract.content import main_content
 from sleuth.extract.decode import decode
-from sleuth.extract.metadata import read_metadata
+from sleuth.extract.dom import remove, text_of
+from sleuth.extract.metadata import page_title, read_metadata
 from sleuth.extract.parse import parse_html
 from sleuth.extract.quality import Outcome, judge, observe
 from sleuth.extract.render import HEADINGS, Format, plain_to_html, render
@@ -24,7 +25,6 @@ from sleuth.extract.sanitize import sanitize
 from sleuth.extract.text import clean_plain
 
 _WORD_RE = re.compile(r"\w+")
-_SPACE_RE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -46,48 +46,61 @@ class Extraction:
 
 
 def _is_plain_text(content_type: str | None) -> bool:
-    return bool(content_type) and content_type.split(";")[0].strip().lower() == "text/plain"
+    return content_type is not None and content_type.split(";")[0].strip().lower() == "text/plain"
 
 
 def _words(text: str) -> list[str]:
     return _WORD_RE.findall(text.casefold())
 
 
-def _repeats_title(heading: etree._Element, title: str) -> bool:
-    words, title_words = _words("".join(heading.itertext())), _words(title)
-    if not words or not title_words:
+def _restates(words: list[str], reference: list[str]) -> bool:
+    """Same words, or most of a longer title ("Opinion | Headline", "Headline - Site")."""
+    if not words or not reference:
         return False
-    # "Headline | Site" titles: the heading is the title's leading part.
-    return words == title_words or (
-        title_words[: len(words)] == words and len(words) >= 0.6 * len(title_words)
-    )
+    if words == reference:
+        return True
+    size = len(words)
+    if size < 0.6 * len(reference):
+        return False
+    return any(reference[i : i + size] == words for i in range(len(reference) - size + 1))
 
 
-def _drop_title_heading(content: etree._Element, title: str | None) -> None:
-    """Remove the first heading when it only restates the title and starts the text."""
-    if not title:
-        return
-    for element in content.iterdescendants():
+def _drop_restated_headings(content: etree._Element, references: list[str]) -> None:
+    """Drop the headings that open the text when they restate the title or summary.
+
+    Both are in ``Extraction.title`` and ``metadata["description"]``; repeating them
+    as the first lines of the text only costs the reader (or the model) tokens.
+    """
+    reference_words = [_words(reference) for reference in references if reference]
+    for element in list(content.iterdescendants()):
+        if any(ancestor.tag in HEADINGS for ancestor in element.iterancestors()):
+            continue  # inside a heading already judged
         if element.tag in HEADINGS:
-            if _repeats_title(element, title):
-                _remove(element)
+            words = _words(text_of(element))
+            if not any(_restates(words, reference) for reference in reference_words):
+                return
+            remove(element)
+        elif (element.text or "").strip() or (element.tail or "").strip():
             return
+
+
+def _last_text_holder(content: etree._Element) -> etree._Element | None:
+    """The element whose text (or tail, i.e. its parent's text) ends the content."""
+    for element in reversed(list(content.iter())):
+        if (element.tail or "").strip():
+            return element.getparent()
         if (element.text or "").strip():
+            return element
+    return None
+
+
+def _drop_trailing_headings(content: etree._Element) -> None:
+    """Headings that end the text head nothing (a newsletter box, a teaser list)."""
+    while (holder := _last_text_holder(content)) is not None:
+        heading = next((e for e in (holder, *holder.iterancestors()) if e.tag in HEADINGS), None)
+        if heading is None:
             return
-
-
-def _remove(element: etree._Element) -> None:
-    """Remove an element but keep its tail text in place."""
-    parent = element.getparent()
-    if parent is None:
-        return
-    if element.tail:
-        previous = element.getprevious()
-        if previous is not None:
-            previous.tail = (previous.tail or "") + element.tail
-        else:
-            parent.text = (parent.text or "") + element.tail
-    parent.remove(element)
+        remove(heading)
 
 
 def _plain(text: str, output: Format) -> Extraction:
@@ -120,14 +133,16 @@ def extract(
     signals = observe(root, len(document))
     metadata = read_metadata(root, url)
     title: str | None = metadata.get("title")
+    references = [title or "", page_title(root), metadata.get("description") or ""]
     sanitize(root)
     content = main_content(root)
 
     rendered, plain, method = "", "", "none"
     if content is not None:
-        _drop_title_heading(content.root, title)
-        plain = _SPACE_RE.sub(" ", "".join(content.root.itertext())).strip()
-        rendered = render(content.root, output, url) if plain else ""
+        _drop_restated_headings(content.root, references)
+        _drop_trailing_headings(content.root)
+        plain = text_of(content.root)
+        rendered = render(content.root, output) if plain else ""
         method = content.method
     outcome, reason = judge(signals, root, title, plain)
     return Extraction(title, rendered, metadata, outcome, reason, method)

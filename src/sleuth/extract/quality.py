@@ -2,7 +2,8 @@
 
 The checks are cheap and deliberately conservative: a short page with a real
 paragraph or two is a short article, not a failure. Signals that the sanitiser
-destroys (``<noscript>`` text, scripts, bot-wall markup) are read before it runs.
+destroys (``<noscript>`` text, scripts and their URLs) are read before it runs; the
+rest is only looked at when the extracted text is short.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from lxml import etree
+
+from sleuth.extract.dom import elements, itertext, string, strings, text_of
 
 Outcome = Literal["ok", "js_required", "empty_extraction", "block_page"]
 
@@ -63,35 +66,33 @@ _WALL_MARKUP_RE = re.compile(
     r"|captcha-delivery\.com|ddos-guard|hcaptcha\.com|g-recaptcha|h-captcha|/recaptcha/",
     re.IGNORECASE,
 )
+_OBSERVED = etree.XPath("//script | //noscript | //iframe")
 _WALL_ATTRS = etree.XPath(
-    "//script/@src | //iframe/@src | //form/@action | //form/@id"
+    "//form/@action"
     " | //@id[contains(., 'captcha') or contains(., 'challenge') or contains(., 'cf-')]"
     " | //@class[contains(., 'captcha') or contains(., 'challenge') or contains(., 'cf-')]"
 )
-_NOSCRIPT_TEXT = etree.XPath("//noscript//text()")
-_SCRIPTS = etree.XPath("count(//script)")
 _MOUNT_POINTS = etree.XPath(
     "//body//*[@id='root' or @id='app' or @id='__next' or @id='__nuxt' or @id='___gatsby'"
     " or @id='svelte' or @id='react-root' or @id='app-root' or @data-reactroot or @ng-app]"
     " | //body//app-root"
 )
-_BODY_TEXT = etree.XPath("//body//text()")
-_LINK_TEXT = etree.XPath("//body//a//text()")
-_SPACE_RE = re.compile(r"\s+")
+_BODY_TEXT = etree.XPath("normalize-space(//body)")
+_LINK_TEXT = etree.XPath("//body//a//text()", smart_strings=False)
 
 
 @dataclass(frozen=True)
 class Signals:
-    """What the raw page says about itself, gathered before sanitising."""
+    """What the raw page says about itself, gathered before sanitising removes it."""
 
     html_size: int
+    scripts: int
     noscript_text: str
-    wall_markup: bool
-    app_shell: bool
+    sources: str  # script and iframe URLs, where bot-check vendors show up
 
 
 def _visible_length(parts: list[str]) -> int:
-    return len(_SPACE_RE.sub(" ", "".join(parts)).strip())
+    return len(" ".join("".join(parts).split()))
 
 
 def _asks_for_js(text: str) -> bool:
@@ -104,56 +105,63 @@ def _asks_for_js(text: str) -> bool:
 
 
 def observe(root: etree._Element, html_size: int) -> Signals:
-    markup = " ".join(str(v) for v in _WALL_ATTRS(root))
-    scripts = float(_SCRIPTS(root))
-    mounts = _MOUNT_POINTS(root)
-    app_shell = scripts > 0 and any(
-        _visible_length(m.xpath(".//text()[not(ancestor::script or ancestor::style)]")) < 40
-        for m in mounts
-    )
-    return Signals(
-        html_size=html_size,
-        noscript_text=" ".join(_NOSCRIPT_TEXT(root))[:2000],
-        wall_markup=bool(_WALL_MARKUP_RE.search(markup)),
-        app_shell=app_shell,
+    """One cheap pass over the elements the sanitiser is about to drop."""
+    scripts, noscript, sources = 0, [], []
+    for element in elements(_OBSERVED, root):
+        if element.tag == "noscript":
+            noscript.append(" ".join(itertext(element)))
+            continue
+        scripts += element.tag == "script"
+        src = element.get("src")
+        if src:
+            sources.append(src)
+    return Signals(html_size, scripts, " ".join(noscript)[:2000], " ".join(sources))
+
+
+def _is_wall(signals: Signals, root: etree._Element, title: str | None, page_text: str) -> bool:
+    if title and _WALL_TITLE_RE.search(title):
+        return True
+    if _WALL_TEXT_RE.search(page_text) or _WALL_MARKUP_RE.search(signals.sources):
+        return True
+    markup = " ".join(strings(_WALL_ATTRS, root))
+    return bool(_WALL_MARKUP_RE.search(markup))
+
+
+def _is_app_shell(signals: Signals, root: etree._Element) -> bool:
+    """An empty mount point (``<div id="root"></div>``) on a page that runs scripts."""
+    return signals.scripts > 0 and any(
+        len(text_of(mount)) < 40 for mount in elements(_MOUNT_POINTS, root)
     )
 
 
-def judge(signals: Signals, root: etree._Element, title: str | None, text: str) -> tuple[Outcome, str | None]:
+def judge(
+    signals: Signals, root: etree._Element, title: str | None, text: str
+) -> tuple[Outcome, str | None]:
     """Outcome of an extraction from the sanitised ``root`` that produced ``text``."""
-    page_text = _SPACE_RE.sub(" ", "".join(_BODY_TEXT(root))).strip()
-    page_length, text_length = len(page_text), len(text)
-
-    if (
-        page_length < WALL_PAGE
-        and text_length < SHORT_TEXT
-        and (
-            (title and _WALL_TITLE_RE.search(title))
-            or signals.wall_markup
-            or _WALL_TEXT_RE.search(page_text)
-        )
-    ):
-        return "block_page", "the site served a bot check or access-denied page instead of content"
-
+    text_length = len(text)
     if text_length >= SHORT_TEXT:
         return "ok", None
+    page_text = string(_BODY_TEXT, root)
+    page_length = len(page_text)
+    if page_length < WALL_PAGE and _is_wall(signals, root, title, page_text):
+        return "block_page", "the site served a bot check or access-denied page instead of content"
     thin = text_length < NEAR_EMPTY
     sparse = page_length < SPARSE_PAGE
     if (thin or sparse) and (_asks_for_js(signals.noscript_text) or _asks_for_js(page_text)):
         return "js_required", "the page asks the reader to enable JavaScript"
-    if (thin or sparse) and signals.app_shell:
+    if (thin or sparse) and _is_app_shell(signals, root):
         return "js_required", "the page is an empty application shell that scripts fill in"
     if thin and sparse and signals.html_size > LARGE_PAGE:
         return "js_required", (
             f"the page is {signals.html_size // 1000} KB but shows only {page_length} characters;"
             " its text is probably built by scripts"
         )
-    if not text:
-        return "empty_extraction", "no main text was found"
     if thin and page_length:
-        link_share = _visible_length(_LINK_TEXT(root)) / page_length
+        link_share = _visible_length(strings(_LINK_TEXT, root)) / page_length
         if link_share > LINK_DENSE:
             return "empty_extraction", (
                 f"almost no main text and {link_share:.0%} of the page is links (a listing or menu)"
             )
+    if not text:
+        return "empty_extraction", "no main text was found"
     return "ok", None

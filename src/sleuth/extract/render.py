@@ -1,9 +1,11 @@
 """Turn a main-content tree (plain HTML vocabulary) into text, Markdown or clean HTML.
 
 One walk serves text and Markdown: block elements become paragraphs separated by a
-blank line, list items and table rows stay one per line. Markdown adds heading
-marks, list bullets, emphasis, links and code fences; text keeps only the words (and
-the bullets, which carry meaning).
+blank line; list items and table rows stay one per line; one ``<br>`` is a line
+break and two a paragraph break. Markdown adds heading marks, numbered lists,
+emphasis, quotes, code fences and tables; text keeps the words and the ``- ``
+bullets, which carry meaning. Link targets are left out of both: the extractor's
+job is the prose, and URLs would double its size.
 """
 
 from __future__ import annotations
@@ -11,19 +13,23 @@ from __future__ import annotations
 import re
 from html import escape
 from typing import Literal
-from urllib.parse import urljoin
 
 from lxml import etree
 
+from sleuth.extract.dom import itertext
 from sleuth.extract.text import strip_invisible
 
 Format = Literal["text", "markdown", "html"]
 
 HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _LISTS = frozenset(("ul", "ol", "dl", "menu"))
-_ITEMS = frozenset(("li", "dt", "dd"))
 _BLOCKS = frozenset(
     (
+        *HEADINGS,
+        *_LISTS,
+        "li",
+        "dt",
+        "dd",
         "p",
         "div",
         "section",
@@ -51,109 +57,97 @@ _BLOCKS = frozenset(
         "tr",
         "pre",
         "blockquote",
-        *HEADINGS,
-        *_LISTS,
-        *_ITEMS,
     )
 )
 _MARKS = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`", "kbd": "`", "samp": "`"}
 # Tags kept in HTML output; anything else is unwrapped to its content.
 _HTML_TAGS = frozenset(
     (
-        *_BLOCKS - {"body", "html", "form", "fieldset", "legend", "nav", "center"},
+        *(_BLOCKS - {"body", "html", "form", "fieldset", "legend", "nav", "center"}),
         *_MARKS,
-        "a",
-        "br",
-        "u",
-        "sub",
-        "sup",
-        "del",
-        "s",
-        "mark",
-        "q",
-        "cite",
-        "abbr",
-        "time",
-        "thead",
-        "tbody",
-        "tfoot",
-        "th",
-        "td",
+        *("br", "u", "sub", "sup", "del", "s", "mark", "q", "cite", "abbr", "time"),
+        *("thead", "tbody", "tfoot", "th", "td"),
     )
 )
-_SAFE_SCHEMES = ("http://", "https://", "mailto:")
 _SPACE_RE = re.compile(r"\s+")
+_BLANK_RUN_RE = re.compile(r"\n{2,}")
 
 
 def _tag(element: etree._Element) -> str:
     return element.tag if isinstance(element.tag, str) else ""
 
 
-def _href(element: etree._Element, base_url: str | None) -> str | None:
-    """An absolute link target a reader could follow, never ``javascript:`` and the like."""
-    href = (element.get("href") or "").strip()
-    if not href or href.startswith("#"):
-        return None
-    if base_url:
-        href = urljoin(base_url, href)
-    return href if href.lower().startswith(_SAFE_SCHEMES) else None
+def _flat(text: str | None) -> str:
+    """Source whitespace (newlines included) is one space; only ``<br>`` breaks lines."""
+    return _SPACE_RE.sub(" ", text) if text else ""
+
+
+def _one_line(text: str) -> str:
+    return _SPACE_RE.sub(" ", text).strip()
+
+
+def _wrap(inner: str, mark: str) -> str:
+    """Mark the words, keeping surrounding spaces outside the marks."""
+    lead = inner[: len(inner) - len(inner.lstrip())]
+    trail = inner[len(inner.rstrip()) :]
+    return f"{lead}{mark}{_one_line(inner)}{mark}{trail}"
+
+
+def _join_lines(text: str) -> str:
+    """Collapse spaces; one line break stays, two or more make a paragraph break."""
+    lines = "\n".join(_one_line(line) for line in text.split("\n"))
+    return _BLANK_RUN_RE.sub("\n\n", lines).strip("\n")
 
 
 class _Writer:
     """Collects blocks; a block marked tight follows the previous one on the next line."""
 
-    def __init__(self, markdown: bool, base_url: str | None) -> None:
+    def __init__(self, markdown: bool) -> None:
         self.markdown = markdown
-        self.base_url = base_url
         self.blocks: list[tuple[str, bool]] = []
         self.inline: list[str] = []
 
     # -- inline content -------------------------------------------------------------
 
-    def inline_text(self, element: etree._Element) -> str:
+    def inline_text(self, element: etree._Element, *, skip_lists: bool = False) -> str:
         """The inline rendering of an element's content (not its tail)."""
-        parts = [element.text or ""]
+        parts = [_flat(element.text)]
         for child in element:
-            parts.append(self._inline_child(child))
-            parts.append(child.tail or "")
+            if not (skip_lists and _tag(child) in _LISTS):
+                parts.append(self._inline(child))
+            parts.append(_flat(child.tail))
         return "".join(parts)
 
-    def _inline_child(self, element: etree._Element) -> str:
+    def _inline(self, element: etree._Element) -> str:
         tag = _tag(element)
         if tag == "br":
             return "\n"
-        if not tag or tag in _LISTS or tag == "table":
-            return " " + _SPACE_RE.sub(" ", self.inline_text(element)) + " " if tag else ""
         inner = self.inline_text(element)
-        if tag in _BLOCKS:
-            return f" {inner} "
-        if not self.markdown or not inner.strip():
+        if tag in _BLOCKS:  # a block inside inline content: keep its words apart
+            return f" {_one_line(inner)} "
+        if not inner.strip():
             return inner
+        if tag == "sup":
+            return "^" + inner  # 2^n, not 2n
         mark = _MARKS.get(tag)
-        if mark:
-            return _wrap(inner, mark, mark)
-        if tag == "a" and (href := _href(element, self.base_url)):
-            return _wrap(inner, "[", f"]({href})")
-        return inner
+        return _wrap(inner, mark) if mark and self.markdown else inner
 
     # -- blocks ---------------------------------------------------------------------
 
-    def flush(self, *, tight: bool = False, prefix: str = "") -> None:
-        text = _join_lines("".join(self.inline))
-        self.inline.clear()
-        if text:
-            self.emit(prefix + text, tight=tight)
-
     def emit(self, text: str, *, tight: bool = False) -> None:
-        self.blocks.append((text, tight))
+        if text:
+            self.blocks.append((text, tight))
+
+    def flush(self) -> None:
+        self.emit(_join_lines("".join(self.inline)))
+        self.inline.clear()
 
     def block(self, element: etree._Element) -> None:
         tag = _tag(element)
         if tag in HEADINGS:
             self.flush()
-            text = _SPACE_RE.sub(" ", self.inline_text(element)).strip()
-            if text:
-                self.emit(f"{'#' * int(tag[1])} {text}" if self.markdown else text)
+            text = _one_line(self.inline_text(element))
+            self.emit(f"{'#' * int(tag[1])} {text}" if self.markdown and text else text)
         elif tag in _LISTS:
             self.flush()
             self.list(element, depth=0)
@@ -171,27 +165,26 @@ class _Writer:
 
     def container(self, element: etree._Element) -> None:
         self.flush()
-        self.inline.append(element.text or "")
+        self.inline.append(_flat(element.text))
         for child in element:
             if _tag(child) in _BLOCKS:
                 self.block(child)
             else:
-                self.inline.append(self._inline_child(child))
-            self.inline.append(child.tail or "")
+                self.inline.append(self._inline(child))
+            self.inline.append(_flat(child.tail))
         self.flush()
 
     def list(self, element: etree._Element, depth: int) -> None:
-        ordered = _tag(element) == "ol"
-        number = int(element.get("start") or 1) if (element.get("start") or "1").isdigit() else 1
-        indent = "  " * depth
+        ordered = self.markdown and _tag(element) == "ol"  # plain text: bullets only
+        start = element.get("start") or "1"
+        number = int(start) if start.isdigit() else 1
         first = True
         for item in element:
             tag = _tag(item)
             if tag in _LISTS:
                 self.list(item, depth + 1)
                 continue
-            nested = [child for child in item if _tag(child) in _LISTS]
-            text = _SPACE_RE.sub(" ", self._item_text(item)).strip()
+            text = _one_line(self.inline_text(item, skip_lists=True))
             if text:
                 if tag == "dd":
                     marker = "  "
@@ -200,58 +193,48 @@ class _Writer:
                     number += 1
                 else:
                     marker = "- "
-                self.emit(f"{indent}{marker}{text}", tight=not first)
+                self.emit(f"{'  ' * depth}{marker}{text}", tight=depth > 0 or not first)
                 first = False
-            for child in nested:
-                self.list(child, depth + 1)
-
-    def _item_text(self, item: etree._Element) -> str:
-        parts = [item.text or ""]
-        for child in item:
-            if _tag(child) not in _LISTS:
-                parts.append(self._inline_child(child))
-            parts.append(child.tail or "")
-        return "".join(parts)
+            for child in item:
+                if _tag(child) in _LISTS:
+                    self.list(child, depth + 1)
 
     def pre(self, element: etree._Element) -> None:
-        code = "".join(element.itertext()).strip("\n")
+        code = "".join(itertext(element)).strip("\n")
         if not code.strip():
             return
         if self.markdown:
-            fence = "```" if "```" not in code else "~~~~"
+            fence = "~~~~" if "```" in code else "```"
             self.emit(f"{fence}\n{code}\n{fence}")
         else:
             self.emit(code)
 
     def table(self, element: etree._Element) -> None:
-        rows = []
-        for row in element.iter("tr"):
-            cells = [
-                _SPACE_RE.sub(" ", self.inline_text(cell)).strip()
-                for cell in row
-                if _tag(cell) in ("td", "th")
-            ]
-            if any(cells):
-                rows.append(cells)
+        rows = [
+            [_one_line(self.inline_text(cell)) for cell in row if _tag(cell) in ("td", "th")]
+            for row in element.iter("tr")
+        ]
+        rows = [row for row in rows if any(row)]
         if not rows:
             return
-        if self.markdown and max(len(r) for r in rows) > 1:
-            width = max(len(r) for r in rows)
+        width = max(len(row) for row in rows)
+        if self.markdown and width > 1:
             lines = [
-                "| " + " | ".join(c.replace("|", "\\|") for c in r + [""] * (width - len(r))) + " |"
-                for r in rows
+                "| "
+                + " | ".join(c.replace("|", "\\|") for c in row + [""] * (width - len(row)))
+                + " |"
+                for row in rows
             ]
             lines.insert(1, "|" + " --- |" * width)
             self.emit("\n".join(lines))
         else:
-            self.emit("\n".join(" | ".join(c for c in r if c) for r in rows))
+            self.emit("\n".join(" | ".join(cell for cell in row if cell) for row in rows))
 
     def quote(self, element: etree._Element) -> None:
-        inner = _Writer(self.markdown, self.base_url)
+        inner = _Writer(self.markdown)
         inner.container(element)
         text = inner.result()
-        if text:
-            self.emit("\n".join(f"> {line}" if line else ">" for line in text.split("\n")))
+        self.emit("\n".join(f"> {line}" if line else ">" for line in text.split("\n")))
 
     def result(self) -> str:
         out: list[str] = []
@@ -262,50 +245,28 @@ class _Writer:
         return "".join(out)
 
 
-def _wrap(inner: str, opening: str, closing: str) -> str:
-    """Wrap the words, keeping surrounding spaces outside the marks."""
-    stripped = inner.strip()
-    lead = inner[: len(inner) - len(inner.lstrip())]
-    trail = inner[len(inner.rstrip()) :]
-    return f"{lead}{opening}{_SPACE_RE.sub(' ', stripped)}{closing}{trail}"
-
-
-def _join_lines(text: str) -> str:
-    lines = (_SPACE_RE.sub(" ", line).strip() for line in text.split("\n"))
-    return "\n".join(line for line in lines if line)
-
-
-def to_text(content: etree._Element, *, markdown: bool, base_url: str | None = None) -> str:
-    writer = _Writer(markdown, base_url)
+def to_text(content: etree._Element, *, markdown: bool) -> str:
+    writer = _Writer(markdown)
     writer.block(content)
     return strip_invisible(writer.result())
 
 
-def to_html(content: etree._Element, base_url: str | None = None) -> str:
-    """A clean HTML fragment: known tags only, no attributes but safe absolute links."""
+def to_html(content: etree._Element) -> str:
+    """A clean HTML fragment: known tags only, and no attributes at all."""
     for element in content.iter():
-        tag = _tag(element)
-        if tag == "a":
-            href = _href(element, base_url)
-            element.attrib.clear()
-            if href:
-                element.set("href", href)
-        elif tag:
-            element.attrib.clear()
-    unwanted = {
-        _tag(e) for e in content.iterdescendants() if _tag(e) and _tag(e) not in _HTML_TAGS
-    }
-    if unwanted:
-        etree.strip_tags(content, *unwanted)
+        element.attrib.clear()
+    unknown = {tag for e in content.iterdescendants() if (tag := _tag(e))} - _HTML_TAGS
+    if unknown:
+        etree.strip_tags(content, *unknown)
     content.tag = "article"
     html = etree.tostring(content, method="html", encoding="unicode", with_tail=False)
     return strip_invisible(html)
 
 
-def render(content: etree._Element, output: Format, base_url: str | None = None) -> str:
+def render(content: etree._Element, output: Format) -> str:
     if output == "html":
-        return to_html(content, base_url)
-    return to_text(content, markdown=output == "markdown", base_url=base_url)
+        return to_html(content)
+    return to_text(content, markdown=output == "markdown")
 
 
 def plain_to_html(text: str) -> str:

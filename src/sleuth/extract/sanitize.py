@@ -21,8 +21,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-import lxml.html
 from lxml import etree
+
+from sleuth.extract.dom import elements, remove
 
 # Elements that never carry readable page text.
 _DROPPED_TAGS = (
@@ -147,22 +148,29 @@ def class_hides(classes: str) -> bool:
     if not any(token in _HIDING_CLASSES for token in tokens):
         return False
     return not any(
-        ":" in token or token.startswith(("d-", "visible-")) and token != "d-none"
+        ":" in token or (token.startswith(("d-", "visible-")) and token != "d-none")
         for token in tokens
     )
 
 
-def _font_size_zero_only(style: str) -> bool:
-    """``font-size:0`` hides text; it is also the inline-block gap fix, so check children."""
-    return _is_zero(_declarations(style).get("font-size"))
+@lru_cache(maxsize=4096)
+def _font_size(style: str) -> str | None:
+    return _declarations(style).get("font-size")
 
 
-def _sets_font_size(element: lxml.html.HtmlElement) -> bool:
+def _font_size_zero(element: etree._Element) -> bool:
+    """``font-size:0`` hides text; it is also the inline-block gap fix, so look closer."""
     style = element.get("style")
-    return style is not None and not _is_zero(_declarations(style).get("font-size", "0"))
+    return bool(style) and _is_zero(_font_size(style))
 
 
-def _strip_unsized_text(element: lxml.html.HtmlElement) -> None:
+def _sets_font_size(element: etree._Element) -> bool:
+    style = element.get("style")
+    size = _font_size(style) if style else None
+    return size is not None and not _is_zero(size)
+
+
+def _strip_unsized_text(element: etree._Element) -> None:
     """Inside a ``font-size:0`` box only descendants that set their own size are visible."""
     element.text = None
     for child in list(element):
@@ -175,7 +183,7 @@ def _strip_unsized_text(element: lxml.html.HtmlElement) -> None:
             element.remove(child)
 
 
-def _hidden(element: lxml.html.HtmlElement) -> bool:
+def _hidden(element: etree._Element) -> bool:
     if element.tag == "dialog" and element.get("open") is None:
         return True
     if element.get("hidden") is not None:
@@ -189,23 +197,21 @@ def _hidden(element: lxml.html.HtmlElement) -> bool:
     return bool(classes) and class_hides(classes)
 
 
-def _revealed_by_script(element: lxml.html.HtmlElement) -> bool:
+def _revealed_by_script(element: etree._Element) -> bool:
     return element.tag in _NEVER_HIDDEN or element.find(".//main") is not None
 
 
-def sanitize(root: lxml.html.HtmlElement) -> None:
+def sanitize(root: etree._Element) -> None:
     """Drop non-content and hidden elements from ``root`` in place, keeping their tails."""
     etree.strip_elements(root, *_DROPPED_TAGS, with_tail=False)
-    for element in _CANDIDATES(root):
-        if not isinstance(element, lxml.html.HtmlElement):
-            continue
+    for element in elements(_CANDIDATES, root):
+        if element.getparent() is None:
+            continue  # the root, or already cut out of a font-size:0 box
         if _hidden(element):
             if not _revealed_by_script(element):
-                element.drop_tree()
-            continue
-        style = element.get("style")
-        if style and _font_size_zero_only(style):
+                remove(element)
+        elif _font_size_zero(element):
             if any(_sets_font_size(d) for d in element.iterdescendants()):
                 _strip_unsized_text(element)
             elif not _revealed_by_script(element):
-                element.drop_tree()
+                remove(element)

@@ -3,4 +3,11 @@
 from sleuth.fetch.fetcher import Fetcher, normalize_input_url
 from sleuth.fetch.result import SCHEMA_VERSION, ErrorInfo, FetchResult, Outcome
 
-__all__ = ["SCHEMA_VERSION", "ErrorInfo", "FetchResult", "Fetcher", "Outcome", "normalize_input_url"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "ErrorInfo",
+    "FetchResult",
+    "Fetcher",
+    "Outcome",
+    "normalize_input_url",
+]

@@ -19,7 +19,6 @@ from sleuth.config import Settings
 from sleuth.errors import (
     BlockPage,
     EmptyExtraction,
-    FetchTimeout,
     HTTPStatusError,
     JSRequired,
     NetworkError,
@@ -35,7 +34,7 @@ from sleuth.fetch.paging import page_text
 from sleuth.fetch.result import ErrorInfo, FetchResult, Outcome, utc_now
 from sleuth.fetch.robots import RobotsChecker
 from sleuth.log import Stopwatch, event
-from sleuth.net import make_client
+from sleuth.net import canonical_url, deadline, make_client
 from sleuth.net.body import read_body
 
 OutputFormat = Literal["text", "markdown", "html"]
@@ -57,10 +56,12 @@ def normalize_input_url(url: str) -> str:
         raise UsageError(f"{url!r} is not a URL", hint="pass an absolute http(s) URL")
     if "://" not in url:
         url = "https://" + url
-    parts = urlsplit(url)
-    if not parts.hostname:
+    if not urlsplit(url).hostname:
         raise UsageError(f"{url!r} has no host name", hint="pass an absolute http(s) URL")
-    return url
+    try:
+        return canonical_url(url)
+    except ValueError as exc:
+        raise UsageError(f"{url!r}: {exc}", hint="pass an absolute http(s) URL") from None
 
 
 def _media_type(content_type: str | None) -> str:
@@ -86,6 +87,17 @@ class _Document:
         self.final_url = final_url
         self.status = status
         self.rendered = rendered
+
+
+async def _extract(document: _Document, output: OutputFormat) -> Extraction:
+    """Extraction is CPU work: off the event loop, so deadlines and other fetches keep running."""
+    return await asyncio.to_thread(
+        extract,
+        document.body,
+        url=document.final_url,
+        output=output,
+        content_type=document.content_type,
+    )
 
 
 class Fetcher:
@@ -158,12 +170,24 @@ class Fetcher:
         async with self._slots:
             result = await self._fetch_uncached(url, output, mode, respect_robots)
         if result.ok:
-            event("fetch", url=url, outcome=result.outcome, status=result.status,
-                  rendered=result.rendered, latency_ms=clock.ms)
+            event(
+                "fetch",
+                url=url,
+                outcome=result.outcome,
+                status=result.status,
+                rendered=result.rendered,
+                latency_ms=clock.ms,
+            )
             await set_json(self.cache, key, result.model_dump(), self.settings.cache_ttl)
         else:
-            event("fetch_error", url=url, outcome=result.outcome, status=result.status,
-                  error=result.error.message if result.error else None, latency_ms=clock.ms)
+            event(
+                "fetch_error",
+                url=url,
+                outcome=result.outcome,
+                status=result.status,
+                error=result.error.message if result.error else None,
+                latency_ms=clock.ms,
+            )
         return page_text(result, start_index=start_index, max_chars=max_chars)
 
     async def _fetch_uncached(
@@ -178,17 +202,16 @@ class Fetcher:
                 document = await self._render(url)
             else:
                 document = await self._download(url)
-            extraction = extract(
-                document.body, url=document.final_url, output=output,
-                content_type=document.content_type,
-            )
+            extraction = await _extract(document, output)
             if (
                 mode == "auto"
                 and extraction.outcome in ("js_required", "empty_extraction")
                 and not document.rendered
                 and _media_type(document.content_type) != "text/plain"
             ):
-                document, extraction = await self._render_fallback(url, output, document, extraction)
+                document, extraction = await self._render_fallback(
+                    url, output, document, extraction
+                )
             if extraction.outcome != "ok":
                 raise _EXTRACTION_ERRORS[extraction.outcome](
                     extraction.reason or f"extraction gave {extraction.outcome}", url=url
@@ -229,20 +252,15 @@ class Fetcher:
 
     async def _download(self, url: str) -> _Document:
         try:
-            async with asyncio.timeout(self.settings.fetch_deadline):
-                async with self._client.stream(
-                    "GET", url, headers={"Accept": ACCEPT_HEADER}
-                ) as response:
-                    return await self._read(url, response)
-        except TimeoutError:
-            raise FetchTimeout(
-                f"{url} did not finish within {self.settings.fetch_deadline:g} s", url=url
-            ) from None
-        except httpx.TimeoutException as exc:
-            raise FetchTimeout(f"{url} timed out ({type(exc).__name__})", url=url) from None
+            async with (
+                deadline(self.settings.fetch_deadline, url=url),
+                self._client.stream("GET", url, headers={"Accept": ACCEPT_HEADER}) as response,
+            ):
+                return await self._read(url, response)
         except httpx.TooManyRedirects:
             raise NetworkError(
-                f"{url} redirected more than {self.settings.max_redirects} times", url=url,
+                f"{url} redirected more than {self.settings.max_redirects} times",
+                url=url,
                 retryable=False,
             ) from None
         except httpx.HTTPError as exc:
@@ -266,14 +284,16 @@ class Fetcher:
         final_url = str(response.url)
         if status >= 400:
             # 403/503 are often bot-check interstitials: tell them apart from plain errors.
-            verdict = extract(body, url=final_url, content_type=content_type)
+            verdict = await _extract(_Document(body, content_type, final_url, status), "text")
             if verdict.outcome == "block_page":
                 raise BlockPage(
                     verdict.reason or f"{url} served a bot check", status=status, url=url
                 )
             raise HTTPStatusError(f"{url} answered HTTP {status}", status=status, url=url)
         if not media and body.lstrip()[:1] not in (b"<", b""):
-            raise UnsupportedType(f"{url} sent no content type and does not look like HTML", url=url)
+            raise UnsupportedType(
+                f"{url} sent no content type and does not look like HTML", url=url
+            )
         return _Document(body, content_type, final_url, status)
 
     async def _render_fallback(
@@ -285,9 +305,7 @@ class Fetcher:
         except RenderUnavailable as exc:
             event("render_unavailable", url=url, error=exc.message)
             return document, extraction
-        second = extract(
-            rendered.body, url=rendered.final_url, output=output, content_type=rendered.content_type
-        )
+        second = await _extract(rendered, output)
         return (rendered, second) if second.outcome == "ok" else (document, extraction)
 
     async def _render(self, url: str) -> _Document:

@@ -62,7 +62,9 @@ class RobotsChecker:
             policy = RobotsPolicy(stored.get("verdict", "disallow_all"), stored.get("body", ""))
         else:
             policy = await self._download(location)
-            await set_json(self._cache, key, {"verdict": policy.verdict, "body": policy.body}, self._ttl)
+            await set_json(
+                self._cache, key, {"verdict": policy.verdict, "body": policy.body}, self._ttl
+            )
         self._policies[location] = policy
         return policy
 

@@ -9,7 +9,7 @@ from sleuth.net.body import read_body, read_body_sync
 from sleuth.net.client import make_client, make_sync_client
 from sleuth.net.deadline import deadline
 from sleuth.net.guard import Destination, Guard
-from sleuth.net.hosts import parse_host
+from sleuth.net.hosts import canonical_url, parse_host
 from sleuth.net.ranges import IPAddress, blocked_reason
 from sleuth.net.resolve import PinnedResolver, Resolver, SystemResolver, parse_resolve_pins
 from sleuth.net.transport import AsyncSafeTransport, SafeTransport
@@ -24,6 +24,7 @@ __all__ = [
     "SafeTransport",
     "SystemResolver",
     "blocked_reason",
+    "canonical_url",
     "deadline",
     "make_client",
     "make_sync_client",

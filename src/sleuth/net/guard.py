@@ -82,7 +82,7 @@ class Guard:
             parsed = url if isinstance(url, httpx.URL) else httpx.URL(url)
         except httpx.InvalidURL as exc:
             raise UsageError(f"{url!r} is not a valid URL: {exc}") from None
-        text = str(parsed)
+        text = _shown(parsed)
         scheme = parsed.scheme
         if scheme not in DEFAULT_PORTS:
             raise blocked(text, f"the {scheme or 'missing'} scheme is refused; use http or https")
@@ -115,10 +115,11 @@ class Guard:
             target = source.join(response.headers["Location"])
         except httpx.InvalidURL:
             return  # httpx refuses it itself when it builds the next request
+        shown, origin = _shown(target), _shown(source)
         if source.scheme == "https" and target.scheme == "http":
-            raise blocked(str(target), f"a redirect from https to http (from {source})")
+            raise blocked(shown, f"a redirect from https to http (from {origin})")
         if self.is_trusted(target) and not self.is_trusted(source):
-            raise blocked(str(target), f"a redirect into a trusted endpoint (from {source})")
+            raise blocked(shown, f"a redirect into a trusted endpoint (from {origin})")
 
     def check_host(self, host: str, port: int, *, trusted: bool = False) -> IPAddress | str:
         """The lookup-free rules for a connection; returns the host as an address or name.
@@ -187,6 +188,11 @@ class Guard:
     def _port_reason(self, host: IPAddress | str, port: int) -> str:
         allowed = ", ".join(str(p) for p in sorted(self._open_ports))
         return f"port {port} of {host} is not allowed (allowed ports: {allowed})"
+
+
+def _shown(url: httpx.URL) -> str:
+    """The URL for messages and logs: credentials never leave in them."""
+    return str(url.copy_with(userinfo=b"")) if url.userinfo else str(url)
 
 
 def _strip_zone(address: IPAddress) -> IPAddress:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from ipaddress import IPv4Address, IPv6Address
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import idna
 
@@ -128,3 +128,23 @@ def _ascii_name(text: str, original: str) -> str:
     if len(text) > 253 or not all(_LABEL.fullmatch(label) for label in labels):
         raise ValueError(f"{original!r} is not a valid host name")
     return text
+
+
+def canonical_url(url: str) -> str:
+    """``url`` with its host written the way the resolver reads it.
+
+    httpx refuses some spellings the system resolver accepts (``0177.0.0.1``,
+    fullwidth digits); rewriting them first means the guard, not a parse error,
+    decides, and a person gets "blocked: loopback" rather than "invalid URL".
+    """
+    parts = urlsplit(url)
+    userinfo, _, hostport = parts.netloc.rpartition("@")
+    if hostport.startswith("["):
+        host, _, rest = hostport.partition("]")
+        host, port = host + "]", rest.removeprefix(":")
+    else:
+        host, _, port = hostport.rpartition(":") if ":" in hostport else (hostport, "", "")
+    parsed = parse_host(host)
+    shown = f"[{parsed}]" if isinstance(parsed, IPv6Address) else str(parsed)
+    netloc = (f"{userinfo}@" if userinfo else "") + shown + (f":{port}" if port else "")
+    return urlunsplit(parts._replace(netloc=netloc))

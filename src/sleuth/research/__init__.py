@@ -13,7 +13,7 @@ from sleuth.research.digest import (
     DigestMeta,
 )
 from sleuth.research.markdown import render_markdown
-from sleuth.research.pipeline import ProgressCallback, research, research_sync
+from sleuth.research.pipeline import ProgressCallback, research, run_research
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -25,5 +25,5 @@ __all__ = [
     "ProgressCallback",
     "render_markdown",
     "research",
-    "research_sync",
+    "run_research",
 ]

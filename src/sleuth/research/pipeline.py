@@ -18,8 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from sleuth.cache.base import Cache
-from sleuth.cache.factory import open_cache
-from sleuth.config import Settings, load_settings
+from sleuth.config import Settings
 from sleuth.errors import SearchError, SleuthError, UsageError
 from sleuth.fetch import Fetcher, FetchResult
 from sleuth.log import Stopwatch, event
@@ -116,18 +115,24 @@ async def _candidates(
     return found
 
 
-def _record(run: _Run, result: FetchResult) -> bool:
-    """Count a finished fetch; True when it gave text to digest."""
+def _finished(
+    run: _Run, candidate: Candidate, task: asyncio.Task[FetchResult]
+) -> FetchResult | None:
+    """Record one finished fetch; return it when it gave text to digest."""
+    try:
+        result = task.result()
+    except SleuthError as exc:  # bad input, such as a result URL that is no URL
+        run.fail(exc.code, str(exc), candidate.url)
+        run.progress("page", url=candidate.url, outcome=exc.code, cache="miss")
+        return None
     run.cache_hits += result.cache == "hit"
-    if result.ok and result.text.strip():
-        return True
-    error = result.error
-    run.fail(
-        result.outcome if result.outcome != "ok" else "empty_extraction",
-        error.message if error else "the page has no text",
-        result.url,
-    )
-    return False
+    usable = result.ok and bool(result.text.strip())
+    outcome = "empty_extraction" if result.ok and not usable else result.outcome
+    run.progress("page", url=candidate.url, outcome=outcome, cache=result.cache)
+    if usable:
+        return result
+    run.fail(outcome, result.error.message if result.error else "the page has no text", result.url)
+    return None
 
 
 async def _read(
@@ -146,7 +151,8 @@ async def _read(
     def launch() -> None:
         while queue and len(running) + len(read) < wanted:
             candidate = queue.pop(0)
-            task = asyncio.create_task(fetcher.fetch(candidate.url, respect_robots=True))
+            fetch = fetcher.fetch(candidate.url, respect_robots=True, max_chars=None)
+            task = asyncio.create_task(fetch)
             running[task] = candidate
 
     launch()
@@ -161,21 +167,9 @@ async def _read(
             )
             for task in done:
                 candidate = running.pop(task)
-                try:
-                    result = task.result()
-                except SleuthError as exc:
-                    run.fail(exc.code, str(exc), candidate.url)
-                    continue
-                if _record(run, result):
+                result = _finished(run, candidate, task)
+                if result is not None:
                     read.append((candidate, result))
-                run.progress(
-                    "page",
-                    url=candidate.url,
-                    outcome=result.outcome,
-                    cache=result.cache,
-                    done=len(read),
-                    wanted=wanted,
-                )
             launch()
         for candidate in running.values():
             run.late(candidate.url)
@@ -215,6 +209,25 @@ async def research(
     *,
     settings: Settings,
     cache: Cache,
+    resolver: Any = None,
+    **options: Any,
+) -> Digest:
+    """:func:`run_research` with a search chain and fetcher of its own over ``cache``."""
+    async with (
+        ProviderChain(settings, cache, resolver=resolver) as chain,
+        Fetcher(settings, cache=cache, resolver=resolver) as fetcher,
+    ):
+        return await run_research(
+            question, settings=settings, chain=chain, fetcher=fetcher, **options
+        )
+
+
+async def run_research(
+    question: str,
+    *,
+    settings: Settings,
+    chain: ProviderChain,
+    fetcher: Fetcher,
     focus: str | None = None,
     max_results: int | None = None,
     max_pages: int | None = None,
@@ -222,7 +235,6 @@ async def research(
     sites: Sequence[str] = (),
     deadline: float | None = None,
     on_progress: ProgressCallback | None = None,
-    resolver: Any = None,
 ) -> Digest:
     """A cited digest answering ``question`` from the web, within ``deadline`` seconds.
 
@@ -258,16 +270,12 @@ async def research(
     run = _Run(question, deadline or settings.research_deadline, on_progress)
     end_at = asyncio.get_running_loop().time() + run.deadline
     wanted = max_pages or settings.max_pages
-    async with (
-        ProviderChain(settings, cache, resolver=resolver) as chain,
-        Fetcher(settings, cache=cache, resolver=resolver) as fetcher,
-    ):
-        response = await _search(run, chain, query, end_at)
-        if response is None:
-            return run.digest()
-        candidates = await _candidates(fetcher, response, settings)
-        chosen = choose_pages(candidates, question, max_pages=wanted, spares=wanted)
-        pages = _pages(await _read(run, fetcher, chosen, wanted, end_at))
+    response = await _search(run, chain, query, end_at)
+    if response is None:
+        return run.digest()
+    candidates = await _candidates(fetcher, response, settings)
+    chosen = choose_pages(candidates, question, max_pages=wanted, spares=wanted)
+    pages = _pages(await _read(run, fetcher, chosen, wanted, end_at))
 
     if not pages:
         run.fail(NO_RESULTS, f"none of the {len(chosen)} pages tried could be read")
@@ -300,32 +308,3 @@ async def research(
         latency_ms=digest.meta.elapsed_ms,
     )
     return digest
-
-
-def research_sync(
-    question: str,
-    *,
-    settings: Settings | None = None,
-    cache: Cache | None = None,
-    **options: Any,
-) -> Digest:
-    """:func:`research` for code without an event loop; settings and cache default to the config."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        pass
-    else:
-        raise UsageError(
-            "research_sync() cannot run inside an event loop", hint="await research() instead"
-        )
-
-    async def main() -> Digest:
-        effective = settings or load_settings()
-        store = cache or open_cache(effective)
-        try:
-            return await research(question, settings=effective, cache=store, **options)
-        finally:
-            if cache is None:
-                await store.aclose()
-
-    return asyncio.run(main())

@@ -1,0 +1,79 @@
+"""Pages that are not news articles still yield their main text, and only that."""
+
+from __future__ import annotations
+
+from dataclasses import FrozenInstanceError
+
+import pytest
+
+from sleuth.errors import UsageError
+from sleuth.extract import Extraction, extract
+
+from .pages import page
+
+
+def _text(name: str) -> str:
+    result = extract(page(name))
+    assert result.outcome == "ok", result.reason
+    return result.text
+
+
+def test_forum_thread_keeps_every_post() -> None:
+    text = _text("forum_thread")
+    assert "it smells sharply of acetone, like nail polish remover" in text
+    assert "The grey liquid is called hooch" in text
+    assert "the first loaf is proving as I type" in text
+    for boilerplate in ("Suggested topics", "Rye or wheat for a new starter", "Guidelines"):
+        assert boilerplate not in text
+
+
+def test_docs_page_keeps_prose_code_and_tables_but_not_navigation() -> None:
+    text = _text("docs_page")
+    assert "Quayside does not drop the message" in text
+    assert 'retry=Exponential(base=2.0, max_delay=300, attempts=8)' in text
+    assert "linear | delay × n | load on the downstream grows slowly" in text
+    for boilerplate in ("Installation", "Quickstart", "Built with Sphinx", "Search docs"):
+        assert boilerplate not in text
+
+
+def test_product_page_keeps_description_and_specifications() -> None:
+    text = _text("product_page")
+    assert "built for hut-to-hut treks and long weekends in the hills" in text
+    assert "Weight | 1.38 kg" in text
+    for boilerplate in ("Customers also bought", "Free shipping", "Add to cart", "Store finder"):
+        assert boilerplate not in text
+
+
+def test_split_article_body_is_joined() -> None:
+    result = extract(page("split_body"))
+    assert result.method == "trafilatura+density"
+    text = result.text
+    first, last = "For most of the last thirty years", "due in service before the end of the decade"
+    assert first in text and last in text
+    assert text.index(first) < text.index("The economics remain hard") < text.index(last)
+    assert "Advertisement" not in text
+
+
+def test_text_outside_paragraph_markup_falls_back_to_the_density_pass() -> None:
+    result = extract(page("text_with_breaks"))
+    assert result.method == "density"
+    assert "duas novas equipes foram contratadas" in result.text
+    for boilerplate in ("Licitações", "Campanha de vacinação", "Rua das Flores"):
+        assert boilerplate not in result.text
+
+
+def test_bytes_and_str_give_the_same_result() -> None:
+    document = page("article")
+    assert extract(document.encode("utf-8")) == extract(document)
+
+
+def test_unknown_output_format_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="unknown output format"):
+        extract(page("article"), output="pdf")  # type: ignore[arg-type]
+
+
+def test_extraction_is_immutable() -> None:
+    result = extract(page("article"))
+    assert isinstance(result, Extraction)
+    with pytest.raises(FrozenInstanceError):
+        result.text = "changed"  # type: ignore[misc]
