@@ -61,7 +61,7 @@ from typing import Any
 
 from sleuth.cache.memory import MemoryCache
 from sleuth.config import Settings
-from sleuth.research import Digest, research
+from sleuth.digest import Digest, research
 
 QUESTION = "How does the Larkspur scheduler retry failed tasks, and how is the backoff configured?"
 HANG = -1

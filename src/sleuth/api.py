@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from sleuth.cache import Cache, open_cache
 from sleuth.config import Settings, load_settings
 from sleuth.errors import UsageError
-from sleuth.fetch import Fetcher, FetchResult
-from sleuth.fetch.fetcher import OutputFormat, RenderMode
+from sleuth.pages import Fetcher, FetchResult
+from sleuth.pages.fetcher import OutputFormat, RenderMode
 
 if TYPE_CHECKING:
-    from sleuth.research import Digest
-    from sleuth.search import ProviderChain, SearchResponse
+    from sleuth.digest import Digest
+    from sleuth.websearch import ProviderChain, SearchResponse
 
 T = TypeVar("T")
 ProgressCallback = Callable[[str, dict[str, Any]], None]
@@ -60,7 +60,7 @@ class AsyncSleuth:
     @property
     def chain(self) -> ProviderChain:
         if self._chain is None:
-            from sleuth.search import ProviderChain
+            from sleuth.websearch import ProviderChain
 
             self._chain = ProviderChain(self.settings, self.cache, resolver=self.resolver)
         return self._chain
@@ -97,7 +97,7 @@ class AsyncSleuth:
         sites: Sequence[str] = (),
         exclude_sites: Sequence[str] = (),
     ) -> SearchResponse:
-        from sleuth.search import ProviderChain, SearchQuery
+        from sleuth.websearch import ProviderChain, SearchQuery
 
         request = SearchQuery(
             query=query,
@@ -128,7 +128,7 @@ class AsyncSleuth:
         deadline: float | None = None,
         on_progress: ProgressCallback | None = None,
     ) -> Digest:
-        from sleuth.research import run_research
+        from sleuth.digest import run_research
 
         return await run_research(
             question,

@@ -173,7 +173,7 @@ def fetch(
             sys.stdout.write(heading + "\n\n")
         sys.stdout.write(result.text.rstrip("\n") + "\n")
         if result.truncated and result.next_start_index is not None:
-            from sleuth.fetch.paging import truncation_marker
+            from sleuth.pages.paging import truncation_marker
 
             sys.stdout.write(truncation_marker(result.next_start_index).lstrip("\n") + "\n")
     else:
@@ -319,7 +319,7 @@ def research(
     json_output: JsonFlag = False,
 ) -> None:
     """Search, read the best pages, and print a digest whose bullets cite them."""
-    from sleuth.research import render_markdown
+    from sleuth.digest import render_markdown
 
     as_json = json_output or format is ResearchFormat.json
     client = _client()

@@ -36,7 +36,9 @@ def test_text_separates_paragraphs_and_keeps_headings_and_items_apart() -> None:
     assert HEADING in paragraphs  # a heading is a paragraph of its own, unmarked
     assert _starting(paragraphs, "- ") == "\n".join(f"- {item}" for item in ITEMS)
     assert _starting(paragraphs, "“We expected").startswith(QUOTE)
-    assert "#" not in text and "<" not in text and "**" not in text
+    assert "#" not in text
+    assert "<" not in text
+    assert "**" not in text
 
 
 def test_text_does_not_repeat_the_title() -> None:
@@ -55,7 +57,7 @@ def test_markdown_marks_headings_lists_and_quotes() -> None:
 
 def test_markdown_code_blocks_tables_and_numbered_lists() -> None:
     text = extract(page("docs_page"), output="markdown").text
-    assert "```\nqueue = broker.declare(\n    \"invoices\",\n" in text
+    assert '```\nqueue = broker.declare(\n    "invoices",\n' in text
     assert "| Policy | Delay before attempt n | Use when |\n| --- | --- | --- |" in text
     assert "| exponential | delay × 2^n, plus jitter | you do not know why it failed |" in text
     assert "1. Retrying non-idempotent consumers" in text
@@ -65,7 +67,7 @@ def test_markdown_code_blocks_tables_and_numbered_lists() -> None:
 
 def test_text_keeps_code_indentation_and_table_rows() -> None:
     text = extract(page("docs_page"), output="text").text
-    assert '    retry=Exponential(base=2.0, max_delay=300, attempts=8),' in text
+    assert "    retry=Exponential(base=2.0, max_delay=300, attempts=8)," in text
     assert "fixed | always the same delay | the failure clears on a known schedule" in text
     assert "- Retrying non-idempotent consumers" in text
 

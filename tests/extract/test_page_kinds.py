@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import FrozenInstanceError
 
 import pytest
 
 from sleuth.errors import UsageError
 from sleuth.extract import Extraction, extract
+from sleuth.log import LOGGER
 
 from .pages import page
 
@@ -30,7 +32,7 @@ def test_forum_thread_keeps_every_post() -> None:
 def test_docs_page_keeps_prose_code_and_tables_but_not_navigation() -> None:
     text = _text("docs_page")
     assert "Quayside does not drop the message" in text
-    assert 'retry=Exponential(base=2.0, max_delay=300, attempts=8)' in text
+    assert "retry=Exponential(base=2.0, max_delay=300, attempts=8)" in text
     assert "linear | delay × n | load on the downstream grows slowly" in text
     for boilerplate in ("Installation", "Quickstart", "Built with Sphinx", "Search docs"):
         assert boilerplate not in text
@@ -49,7 +51,8 @@ def test_split_article_body_is_joined() -> None:
     assert result.method == "trafilatura+density"
     text = result.text
     first, last = "For most of the last thirty years", "due in service before the end of the decade"
-    assert first in text and last in text
+    assert first in text
+    assert last in text
     assert text.index(first) < text.index("The economics remain hard") < text.index(last)
     assert "Advertisement" not in text
 
@@ -77,3 +80,22 @@ def test_extraction_is_immutable() -> None:
     assert isinstance(result, Extraction)
     with pytest.raises(FrozenInstanceError):
         result.text = "changed"  # type: ignore[misc]
+
+
+def test_each_extraction_logs_one_event() -> None:
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append  # type: ignore[method-assign]
+    LOGGER.addHandler(handler)
+    level = LOGGER.level
+    LOGGER.setLevel(logging.INFO)
+    try:
+        extract(page("listing"), url="https://harbour.example/news")
+    finally:
+        LOGGER.removeHandler(handler)
+        LOGGER.setLevel(level)
+    [record] = [r for r in records if r.getMessage() == "extract"]
+    fields = record.fields  # type: ignore[attr-defined]
+    assert fields["url"] == "https://harbour.example/news"
+    assert fields["outcome"] == "empty_extraction"
+    assert fields["chars"] == 0

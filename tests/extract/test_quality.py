@@ -24,19 +24,22 @@ def _state_blob(items: int) -> str:
 def test_bot_walls_are_block_pages(name: str) -> None:
     result = extract(page(name))
     assert result.outcome == "block_page"
-    assert result.reason and "bot check" in result.reason
+    assert result.reason
+    assert "bot check" in result.reason
 
 
 def test_javascript_wall_is_js_required() -> None:
     result = extract(page("js_wall"))
     assert result.outcome == "js_required"
-    assert result.reason and "JavaScript" in result.reason
+    assert result.reason
+    assert "JavaScript" in result.reason
 
 
 def test_empty_app_shell_is_js_required() -> None:
     result = extract(page("app_shell"))
     assert result.outcome == "js_required"
-    assert result.reason and "application shell" in result.reason
+    assert result.reason
+    assert "application shell" in result.reason
 
 
 def test_large_page_with_almost_no_visible_text_is_js_required() -> None:
@@ -47,7 +50,8 @@ def test_large_page_with_almost_no_visible_text_is_js_required() -> None:
     assert len(document) > 50_000
     result = extract(document)
     assert result.outcome == "js_required"
-    assert result.reason and "KB" in result.reason
+    assert result.reason
+    assert "KB" in result.reason
 
 
 def test_empty_page_is_empty_extraction() -> None:
@@ -64,7 +68,8 @@ def test_no_document_is_empty_extraction(document: str | bytes) -> None:
 def test_link_listing_is_empty_extraction() -> None:
     result = extract(page("listing"))
     assert result.outcome == "empty_extraction"
-    assert result.reason and "links" in result.reason
+    assert result.reason
+    assert "links" in result.reason
 
 
 def test_short_real_article_is_ok() -> None:

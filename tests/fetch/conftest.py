@@ -7,7 +7,7 @@ import pytest
 from loopback import Site, serve
 from sleuth.cache import MemoryCache
 from sleuth.config import Settings
-from sleuth.fetch import Fetcher
+from sleuth.pages import Fetcher
 
 PARAGRAPHS = [
     "The lighthouse keepers of the northern coast kept detailed logbooks for more than a "

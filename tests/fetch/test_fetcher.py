@@ -13,7 +13,7 @@ from loopback import Site, article, serve
 from sleuth.cache import MemoryCache
 from sleuth.config import Settings
 from sleuth.errors import UsageError
-from sleuth.fetch import Fetcher, Outcome
+from sleuth.pages import Fetcher, Outcome
 
 GENERIC_ROBOTS = "User-agent: *\nDisallow: /private\n"
 # RFC 9309: a group naming sleuth replaces the `*` group for sleuth entirely.

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from sleuth.research.bm25 import BM25
+from sleuth.digest.bm25 import BM25
 
 
 def reference_score(

@@ -8,9 +8,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sleuth.research.compose import MAX_CITATIONS, Page, compose, estimate_tokens
-from sleuth.research.digest import SCHEMA_VERSION, DigestError, DigestMeta
-from sleuth.research.rank import Finding, build_query, rank_passages, select
+from sleuth.digest.compose import MAX_CITATIONS, Page, compose, estimate_tokens
+from sleuth.digest.models import SCHEMA_VERSION, DigestError, DigestMeta
+from sleuth.digest.rank import Finding, build_query, rank_passages, select
 
 
 def page(i: int, text: str) -> Page:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sleuth.research.dedupe import near_duplicate, shingles
+from sleuth.digest.dedupe import near_duplicate, shingles
 
 BASE = (
     "The default timeout is five seconds for connecting and reading, and it can be "

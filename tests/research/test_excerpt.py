@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sleuth.research.excerpt import excerpt
-from sleuth.research.rank import build_query
+from sleuth.digest.excerpt import excerpt
+from sleuth.digest.rank import build_query
 
 PARAGRAPH = (
     "The project started in 2019 as a weekend experiment. "

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from sleuth.research.digest import Bullet, Citation, Digest, DigestError
-from sleuth.research.markdown import inline, line_start, link, render_markdown
+from sleuth.digest.markdown import inline, line_start, link, render_markdown
+from sleuth.digest.models import Bullet, Citation, Digest, DigestError
 
 
 def digest_with(text: str, title: str = "Title", url: str = "https://a.example/p") -> Digest:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from sleuth.research.rank import MAX_CANDIDATES, build_query, rank_passages, select
+from sleuth.digest.rank import MAX_CANDIDATES, build_query, rank_passages, select
 
 TIMEOUTS = (
     "Welcome to the documentation of the example client library for Python.\n"

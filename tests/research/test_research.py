@@ -21,11 +21,11 @@ from loopback import Site, article, serve
 from sleuth.api import AsyncSleuth, Sleuth
 from sleuth.cache.memory import MemoryCache
 from sleuth.config import Settings
+from sleuth.digest import Digest, render_markdown, research
+from sleuth.digest.compose import estimate_tokens
 from sleuth.errors import UsageError
-from sleuth.fetch import Fetcher
-from sleuth.research import Digest, render_markdown, research
-from sleuth.research.compose import estimate_tokens
-from sleuth.search.health import PROCESS_HEALTH
+from sleuth.pages import Fetcher
+from sleuth.websearch.health import PROCESS_HEALTH
 
 QUESTION = "What is the default timeout of the Nimbus client and how do I change it?"
 

@@ -7,7 +7,7 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sleuth.research.segment import (
+from sleuth.digest.segment import (
     lowercase,
     matching_passages,
     pack_sentences,

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from sleuth.research.sources import (
+from sleuth.digest.sources import (
     Candidate,
     authority,
     choose_pages,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sleuth.research.tokenize import STOP_WORDS, stem, terms, words
+from sleuth.digest.tokenize import STOP_WORDS, stem, terms, words
 
 
 def test_terms_drop_stop_words_and_lowercase() -> None:

@@ -11,7 +11,7 @@ import pytest
 from search.wire import Wire, start
 from sleuth.cache import MemoryCache
 from sleuth.config import Settings
-from sleuth.search import ProviderHealth
+from sleuth.websearch import ProviderHealth
 
 # Names Settings reads besides SLEUTH_*; a developer's own keys must not leak into tests.
 _FOREIGN_ENV = (

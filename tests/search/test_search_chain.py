@@ -19,8 +19,8 @@ from sleuth.errors import (
     SearchError,
     SearchUnavailable,
 )
-from sleuth.search import ProviderChain, ProviderHealth, SearchQuery, attempts_of
-from sleuth.search.providers.duckduckgo import DuckDuckGoProvider
+from sleuth.websearch import ProviderChain, ProviderHealth, SearchQuery, attempts_of
+from sleuth.websearch.providers.duckduckgo import DuckDuckGoProvider
 
 
 def outcomes(response_or_attempts) -> list[tuple[str, str, str | None]]:  # type: ignore[no-untyped-def]

@@ -16,8 +16,8 @@ from search.payloads import (
 from search.wire import Reply
 from sleuth.errors import HTTPStatusError, RateLimited, SearchError
 from sleuth.net import make_client
-from sleuth.search import SearchQuery
-from sleuth.search.providers.duckduckgo import DuckDuckGoProvider, target_of
+from sleuth.websearch import SearchQuery
+from sleuth.websearch.providers.duckduckgo import DuckDuckGoProvider, target_of
 
 
 async def run(provider: DuckDuckGoProvider, query: SearchQuery):  # type: ignore[no-untyped-def]

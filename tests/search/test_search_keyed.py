@@ -23,11 +23,11 @@ from sleuth.errors import (
     TooLarge,
 )
 from sleuth.net import make_client
-from sleuth.search import SearchProvider, SearchQuery
-from sleuth.search.providers.brave import BraveProvider
-from sleuth.search.providers.searxng import SearxngProvider
-from sleuth.search.providers.serpapi import SerpApiProvider
-from sleuth.search.providers.tavily import TavilyProvider
+from sleuth.websearch import SearchProvider, SearchQuery
+from sleuth.websearch.providers.brave import BraveProvider
+from sleuth.websearch.providers.searxng import SearxngProvider
+from sleuth.websearch.providers.serpapi import SerpApiProvider
+from sleuth.websearch.providers.tavily import TavilyProvider
 
 
 async def run(provider: SearchProvider, query: SearchQuery):  # type: ignore[no-untyped-def]

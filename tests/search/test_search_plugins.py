@@ -11,15 +11,15 @@ import pytest
 
 from search.wire import json_reply
 from sleuth.errors import ConfigError
-from sleuth.search import ENTRY_POINT_GROUP, ProviderChain, SearchQuery, known_providers
+from sleuth.websearch import ENTRY_POINT_GROUP, ProviderChain, SearchQuery, known_providers
 
 PLUGIN_MODULE = '''
 """A search provider shipped by someone else: it speaks a made-up JSON API."""
 
 import os
 
-from sleuth.search import SearchProvider
-from sleuth.search.results import RawHit, make_hits
+from sleuth.websearch import SearchProvider
+from sleuth.websearch.results import RawHit, make_hits
 
 
 class ExampleProvider(SearchProvider):

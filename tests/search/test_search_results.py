@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from sleuth.search import SearchHit, SearchQuery, normalize_url
-from sleuth.search.results import RawHit, finalize, make_hits, plain_text
-from sleuth.search.urls import domain_of
+from sleuth.websearch import SearchHit, SearchQuery, normalize_url
+from sleuth.websearch.results import RawHit, finalize, make_hits, plain_text
+from sleuth.websearch.urls import domain_of
 
 
 @pytest.mark.parametrize(

@@ -82,14 +82,12 @@ def decode(document: str | bytes, content_type: str | None = None) -> str:
     if isinstance(document, str):
         return document.removeprefix("\ufeff")
     codec, declared = sniff_encoding(document, content_type)
-    if codec.startswith("utf-8"):
-        start = len(codecs.BOM_UTF8) if document.startswith(codecs.BOM_UTF8) else 0
+    if codec == "utf-8":
         try:
-            return document[start:].decode("utf-8")
+            return document.decode("utf-8-sig")
         except UnicodeDecodeError:
-            if not declared:
-                return document.decode("cp1252", "replace")
-            return document[start:].decode("utf-8", "replace")
+            # Undeclared and not UTF-8: a legacy page. Declared UTF-8: damaged bytes.
+            return document.decode("utf-8-sig" if declared else "cp1252", "replace")
     try:
         return document.decode(codec, "replace").removeprefix("\ufeff")
     except (LookupError, ValueError):  # a codec Python knows but cannot run here

@@ -62,12 +62,9 @@ def _label(element: etree._Element) -> str:
     return f"{element.get('class') or ''} {element.get('id') or ''}"
 
 
-def _class_weight(element: etree._Element) -> float:
-    return _label_weight(_label(element))
-
-
 @lru_cache(maxsize=4096)
 def _label_weight(label: str) -> float:
+    """Class and id words vote: +25 for article-like names, -25 for boilerplate ones."""
     if not label.strip():
         return 0.0
     weight = 0.0
@@ -143,17 +140,14 @@ def _score(root: etree._Element) -> dict[etree._Element, _Candidate]:
         points = 1.0 + number(_COMMAS, paragraph) + min(length / 100, 3.0)
         # A container holding text directly (lines split by <br>) is a paragraph and
         # a candidate at once: it votes for itself too.
-        voters = (
-            paragraph.iterancestors()
-            if paragraph.tag in _LEAF_PARAGRAPHS
-            else (_self_and_ancestors(paragraph))
-        )
+        leaf = paragraph.tag in _LEAF_PARAGRAPHS
+        voters = paragraph.iterancestors() if leaf else _self_and_ancestors(paragraph)
         for level, ancestor in enumerate(voters):
             if level > 2 or ancestor.tag in ("body", "html"):
                 break
             candidate = candidates.get(ancestor)
             if candidate is None:
-                base = _TAG_WEIGHT.get(ancestor.tag, 0.0) + _class_weight(ancestor)
+                base = _TAG_WEIGHT.get(ancestor.tag, 0.0) + _label_weight(_label(ancestor))
                 candidate = candidates[ancestor] = _Candidate(ancestor, base)
             candidate.score += points / (1 if level == 0 else 2 * level)
     for candidate in candidates.values():

@@ -32,7 +32,6 @@ _DROPPED_TAGS = (
     "noscript",
     "template",
     "svg",
-    "math",
     "iframe",
     "frame",
     "frameset",

@@ -22,7 +22,7 @@ _INVISIBLE = (
 )
 _INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]+")
 _HSPACE_RE = re.compile(r"[^\S\n]+")
-_BLANK_LINES_RE = re.compile(r"\n[^\S\n]*(?:\n[^\S\n]*)+")
+_BLANK_RUN_RE = re.compile(r"\n{3,}")
 
 
 def strip_invisible(text: str) -> str:
@@ -36,8 +36,8 @@ def clean_line(text: str) -> str:
 
 def clean_plain(text: str) -> str:
     """Plain-text documents: keep the author's lines, squeeze blank runs to one blank line."""
-    lines = (clean_line(line) for line in strip_invisible(text).splitlines())
-    return _BLANK_LINES_RE.sub("\n\n", "\n".join(lines)).strip()
+    lines = "\n".join(clean_line(line) for line in text.splitlines())
+    return _BLANK_RUN_RE.sub("\n\n", lines).strip()
 
 
 def clean_value(value: Any) -> Any:

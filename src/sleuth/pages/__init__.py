@@ -1,7 +1,7 @@
 """Fetching one page safely and turning it into text."""
 
-from sleuth.fetch.fetcher import Fetcher, normalize_input_url
-from sleuth.fetch.result import SCHEMA_VERSION, ErrorInfo, FetchResult, Outcome
+from sleuth.pages.fetcher import Fetcher, normalize_input_url
+from sleuth.pages.result import SCHEMA_VERSION, ErrorInfo, FetchResult, Outcome
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -5,15 +5,15 @@ from __future__ import annotations
 import httpx
 
 from sleuth.config import Settings
-from sleuth.search.models import SearchHit, SearchQuery
-from sleuth.search.provider import (
+from sleuth.websearch.models import SearchHit, SearchQuery
+from sleuth.websearch.provider import (
     SearchProvider,
     date_range,
     dict_items,
     exact_bucket,
     with_site_operators,
 )
-from sleuth.search.results import RawHit, make_hits
+from sleuth.websearch.results import RawHit, make_hits
 
 _FRESHNESS = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
 

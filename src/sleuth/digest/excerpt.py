@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from sleuth.research.segment import Span, sentence_spans
-from sleuth.research.tokenize import terms
+from sleuth.digest.segment import Span, sentence_spans
+from sleuth.digest.tokenize import terms
 
 _CLAUSE_END = re.compile(r"[,;:](?=\s)|[、，；：]")
 

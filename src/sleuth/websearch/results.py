@@ -7,8 +7,8 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from sleuth.search.models import SearchHit, SearchQuery
-from sleuth.search.urls import domain_of, normalize_url, on_site
+from sleuth.websearch.models import SearchHit, SearchQuery
+from sleuth.websearch.urls import domain_of, normalize_url, on_site
 
 # Block-level tags separate words; inline ones (<b>, <em>) sit inside them.
 _BLOCK_TAG = re.compile(

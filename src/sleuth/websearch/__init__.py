@@ -4,12 +4,12 @@
 ...     response = await chain.search(SearchQuery(query="python 3.13 release notes"))
 """
 
-from sleuth.search.chain import ProviderChain, attempts_of
-from sleuth.search.health import ProviderHealth
-from sleuth.search.models import ProviderAttempt, SearchHit, SearchQuery, SearchResponse
-from sleuth.search.provider import SearchProvider
-from sleuth.search.registry import ENTRY_POINT_GROUP, known_providers
-from sleuth.search.urls import domain_of, normalize_url
+from sleuth.websearch.chain import ProviderChain, attempts_of
+from sleuth.websearch.health import ProviderHealth
+from sleuth.websearch.models import ProviderAttempt, SearchHit, SearchQuery, SearchResponse
+from sleuth.websearch.provider import SearchProvider
+from sleuth.websearch.registry import ENTRY_POINT_GROUP, known_providers
+from sleuth.websearch.urls import domain_of, normalize_url
 
 __all__ = [
     "ENTRY_POINT_GROUP",

@@ -19,9 +19,9 @@ import lxml.html
 
 from sleuth.config import Settings
 from sleuth.errors import RateLimited, SearchError, SleuthError
-from sleuth.search.models import SearchHit, SearchQuery
-from sleuth.search.provider import SearchProvider, recency_bucket, with_site_operators
-from sleuth.search.results import RawHit, make_hits
+from sleuth.websearch.models import SearchHit, SearchQuery
+from sleuth.websearch.provider import SearchProvider, recency_bucket, with_site_operators
+from sleuth.websearch.results import RawHit, make_hits
 
 Sleep = Callable[[float], Awaitable[None]]
 

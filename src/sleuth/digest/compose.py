@@ -11,9 +11,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sleuth.research.digest import Bullet, Citation, Digest, DigestError, DigestMeta
-from sleuth.research.rank import Finding
-from sleuth.search.urls import domain_of
+from sleuth.digest.models import Bullet, Citation, Digest, DigestError, DigestMeta
+from sleuth.digest.rank import Finding
+from sleuth.websearch.urls import domain_of
 
 MAX_CITATIONS = 8
 TOKEN_BUDGET = 1500

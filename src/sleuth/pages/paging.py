@@ -7,7 +7,7 @@ The cache keeps the whole text; a caller asks for ``max_chars`` starting at
 from __future__ import annotations
 
 from sleuth.errors import UsageError
-from sleuth.fetch.result import FetchResult
+from sleuth.pages.result import FetchResult
 
 
 def truncation_marker(next_start_index: int) -> str:

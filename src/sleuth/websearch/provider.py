@@ -27,7 +27,7 @@ from sleuth.errors import (
     TooLarge,
 )
 from sleuth.net import read_body
-from sleuth.search.models import SearchHit, SearchQuery
+from sleuth.websearch.models import SearchHit, SearchQuery
 
 Bucket = Literal["day", "week", "month", "year"]
 _BUCKETS: tuple[tuple[int, Bucket], ...] = ((1, "day"), (7, "week"), (31, "month"), (366, "year"))

@@ -21,12 +21,12 @@ from sleuth.errors import (
 )
 from sleuth.log import Stopwatch, event, warn
 from sleuth.net import Resolver, make_client
-from sleuth.search.budget import SearchBudget
-from sleuth.search.health import PROCESS_HEALTH, ProviderHealth
-from sleuth.search.models import ProviderAttempt, SearchHit, SearchQuery, SearchResponse
-from sleuth.search.provider import SearchProvider
-from sleuth.search.registry import build_providers
-from sleuth.search.results import finalize
+from sleuth.websearch.budget import SearchBudget
+from sleuth.websearch.health import PROCESS_HEALTH, ProviderHealth
+from sleuth.websearch.models import ProviderAttempt, SearchHit, SearchQuery, SearchResponse
+from sleuth.websearch.provider import SearchProvider
+from sleuth.websearch.registry import build_providers
+from sleuth.websearch.results import finalize
 
 
 def attempts_of(error: BaseException) -> list[ProviderAttempt]:

@@ -7,12 +7,12 @@ from importlib.metadata import entry_points
 
 from sleuth.config import Settings
 from sleuth.errors import ConfigError
-from sleuth.search.provider import SearchProvider
-from sleuth.search.providers.brave import BraveProvider
-from sleuth.search.providers.duckduckgo import DuckDuckGoProvider
-from sleuth.search.providers.searxng import SearxngProvider
-from sleuth.search.providers.serpapi import SerpApiProvider
-from sleuth.search.providers.tavily import TavilyProvider
+from sleuth.websearch.provider import SearchProvider
+from sleuth.websearch.providers.brave import BraveProvider
+from sleuth.websearch.providers.duckduckgo import DuckDuckGoProvider
+from sleuth.websearch.providers.searxng import SearxngProvider
+from sleuth.websearch.providers.serpapi import SerpApiProvider
+from sleuth.websearch.providers.tavily import TavilyProvider
 
 ENTRY_POINT_GROUP = "sleuth.search_providers"
 

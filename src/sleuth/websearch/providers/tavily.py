@@ -8,9 +8,9 @@ import httpx
 
 from sleuth.config import Settings
 from sleuth.errors import RateLimited
-from sleuth.search.models import SearchHit, SearchQuery
-from sleuth.search.provider import SearchProvider, date_range, dict_items, exact_bucket
-from sleuth.search.results import RawHit, make_hits
+from sleuth.websearch.models import SearchHit, SearchQuery
+from sleuth.websearch.provider import SearchProvider, date_range, dict_items, exact_bucket
+from sleuth.websearch.results import RawHit, make_hits
 
 # Tavily's own codes for "plan or pay-as-you-go limit reached".
 _QUOTA_STATUSES = (432, 433)

@@ -6,9 +6,9 @@ import httpx
 
 from sleuth.config import Settings
 from sleuth.errors import SearchError
-from sleuth.search.models import SearchHit, SearchQuery
-from sleuth.search.provider import SearchProvider, dict_items, exact_bucket, with_site_operators
-from sleuth.search.results import RawHit, make_hits
+from sleuth.websearch.models import SearchHit, SearchQuery
+from sleuth.websearch.provider import SearchProvider, dict_items, exact_bucket, with_site_operators
+from sleuth.websearch.results import RawHit, make_hits
 
 _SAFE = {"off": "off", "strict": "active"}
 

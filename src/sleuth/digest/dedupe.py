@@ -9,7 +9,7 @@ where MinHash sketches would pay off.
 
 from __future__ import annotations
 
-from sleuth.research.tokenize import words
+from sleuth.digest.tokenize import words
 
 Shingles = frozenset[int]
 

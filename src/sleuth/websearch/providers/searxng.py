@@ -6,14 +6,14 @@ import httpx
 
 from sleuth.config import Settings
 from sleuth.errors import SearchError
-from sleuth.search.models import SearchHit, SearchQuery
-from sleuth.search.provider import (
+from sleuth.websearch.models import SearchHit, SearchQuery
+from sleuth.websearch.provider import (
     SearchProvider,
     dict_items,
     recency_bucket,
     with_site_operators,
 )
-from sleuth.search.results import RawHit, make_hits
+from sleuth.websearch.results import RawHit, make_hits
 
 _SAFE = {"off": 0, "moderate": 1, "strict": 2}
 

@@ -19,14 +19,14 @@ from pydantic import ValidationError
 
 from sleuth.cache.base import Cache
 from sleuth.config import Settings
+from sleuth.digest.compose import Page, compose
+from sleuth.digest.models import Digest, DigestError, DigestMeta
+from sleuth.digest.rank import Finding, build_query, rank_passages, select
+from sleuth.digest.sources import Candidate, choose_pages, source_prior
 from sleuth.errors import SearchError, SleuthError, UsageError
-from sleuth.fetch import Fetcher, FetchResult
 from sleuth.log import Stopwatch, event
-from sleuth.research.compose import Page, compose
-from sleuth.research.digest import Digest, DigestError, DigestMeta
-from sleuth.research.rank import Finding, build_query, rank_passages, select
-from sleuth.research.sources import Candidate, choose_pages, source_prior
-from sleuth.search import ProviderChain, SearchQuery, SearchResponse, attempts_of, normalize_url
+from sleuth.pages import Fetcher, FetchResult
+from sleuth.websearch import ProviderChain, SearchQuery, SearchResponse, attempts_of, normalize_url
 
 ProgressCallback = Callable[[str, dict[str, Any]], None]
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
-from sleuth.research.tokenize import STOP_WORDS, words
-from sleuth.search.urls import domain_of, on_site
+from sleuth.digest.tokenize import STOP_WORDS, words
+from sleuth.websearch.urls import domain_of, on_site
 
 _RECENT = re.compile(
     r"\b(latest|newest|recent(ly)?|current(ly)?|today|now|upcoming|this (week|month|year)|"

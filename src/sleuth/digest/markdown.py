@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote, urlsplit
 
-from sleuth.research.digest import Digest
+from sleuth.digest.models import Digest
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 _ENTITY = re.compile(r"&(?=#?\w+;)")

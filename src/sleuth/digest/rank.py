@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from sleuth.research.bm25 import BM25
-from sleuth.research.dedupe import Shingles, near_duplicate, shingles
-from sleuth.research.excerpt import excerpt
-from sleuth.research.segment import lowercase, matching_passages
-from sleuth.research.tokenize import needle, terms
+from sleuth.digest.bm25 import BM25
+from sleuth.digest.dedupe import Shingles, near_duplicate, shingles
+from sleuth.digest.excerpt import excerpt
+from sleuth.digest.segment import lowercase, matching_passages
+from sleuth.digest.tokenize import needle, terms
 
 FOCUS_WEIGHT = 1.5
 PAIR_BONUS = 0.2

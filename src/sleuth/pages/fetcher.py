@@ -30,12 +30,12 @@ from sleuth.errors import (
     UsageError,
 )
 from sleuth.extract import Extraction, extract
-from sleuth.fetch.paging import page_text
-from sleuth.fetch.result import ErrorInfo, FetchResult, Outcome, utc_now
-from sleuth.fetch.robots import RobotsChecker
 from sleuth.log import Stopwatch, event
 from sleuth.net import canonical_url, deadline, make_client
 from sleuth.net.body import read_body
+from sleuth.pages.paging import page_text
+from sleuth.pages.result import ErrorInfo, FetchResult, Outcome, utc_now
+from sleuth.pages.robots import RobotsChecker
 
 OutputFormat = Literal["text", "markdown", "html"]
 RenderMode = Literal["auto", "always", "never"]

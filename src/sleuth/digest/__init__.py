@@ -4,7 +4,8 @@
 >>> print(render_markdown(digest))
 """
 
-from sleuth.research.digest import (
+from sleuth.digest.markdown import render_markdown
+from sleuth.digest.models import (
     SCHEMA_VERSION,
     Bullet,
     Citation,
@@ -12,8 +13,7 @@ from sleuth.research.digest import (
     DigestError,
     DigestMeta,
 )
-from sleuth.research.markdown import render_markdown
-from sleuth.research.pipeline import ProgressCallback, research, run_research
+from sleuth.digest.pipeline import ProgressCallback, research, run_research
 
 __all__ = [
     "SCHEMA_VERSION",
