@@ -217,7 +217,12 @@ def extract(
     paths: Annotated[
         list[str] | None, typer.Argument(help="HTML files (plain or .gz), folders, or - for stdin.")
     ] = None,
-    url: Annotated[str | None, typer.Option(help="The page's URL, for links and metadata.")] = None,
+    url: Annotated[
+        str | None,
+        typer.Option(
+            help="The page's URL: resolves the canonical URL and recognises forum threads."
+        ),
+    ] = None,
     format: Annotated[ExtractFormat, typer.Option("--format", "-f")] = ExtractFormat.text,
     json_output: JsonFlag = False,
 ) -> None:

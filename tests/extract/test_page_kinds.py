@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import FrozenInstanceError
 
 import pytest
 
 from sleuth.errors import UsageError
 from sleuth.extract import Extraction, extract
+from sleuth.extract.content import is_discussion
 from sleuth.log import LOGGER
 
 from .pages import page
@@ -27,6 +29,44 @@ def test_forum_thread_keeps_every_post() -> None:
     assert "the first loaf is proving as I type" in text
     for boilerplate in ("Suggested topics", "Rye or wheat for a new starter", "Guidelines"):
         assert boilerplate not in text
+
+
+REPLIES = (
+    "You can do it with a standard square-taper puller",
+    "It took about forty minutes including cleaning the shell.",
+    "Ordered the puller and will report back at the weekend.",
+)
+QUESTION = "Has anyone replaced the bottom bracket on a 2015 Brompton"
+
+
+def test_forum_replies_in_comment_markup_count_when_the_url_is_a_thread() -> None:
+    url = "https://threadhub.example/r/bikewrench/comments/x1y2/brompton_bottom_bracket/"
+    text = extract(page("forum_comments"), url=url).text
+    assert text.startswith(QUESTION)
+    assert all(reply in text for reply in REPLIES)
+
+
+def test_forum_replies_count_when_json_ld_declares_a_discussion() -> None:
+    declaration = (
+        '<script type="application/ld+json">{"@context": "https://schema.org",'
+        ' "@type": "DiscussionForumPosting", "headline": "Brompton bottom bracket"}</script>'
+    )
+    text = extract(page("forum_comments").replace("<!--JSONLD-->", declaration)).text
+    assert all(reply in text for reply in REPLIES)
+
+
+def test_reader_comments_under_an_article_are_left_out() -> None:
+    comments = (
+        '<div class="comments"><div class="comment"><p>Great news for the islands, but what '
+        "about the seals that live in the channel? Nobody seems to have asked them.</p></div>"
+        '<div class="comment"><p>My uncle worked on the first prototype in the nineties and '
+        "always said the gearbox seal would be the hard part.</p></div></div>"
+    )
+    document = page("article").replace("</article>", comments + "</article>")
+    text = extract(document, url="https://harbour.example/science/2024/tidal-pilot").text
+    assert "enough power for around 2,000 homes" in text
+    assert "seals that live in the channel" not in text
+    assert "first prototype in the nineties" not in text
 
 
 def test_docs_page_keeps_prose_code_and_tables_but_not_navigation() -> None:
@@ -99,3 +139,28 @@ def test_each_extraction_logs_one_event() -> None:
     assert fields["url"] == "https://harbour.example/news"
     assert fields["outcome"] == "empty_extraction"
     assert fields["chars"] == 0
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://forum.example/threads/12345/", True),
+        ("https://boards.example/viewtopic.php?t=55", True),
+        ("https://qa.example/questions/991/how-to-fold", True),
+        ("https://news.example/world/forum-on-climate-2024", False),
+        ("https://news.example/topical/story", False),
+        (None, False),
+    ],
+)
+def test_discussion_urls_are_recognised_by_whole_path_segments(
+    url: str | None, expected: bool
+) -> None:
+    assert is_discussion([], url) is expected
+
+
+def test_concurrent_extractions_match_sequential_ones() -> None:
+    names = ["article", "docs_page", "product_page", "forum_thread", "split_body", "listing"] * 4
+    expected = {name: extract(page(name)) for name in set(names)}
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(lambda name: extract(page(name)), names))
+    assert results == [expected[name] for name in names]

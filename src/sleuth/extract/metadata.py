@@ -126,16 +126,26 @@ def _types(item: dict[str, Any]) -> set[str]:
     return {k.lower() for k in kinds if isinstance(k, str)}
 
 
-def _main_entity(objects: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The object describing the page itself: an article-like type, webpages last."""
+def _objects(json_ld: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Top-level objects and the members of their ``@graph``."""
     flat: list[dict[str, Any]] = []
-    for item in objects:
+    for item in json_ld:
         flat.append(item)
         graph = item.get("@graph")
         if isinstance(graph, list):
             flat.extend(g for g in graph if isinstance(g, dict))
+    return flat
+
+
+def json_ld_types(json_ld: list[dict[str, Any]]) -> set[str]:
+    """Every schema.org ``@type`` the page declares, lower-cased."""
+    return {kind for item in _objects(json_ld) for kind in _types(item)}
+
+
+def _main_entity(json_ld: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The object describing the page itself: an article-like type, webpages last."""
     best: dict[str, Any] | None = None
-    for item in flat:
+    for item in _objects(json_ld):
         kinds = _types(item)
         if kinds & (_ARTICLE_TYPES - {"webpage"}):
             return item

@@ -6,11 +6,11 @@ content -> tidy its edges -> render -> judge.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, get_args
 
 from sleuth.errors import UsageError
-from sleuth.extract.content import main_content
+from sleuth.extract.content import is_discussion, main_content
 from sleuth.extract.decode import decode
 from sleuth.extract.dom import text_of
 from sleuth.extract.metadata import page_title, read_metadata
@@ -30,15 +30,16 @@ class Extraction:
     ``text`` is in the requested format; ``metadata`` holds title, description,
     canonical_url, published (ISO 8601), site_name, language, author and json_ld, each
     only when found; ``outcome`` says whether the text is usable and ``reason`` why not;
-    ``method`` names the extractor that produced the text.
+    ``method`` names the extractor that produced the text: "trafilatura", "density"
+    (the fallback), "trafilatura+density" (a split body joined), "plain" or "none".
     """
 
     title: str | None
     text: str
-    metadata: dict[str, Any] = field(default_factory=dict)
-    outcome: Outcome = "ok"
-    reason: str | None = None
-    method: str = "trafilatura"
+    metadata: dict[str, Any]
+    outcome: Outcome
+    reason: str | None
+    method: str
 
 
 def _is_plain_text(content_type: str | None) -> bool:
@@ -91,8 +92,9 @@ def _extract(
     metadata = read_metadata(root, url)
     title: str | None = metadata.get("title")
     references = [title or "", page_title(root), metadata.get("description") or ""]
+    discussion = is_discussion(metadata.get("json_ld", []), url)
     sanitize(root)
-    content = main_content(root)
+    content = main_content(root, discussion=discussion)
 
     rendered, plain, method = "", "", "none"
     if content is not None:

@@ -41,13 +41,16 @@ _JS_WALL_RE = re.compile(
 )
 # "Enable JavaScript to view the comments" is about a widget, not the page.
 _WIDGET_RE = re.compile(
-    r"comment|disqus|video|player|map\b|chart|widget|embed|tweet|form\b", re.IGNORECASE
+    r"comment|disqus|video|player|\bmap\b|chart|widget|embed|tweet|\bform\b", re.IGNORECASE
 )
+# The whole title, give or take punctuation and a " | Site" suffix: a news headline that
+# merely mentions a security check is not a bot wall.
 _WALL_TITLE_RE = re.compile(
-    r"just a moment|attention required|please wait\.*\s*\|\s*cloudflare|access denied"
-    r"|ddos-guard|ddos protection|security check|are you a (?:robot|human)"
-    r"|human verification|bot verification|captcha|request unsuccessful"
-    r"|you have been blocked|pardon our interruption|website firewall",
+    r"\W*(?:just a moment|attention required|please wait|access denied|ddos-guard"
+    r"|ddos protection|security check|are you a (?:robot|human)|human verification"
+    r"|bot verification|verify you are (?:a )?human|captcha|request unsuccessful"
+    r"|you have been blocked|pardon our interruption|website firewall"
+    r"|access to this page has been denied)\W*(?:[|\-–—:·•].*)?",
     re.IGNORECASE,
 )
 _WALL_TEXT_RE = re.compile(
@@ -119,7 +122,7 @@ def observe(root: etree._Element, html_size: int) -> Signals:
 
 
 def _is_wall(signals: Signals, root: etree._Element, title: str | None, page_text: str) -> bool:
-    if title and _WALL_TITLE_RE.search(title):
+    if title and _WALL_TITLE_RE.fullmatch(title):
         return True
     if _WALL_TEXT_RE.search(page_text) or _WALL_MARKUP_RE.search(signals.sources):
         return True
