@@ -32,6 +32,9 @@ ProgressCallback = Callable[[str, dict[str, Any]], None]
 
 NO_RESULTS = "no_results"
 MAX_QUESTION_CHARS = 400
+# A digest quotes a few passages per page; past the first 400,000 characters (a
+# book-length page) ranking costs time and adds nothing. A prefix keeps offsets valid.
+MAX_RANKED_CHARS = 400_000
 
 
 @dataclass
@@ -195,7 +198,7 @@ def _pages(read: Sequence[tuple[Candidate, FetchResult]]) -> list[Page]:
         pages.append(
             Page(
                 url=url,
-                text=result.text,
+                text=result.text[:MAX_RANKED_CHARS],
                 fetched_at=result.fetched_at,
                 title=result.title or candidate.title,
                 published=str(published) if published else None,
