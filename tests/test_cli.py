@@ -250,3 +250,11 @@ def test_resolve_pins_a_name_to_an_address(site: Site, env: dict[str, str]) -> N
         env=env,
     )
     assert json.loads(pinned_elsewhere.stdout)["outcome"] == "blocked"
+
+
+@pytest.mark.parametrize("args", [["search", "   "], ["search", "x", "--site", " "]])
+def test_unusable_search_input_is_a_usage_error(args: list[str]) -> None:
+    done = run(*args)
+    assert done.returncode == EXIT_CODES["usage_error"]
+    assert done.stderr.startswith("sleuth: error:")
+    assert "Traceback" not in done.stderr

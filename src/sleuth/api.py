@@ -13,6 +13,8 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from pydantic import ValidationError
+
 from sleuth.cache import Cache, open_cache
 from sleuth.config import Settings, load_settings
 from sleuth.errors import UsageError
@@ -99,13 +101,18 @@ class AsyncSleuth:
     ) -> SearchResponse:
         from sleuth.websearch import ProviderChain, SearchQuery
 
-        request = SearchQuery(
-            query=query,
-            max_results=max_results or self.settings.max_results,
-            recency_days=recency_days,
-            site_include=list(sites),
-            site_exclude=list(exclude_sites),
-        )
+        if any(not site.strip() for site in (*sites, *exclude_sites)):
+            raise UsageError("a --site or --exclude-site value is empty", hint="name a domain")
+        try:
+            request = SearchQuery(
+                query=query,
+                max_results=max_results or self.settings.max_results,
+                recency_days=recency_days,
+                site_include=list(sites),
+                site_exclude=list(exclude_sites),
+            )
+        except ValidationError as exc:
+            raise UsageError(f"invalid search: {exc.errors()[0]['msg']}") from None
         if provider:
             chain = ProviderChain(
                 self.settings, self.cache, providers=[provider], resolver=self.resolver

@@ -31,10 +31,24 @@ async def test_memory_backend_honours_its_size() -> None:
 
 async def test_file_backend_uses_the_cache_dir(tmp_path: Path) -> None:
     cache = open_cache(Settings(cache="file", cache_dir=tmp_path / "c"))
-    assert isinstance(cache, FileCache)
+    assert isinstance(cache, FallbackCache)
+    assert isinstance(cache.primary, FileCache)
     await cache.set("k", b"v")
     assert (await cache.stats()).location == str(tmp_path / "c")
     assert any(p.is_file() for p in (tmp_path / "c").rglob("*"))
+
+
+async def test_unwritable_file_cache_degrades_to_memory_with_one_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the cache directory should be")
+    cache = open_cache(Settings(cache="file", cache_dir=blocker / "cache"))
+    with caplog.at_level(logging.WARNING, logger="sleuth"):
+        await cache.set("k", b"v")
+        await cache.set("k2", b"v2")
+    assert await cache.get("k") == b"v"
+    assert [r.getMessage() for r in caplog.records] == ["cache_fallback"]
 
 
 @pytest.mark.redis

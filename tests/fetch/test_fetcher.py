@@ -12,7 +12,7 @@ from conftest import PARAGRAPHS
 from loopback import Site, article, serve
 from sleuth.cache import MemoryCache
 from sleuth.config import Settings
-from sleuth.errors import UsageError
+from sleuth.errors import CacheError, UsageError
 from sleuth.pages import Fetcher, Outcome
 
 GENERIC_ROBOTS = "User-agent: *\nDisallow: /private\n"
@@ -291,3 +291,87 @@ async def test_bare_host_gets_https_and_garbage_is_a_usage_error(fetcher: Fetche
         await fetcher.fetch("not a url")
     with pytest.raises(UsageError):
         await fetcher.fetch("http://")
+
+
+async def test_slow_robots_txt_is_bounded_by_the_fetch_deadline(site: Site) -> None:
+    settings = Settings(
+        allow_hosts=[f"127.0.0.1:{site.port}"],
+        cache="memory",
+        render="never",
+        read_timeout=30,
+        fetch_deadline=0.3,
+    )
+    site.add("/robots.txt", "User-agent: *\nAllow: /\n", stall=threading.Event())
+    url = site.add("/page", article("Page", PARAGRAPHS))
+    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+        result = await fetcher.fetch(url)
+    assert result.outcome == Outcome.ROBOTS_DISALLOWED
+
+
+async def test_unreachable_robots_txt_is_asked_again_after_minutes(site: Site) -> None:
+    now = [1000.0]
+    cache = MemoryCache(10, clock=lambda: now[0])
+    settings = Settings(allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", render="never")
+    site.add("/robots.txt", "down", status=503)
+    url = site.add("/page", article("Page", PARAGRAPHS))
+    async with Fetcher(settings, cache=cache) as fetcher:
+        assert (await fetcher.fetch(url)).outcome == Outcome.ROBOTS_DISALLOWED
+    site.add("/robots.txt", "User-agent: *\nAllow: /\n", headers={"Content-Type": "text/plain"})
+    now[0] += 60
+    async with Fetcher(settings, cache=cache) as fetcher:
+        assert (await fetcher.fetch(url)).outcome == Outcome.ROBOTS_DISALLOWED
+    now[0] += 301
+    async with Fetcher(settings, cache=cache) as fetcher:
+        assert (await fetcher.fetch(url)).outcome == Outcome.OK
+    assert site.paths().count("/robots.txt") == 2
+
+
+async def test_oversized_robots_txt_is_read_up_to_the_limit(site: Site, fetcher: Fetcher) -> None:
+    rules = "User-agent: *\nAllow: /open\nDisallow: /\n"
+    padding = "# " + "x" * 98 + "\n"
+    site.add("/robots.txt", rules + padding * 6000, headers={"Content-Type": "text/plain"})
+    allowed = site.add("/open", article("Open", PARAGRAPHS))
+    closed = site.add("/closed", article("Closed", PARAGRAPHS))
+    assert (await fetcher.fetch(allowed)).outcome == Outcome.OK
+    assert (await fetcher.fetch(closed)).outcome == Outcome.ROBOTS_DISALLOWED
+
+
+class _ReadOnlyCache(MemoryCache):
+    async def set(self, key: str, value: bytes, ttl: float | None = None) -> None:
+        raise CacheError("the disk is full", retryable=False)
+
+
+async def test_a_failing_cache_never_loses_a_fetched_page(site: Site, settings: Settings) -> None:
+    url = site.add("/story", article("Lighthouse logbooks", PARAGRAPHS))
+    async with Fetcher(settings, cache=_ReadOnlyCache(10)) as fetcher:
+        result = await fetcher.fetch(url)
+    assert result.outcome == Outcome.OK
+    assert "digitised these logbooks" in result.text
+
+
+async def test_zero_ttl_turns_page_caching_off(site: Site) -> None:
+    settings = Settings(
+        allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", render="never", cache_ttl=0
+    )
+    url = site.add("/story", article("Lighthouse logbooks", PARAGRAPHS))
+    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+        first = await fetcher.fetch(url, respect_robots=False)
+        second = await fetcher.fetch(url, respect_robots=False)
+    assert (first.cache, second.cache) == ("miss", "miss")
+    assert site.paths().count("/story") == 2
+
+
+@pytest.mark.chromium
+@pytest.mark.parametrize(
+    ("status", "outcome"), [(404, Outcome.HTTP_ERROR), (500, Outcome.HTTP_ERROR)]
+)
+async def test_rendered_error_pages_are_errors_not_ok(
+    site: Site, status: int, outcome: str
+) -> None:
+    settings = Settings(allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory")
+    url = site.add("/gone", article("Gone", PARAGRAPHS), status=status)
+    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+        result = await fetcher.fetch(url, respect_robots=False, render="always")
+        assert (result.outcome, result.status, result.rendered) == (outcome, status, True)
+        again = await fetcher.fetch(url, respect_robots=False, render="always")
+        assert again.cache == "miss", "error pages are never cached"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import threading
 from http.server import BaseHTTPRequestHandler
+from pathlib import Path
 
 import pytest
 
@@ -281,3 +283,33 @@ async def test_service_workers_are_never_installed(site: Site, renderer: Rendere
     rendered = await renderer.render(url)
     assert "workers:0" in rendered.html
     assert "/sw.js" not in site.paths()
+
+
+def _child_processes() -> set[int]:
+    children: set[int] = set()
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        text = (task / "children").read_text().split()
+        children.update(int(pid) for pid in text)
+    return {pid for pid in children if Path(f"/proc/{pid}").exists()}
+
+
+async def test_a_render_cancelled_during_launch_leaves_no_processes(site: Site) -> None:
+    before = _child_processes()
+    site.add("/page", "<html><body><p>hello</p></body></html>")
+    renderer = Renderer(site_settings(site))
+    render = asyncio.create_task(renderer.render(site.origin + "/page"))
+    while renderer._launching is None:  # yield to the loop until the launch has begun
+        await asyncio.sleep(0)
+    render.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await render
+    await renderer.aclose()
+    leftover = {pid for pid in _child_processes() - before if not _is_zombie(pid)}
+    assert leftover == set()
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True

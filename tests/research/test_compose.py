@@ -66,6 +66,37 @@ def test_no_more_than_max_citations_pages_are_cited() -> None:
     assert {c.id for c in digest.citations} == set(range(1, MAX_CITATIONS + 1))
 
 
+def test_a_finding_shared_by_new_pages_keeps_only_the_pages_that_fit() -> None:
+    pages = [page(i, f"Statement {i} is on page {i} only.") for i in range(12)]
+    findings = [finding([i], pages[i].text, f"Statement {i}") for i in range(7)]
+    findings.append(finding([7, 8, 9], pages[7].text, "Statement 7"))  # three new pages
+    findings.append(finding([10], pages[10].text, "Statement 10"))  # no room left at all
+    findings.append(finding([3, 11], pages[3].text, "Statement 3"))  # cited page, new page
+    digest = compose("q", pages, findings, token_budget=100_000)
+    assert len(digest.citations) == MAX_CITATIONS
+    assert [b.citations for b in digest.bullets] == [[1], [2], [3], [4], [5], [6], [7], [8], [4]]
+    assert digest.citations[-1].url == pages[7].url
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.integers(min_value=0, max_value=11), min_size=1, max_size=4, unique=True),
+        max_size=12,
+    ),
+    st.integers(min_value=1, max_value=10),
+)
+def test_citations_never_exceed_the_cap(shared: list[list[int]], cap: int) -> None:
+    pages = [page(i, f"Statement {i} is on page {i} only.") for i in range(12)]
+    findings = [finding(ids, pages[ids[0]].text, f"Statement {ids[0]}") for ids in shared]
+    digest = compose("q", pages, findings, max_citations=cap, token_budget=100_000)
+    assert len(digest.citations) <= cap
+    listed = {c.id: c.url for c in digest.citations}
+    for bullet in digest.bullets:
+        assert set(bullet.citations) <= set(listed)
+        assert listed[bullet.citations[0]] == pages[int(bullet.quote.split()[1])].url
+
+
 def test_the_budget_drops_the_least_relevant_bullets() -> None:
     sentence = "A long statement about rivers and mountains that fills space nicely. " * 4
     pages = [page(i, sentence.strip()) for i in range(8)]

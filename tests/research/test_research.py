@@ -19,16 +19,25 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import httpx
 import pytest
 
 from loopback import Site, article, serve
 from sleuth.api import AsyncSleuth, Sleuth
 from sleuth.cache.memory import MemoryCache
 from sleuth.config import Settings
-from sleuth.digest import Digest, render_markdown, research
+from sleuth.digest import Digest, render_markdown, research, run_research
 from sleuth.digest.compose import estimate_tokens
 from sleuth.errors import EXIT_CODES, UsageError
 from sleuth.pages import Fetcher
+from sleuth.websearch import (
+    ProviderChain,
+    ProviderHealth,
+    SearchHit,
+    SearchProvider,
+    SearchQuery,
+    domain_of,
+)
 from sleuth.websearch.health import PROCESS_HEALTH
 
 QUESTION = "What is the default timeout of the Nimbus client and how do I change it?"
@@ -247,6 +256,71 @@ async def test_a_blocked_result_is_reported_and_never_contacted(
     assert digest.bullets
 
 
+# Hosts no resolver could take: a search engine's garbage, never a person's typo.
+BAD_RESULT_URLS = ["http://999.1.1.1/x", "http://exa mple.com/x"]
+
+
+async def test_search_results_that_are_no_urls_never_reach_the_digest(
+    web: Web, cache: MemoryCache
+) -> None:
+    for url in BAD_RESULT_URLS:
+        web.result(url, "Garbage")
+    docs = web.page("/docs/timeouts", "Nimbus timeouts", DOCS)
+    digest = await research(QUESTION, settings=web.settings(), cache=cache)
+    assert digest.errors == []
+    assert [c.url for c in digest.citations] == [docs]
+    assert digest.bullets
+
+
+class ListedProvider(SearchProvider):
+    """A plugin that builds its hits itself, so nothing in the search layer cleans them."""
+
+    name = "listed"
+
+    def __init__(self, settings: Settings, urls: list[str]) -> None:
+        super().__init__(settings)
+        self.urls = urls
+
+    def is_configured(self, settings: Settings) -> bool:
+        return True
+
+    @property
+    def trusted_urls(self) -> list[str]:
+        return []
+
+    async def search(self, query: SearchQuery, client: httpx.AsyncClient) -> list[SearchHit]:
+        return [
+            SearchHit(
+                rank=rank,
+                title=f"Result {rank}",
+                url=url,
+                domain=domain_of(url),
+                snippet="",
+                provider=self.name,
+            )
+            for rank, url in enumerate(self.urls, start=1)
+        ]
+
+
+async def test_a_result_url_that_is_no_url_is_reported_and_the_rest_are_read(
+    web: Web, cache: MemoryCache
+) -> None:
+    docs = web.site.add("/docs/timeouts", article("Nimbus timeouts", DOCS))
+    blog = web.site.add("/blog/nimbus", article("Moving to Nimbus", BLOG))
+    settings = web.settings()
+    provider = ListedProvider(settings, [*BAD_RESULT_URLS, docs, blog])
+    async with (
+        ProviderChain(settings, cache, providers=[provider], health=ProviderHealth()) as chain,
+        Fetcher(settings, cache=cache) as fetcher,
+    ):
+        digest = await run_research(QUESTION, settings=settings, chain=chain, fetcher=fetcher)
+    assert [(e.code, e.url) for e in digest.errors] == [
+        ("usage_error", url) for url in BAD_RESULT_URLS
+    ]
+    assert {c.url for c in digest.citations} == {docs, blog}
+    assert digest.meta.fetched_pages == 2
+
+
 async def test_robots_txt_is_obeyed(web: Web, cache: MemoryCache) -> None:
     web.site.add(
         "/robots.txt",
@@ -333,6 +407,25 @@ async def test_a_second_run_is_served_from_the_cache(web: Web, cache: MemoryCach
     assert len(web.site.paths()) == requests
     assert second.bullets == first.bullets
     assert second.citations == first.citations
+
+
+async def test_a_page_cached_under_the_configured_render_mode_is_preferred(
+    web: Web, cache: MemoryCache
+) -> None:
+    urls = [web.page(f"/p{i}", f"Nimbus page {i}", DOCS) for i in range(4)]
+    settings = web.settings()  # render="never": the fetch caches under that mode
+    async with Fetcher(settings, cache=cache) as fetcher:
+        assert (await fetcher.fetch(urls[3])).ok
+    seen: list[tuple[str, dict[str, Any]]] = []
+    await research(
+        QUESTION,
+        settings=settings,
+        cache=cache,
+        max_pages=3,
+        on_progress=lambda stage, detail: seen.append((stage, detail)),
+    )
+    # The cached fourth result outranks the uncached third one, so it is read at once.
+    assert [d["urls"] for stage, d in seen if stage == "reading"] == [[urls[0], urls[1], urls[3]]]
 
 
 async def test_filters_reach_the_search_provider(web: Web, cache: MemoryCache) -> None:

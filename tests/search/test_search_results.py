@@ -6,7 +6,7 @@ import pytest
 
 from sleuth.websearch import SearchHit, SearchQuery, normalize_url
 from sleuth.websearch.results import RawHit, finalize, make_hits, plain_text
-from sleuth.websearch.urls import domain_of
+from sleuth.websearch.urls import domain_of, is_web_url
 
 
 @pytest.mark.parametrize(
@@ -88,6 +88,48 @@ def test_make_hits_drops_rows_without_a_web_link_and_ranks_densely() -> None:
     assert hits[0].snippet == "snip & more"
     assert hits[0].published == "2024-01-01"
     assert hits[1].published is None
+
+
+@pytest.mark.parametrize(
+    ("url", "valid"),
+    [
+        ("https://example.com/a?b=c", True),
+        ("HTTP://Example.com", True),
+        ("http://127.0.0.1:8080/x", True),
+        ("http://[2001:db8::1]/x", True),
+        ("https://bücher.example/", True),
+        ("http://999.1.1.1/x", False),  # an IPv4 part out of range
+        ("http://exa mple.com/x", False),
+        ("https://example.com/a b", False),
+        ("http://[bad/x", False),  # urlsplit itself refuses this
+        ("http://[::zz]/x", False),
+        ("http://example.com:99999/", False),
+        ("http://example.com:port/", False),
+        ("http://bad_host!.example/", False),
+        ("http:///path-only", False),
+        ("//example.com/x", False),
+        ("ftp://example.com/x", False),
+        ("example.com/x", False),
+        ("", False),
+    ],
+)
+def test_is_web_url(url: str, valid: bool) -> None:
+    assert is_web_url(url) is valid
+
+
+def test_make_hits_drops_rows_whose_url_no_fetch_would_take() -> None:
+    hits = make_hits(
+        "test",
+        [
+            RawHit("Out of range", "http://999.1.1.1/x"),
+            RawHit("Spaced host", "http://exa mple.com/x"),
+            RawHit("Broken literal", "http://[bad/x"),
+            RawHit("Good", " https://good.example/page "),
+        ],
+    )
+    assert [(h.rank, h.url, h.domain) for h in hits] == [
+        (1, "https://good.example/page", "good.example")
+    ]
 
 
 def _hit(rank: int, url: str, title: str) -> SearchHit:

@@ -1,8 +1,9 @@
 """The one cache interface every backend implements, and how keys are made.
 
-Values are bytes; callers that store structures use :func:`get_json` and
-:func:`set_json`. Keys carry sleuth's version so an upgrade never reads
-results written by older extraction code.
+Values are bytes; callers that store results use :func:`get_json` and
+:func:`set_json`, which never let a cache failure sink the work it would have
+sped up. Keys carry sleuth's version so an upgrade never reads results
+written by older extraction code.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sleuth._version import __version__
+from sleuth.errors import CacheError
+from sleuth.log import warn
 
 
 def cache_key(kind: str, *parts: object) -> str:
@@ -66,15 +69,29 @@ class Cache(ABC):
 
 
 async def get_json(cache: Cache, key: str) -> Any | None:
-    raw = await cache.get(key)
-    if raw is None:
-        return None
+    """The stored value, or None for a miss, a corrupt entry or a failing backend."""
     try:
-        return json.loads(raw)
-    except ValueError:
-        await cache.delete(key)
+        raw = await cache.get(key)
+        if raw is None:
+            return None
+        try:
+            return json.loads(raw)
+        except ValueError:
+            await cache.delete(key)
+            return None
+    except CacheError as exc:
+        warn("cache_error", operation="get", backend=cache.name, error=exc.message)
         return None
 
 
 async def set_json(cache: Cache, key: str, value: Any, ttl: float | None) -> None:
-    await cache.set(key, json.dumps(value, ensure_ascii=False, default=str).encode(), ttl)
+    """Store ``value`` for ``ttl`` seconds (None: no expiry; 0: do not store at all).
+
+    A failing backend is logged, not raised: the result is still good.
+    """
+    if ttl is not None and ttl <= 0:
+        return
+    try:
+        await cache.set(key, json.dumps(value, ensure_ascii=False, default=str).encode(), ttl)
+    except CacheError as exc:
+        warn("cache_error", operation="set", backend=cache.name, error=exc.message)

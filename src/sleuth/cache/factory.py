@@ -11,7 +11,7 @@ from sleuth.config import Settings
 
 
 def open_cache(settings: Settings) -> Cache:
-    """The configured backend; Redis comes wrapped so an outage degrades to memory.
+    """The configured backend; file and Redis come wrapped so a failure degrades to memory.
 
     Nothing connects here: Redis is first reached on first use, where the
     fallback covers an unreachable server as well as one that dies later.
@@ -19,6 +19,9 @@ def open_cache(settings: Settings) -> Cache:
     """
     if settings.cache == "memory":
         return MemoryCache(settings.memory_cache_entries)
-    if settings.cache == "file":
-        return FileCache(settings.cache_dir)
-    return FallbackCache(RedisCache(settings.redis_url), MemoryCache(settings.memory_cache_entries))
+    primary = (
+        FileCache(settings.cache_dir)
+        if settings.cache == "file"
+        else RedisCache(settings.redis_url)
+    )
+    return FallbackCache(primary, MemoryCache(settings.memory_cache_entries))

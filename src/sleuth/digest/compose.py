@@ -46,12 +46,20 @@ def _build(
 ) -> Digest:
     ids: dict[int, int] = {}
     bullets: list[Bullet] = []
+
+    def cite(page: int) -> bool:
+        """Give ``page`` an id if it has none and the cap allows; False when it cannot be cited."""
+        if page not in ids:
+            if len(ids) >= max_citations:
+                return False
+            ids[page] = len(ids) + 1
+        return True
+
     for finding in findings:
-        cited = [p for p in finding.pages if p in ids or len(ids) < max_citations]
-        if not cited or cited[0] != finding.pages[0]:
+        # The first page is the one quoted: without it the bullet has no source.
+        if not finding.pages or not cite(finding.pages[0]):
             continue
-        for page in cited:
-            ids.setdefault(page, len(ids) + 1)
+        cited = [finding.pages[0], *(p for p in finding.pages[1:] if cite(p))]
         quote = pages[finding.pages[0]].text[finding.start : finding.end]
         bullets.append(
             Bullet(

@@ -109,11 +109,20 @@ async def _search(
 
 
 async def _candidates(
-    fetcher: Fetcher, response: SearchResponse, settings: Settings
+    run: _Run, fetcher: Fetcher, response: SearchResponse, settings: Settings
 ) -> list[Candidate]:
+    """The results worth reading; one whose URL no fetch would take is reported and skipped.
+
+    ``settings.render`` is passed on so the cache is asked about the same entry
+    that :meth:`Fetcher.fetch` would write.
+    """
     found = []
     for hit in response.results:
-        cached = await fetcher.is_cached(hit.url, "text", settings.render)
+        try:
+            cached = await fetcher.is_cached(hit.url, "text", settings.render)
+        except SleuthError as exc:  # a plugin or an old cache entry gave a URL that is no URL
+            run.fail(exc.code, str(exc), hit.url)
+            continue
         found.append(Candidate(hit.url, hit.title, hit.published, hit.rank - 1, cached))
     return found
 
@@ -124,7 +133,7 @@ def _finished(
     """Record one finished fetch; return it when it gave text to digest."""
     try:
         result = task.result()
-    except SleuthError as exc:  # bad input, such as a result URL that is no URL
+    except SleuthError as exc:  # a fetch that refused its input rather than reporting
         run.fail(exc.code, str(exc), candidate.url)
         run.progress("page", url=candidate.url, outcome=exc.code, cache="miss")
         return None
@@ -276,7 +285,7 @@ async def run_research(
     response = await _search(run, chain, query, end_at)
     if response is None:
         return run.digest()
-    candidates = await _candidates(fetcher, response, settings)
+    candidates = await _candidates(run, fetcher, response, settings)
     chosen = choose_pages(candidates, question, max_pages=wanted, spares=wanted)
     pages = _pages(await _read(run, fetcher, chosen, wanted, end_at))
 

@@ -108,14 +108,22 @@ def _stages(encodings: list[str], url: str) -> list[_Stage]:
     return stages
 
 
-class _LimitedBody:
-    """Counts wire bytes and every decoder's output; raises TooLarge past a limit."""
+class _Full(Exception):
+    """A truncating read has all the bytes it may keep."""
 
-    def __init__(self, response: httpx.Response, max_bytes: int, max_decoded_bytes: int) -> None:
+
+class _LimitedBody:
+    """Counts wire bytes and every decoder's output; past a limit, raises TooLarge
+    or, when truncating, stops with what fits."""
+
+    def __init__(
+        self, response: httpx.Response, max_bytes: int, max_decoded_bytes: int, truncate: bool
+    ) -> None:
         self._url = str(response.request.url)
         self._max_bytes, self._max_decoded = max_bytes, max_decoded_bytes
+        self._truncate = truncate
         declared = response.headers.get("Content-Length", "")
-        if declared.isdigit() and int(declared) > max_bytes:
+        if not truncate and declared.isdigit() and int(declared) > max_bytes:
             raise TooLarge(
                 f"{self._url} declares {declared} bytes, more than the limit of {max_bytes}",
                 url=self._url,
@@ -129,6 +137,8 @@ class _LimitedBody:
     def feed(self, raw: bytes) -> None:
         self._wire += len(raw)
         if self._wire > self._max_bytes:
+            if self._truncate:
+                raise _Full
             raise TooLarge(f"{self._url} sent more than {self._max_bytes} bytes", url=self._url)
         self._parts.extend(self._decode(0, raw))
 
@@ -137,6 +147,11 @@ class _LimitedBody:
 
     def _decode(self, index: int, data: bytes) -> Iterator[bytes]:
         if index == len(self._stages):
+            room = self._max_decoded - self._produced[index]
+            if self._truncate and len(data) > room:
+                self._produced[index] += room
+                yield data[:room]
+                raise _Full
             self._count(index, len(data))
             yield data
             return
@@ -159,28 +174,41 @@ class _LimitedBody:
     def _count(self, index: int, size: int) -> None:
         self._produced[index] += size
         if self._produced[index] > self._max_decoded:
+            if self._truncate:
+                raise _Full
             raise TooLarge(
                 f"{self._url} decompresses to more than {self._max_decoded} bytes",
                 url=self._url,
             )
 
 
-async def read_body(response: httpx.Response, *, max_bytes: int, max_decoded_bytes: int) -> bytes:
+async def read_body(
+    response: httpx.Response, *, max_bytes: int, max_decoded_bytes: int, truncate: bool = False
+) -> bytes:
     """The decoded body of a streamed response (``client.stream(...)``), within both limits.
 
     Raises TooLarge past a limit (before reading anything when Content-Length
     already says so), UnsupportedType for an unknown content-encoding and
-    NetworkError for a corrupt compressed body.
+    NetworkError for a corrupt compressed body. With ``truncate`` it returns
+    the first ``max_decoded_bytes`` instead (robots.txt wants that).
     """
-    body = _LimitedBody(response, max_bytes, max_decoded_bytes)
-    async for chunk in response.aiter_raw():
-        body.feed(chunk)
+    body = _LimitedBody(response, max_bytes, max_decoded_bytes, truncate)
+    try:
+        async for chunk in response.aiter_raw():
+            body.feed(chunk)
+    except _Full:
+        pass
     return body.result()
 
 
-def read_body_sync(response: httpx.Response, *, max_bytes: int, max_decoded_bytes: int) -> bytes:
+def read_body_sync(
+    response: httpx.Response, *, max_bytes: int, max_decoded_bytes: int, truncate: bool = False
+) -> bytes:
     """The blocking twin of :func:`read_body`."""
-    body = _LimitedBody(response, max_bytes, max_decoded_bytes)
-    for chunk in response.iter_raw():
-        body.feed(chunk)
+    body = _LimitedBody(response, max_bytes, max_decoded_bytes, truncate)
+    try:
+        for chunk in response.iter_raw():
+            body.feed(chunk)
+    except _Full:
+        pass
     return body.result()

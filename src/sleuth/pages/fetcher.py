@@ -100,6 +100,23 @@ async def _extract(document: _Document, output: OutputFormat) -> Extraction:
     )
 
 
+async def _checked(url: str, document: _Document) -> _Document:
+    """Error statuses become outcomes, the same way for downloaded and rendered pages."""
+    status = document.status or 200
+    if status == 429:
+        raise RateLimited(f"{url} answered 429 Too Many Requests", status=status, url=url)
+    if status >= 400:
+        if status in (403, 503):
+            # Often bot-check interstitials: tell them apart from plain errors.
+            verdict = await _extract(document, "text")
+            if verdict.outcome == "block_page":
+                raise BlockPage(
+                    verdict.reason or f"{url} served a bot check", status=status, url=url
+                )
+        raise HTTPStatusError(f"{url} answered HTTP {status}", status=status, url=url)
+    return document
+
+
 class Fetcher:
     """Fetches pages for people and agents; reuse one for many URLs."""
 
@@ -119,7 +136,12 @@ class Fetcher:
         self._owns_client = client is None
         self._renderer = renderer
         self._owns_renderer = renderer is None
-        self._robots = RobotsChecker(self._client, cache, ttl=settings.robots_cache_ttl)
+        self._robots = RobotsChecker(
+            self._client,
+            cache,
+            ttl=settings.robots_cache_ttl,
+            deadline_seconds=settings.fetch_deadline,
+        )
         self._slots = asyncio.Semaphore(settings.max_concurrent_fetches)
 
     async def __aenter__(self) -> Fetcher:
@@ -200,6 +222,7 @@ class Fetcher:
                 raise RobotsDisallowed(f"robots.txt of {urlsplit(url).netloc} disallows {url}")
             if mode == "always":
                 document = await self._render(url)
+                await _checked(url, document)
             else:
                 document = await self._download(url)
             extraction = await _extract(document, output)
@@ -270,10 +293,8 @@ class Fetcher:
         status = response.status_code
         content_type = response.headers.get("content-type")
         media = _media_type(content_type)
-        if status == 429:
-            raise RateLimited(f"{url} answered 429 Too Many Requests", status=status, url=url)
-        if status >= 400 and status not in (403, 503):
-            raise HTTPStatusError(f"{url} answered HTTP {status}", status=status, url=url)
+        if status >= 400 and status not in (403, 503):  # no body worth reading
+            await _checked(url, _Document(b"", content_type, str(response.url), status))
         if media and media not in ACCEPTED_TYPES:
             raise UnsupportedType(f"{url} is {media}, not a web page", url=url)
         body = await read_body(
@@ -281,29 +302,23 @@ class Fetcher:
             max_bytes=self.settings.max_bytes,
             max_decoded_bytes=self.settings.max_decoded_bytes,
         )
-        final_url = str(response.url)
-        if status >= 400:
-            # 403/503 are often bot-check interstitials: tell them apart from plain errors.
-            verdict = await _extract(_Document(body, content_type, final_url, status), "text")
-            if verdict.outcome == "block_page":
-                raise BlockPage(
-                    verdict.reason or f"{url} served a bot check", status=status, url=url
-                )
-            raise HTTPStatusError(f"{url} answered HTTP {status}", status=status, url=url)
         if not media and body.lstrip()[:1] not in (b"<", b""):
             raise UnsupportedType(
                 f"{url} sent no content type and does not look like HTML", url=url
             )
-        return _Document(body, content_type, final_url, status)
+        return await _checked(url, _Document(body, content_type, str(response.url), status))
 
     async def _render_fallback(
         self, url: str, output: OutputFormat, document: _Document, extraction: Extraction
     ) -> tuple[_Document, Extraction]:
         event("render_fallback", url=url, outcome=extraction.outcome, reason=extraction.reason)
         try:
-            rendered = await self._render(url)
+            rendered = await _checked(url, await self._render(url))
         except RenderUnavailable as exc:
             event("render_unavailable", url=url, error=exc.message)
+            return document, extraction
+        except SleuthError as exc:  # the first answer stands; the browser fared worse
+            event("render_failed", url=url, error=exc.code)
             return document, extraction
         second = await _extract(rendered, output)
         return (rendered, second) if second.outcome == "ok" else (document, extraction)

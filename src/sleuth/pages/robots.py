@@ -7,7 +7,10 @@ fetched through the same guarded client as pages and cached per origin.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from urllib.parse import urlsplit
 
 import httpx
@@ -16,9 +19,10 @@ from protego import Protego
 from sleuth.cache.base import Cache, cache_key, get_json, set_json
 from sleuth.errors import BlockedError, SleuthError
 from sleuth.log import event
-from sleuth.net.body import read_body
+from sleuth.net import deadline, read_body
 
-ROBOTS_MAX_BYTES = 512 * 1024  # RFC 9309 asks parsers to read at least 500 KiB
+ROBOTS_MAX_BYTES = 512 * 1024  # RFC 9309 §2.5: parse at least the first 500 KiB
+UNREACHABLE_TTL = 300.0  # a 5xx or timeout is asked again after minutes, not a day
 PRODUCT_TOKEN = "sleuth"
 
 
@@ -26,13 +30,18 @@ PRODUCT_TOKEN = "sleuth"
 class RobotsPolicy:
     verdict: str  # "rules" | "allow_all" | "disallow_all"
     body: str = ""
+    unreachable: bool = False
+
+    @cached_property
+    def _parser(self) -> Protego:
+        return Protego.parse(self.body)
 
     def allows(self, url: str, user_agent: str = PRODUCT_TOKEN) -> bool:
         if self.verdict == "allow_all":
             return True
         if self.verdict == "disallow_all":
             return False
-        return bool(Protego.parse(self.body).can_fetch(url, user_agent))
+        return bool(self._parser.can_fetch(url, user_agent))
 
 
 def robots_url(url: str) -> str:
@@ -43,47 +52,62 @@ def robots_url(url: str) -> str:
 class RobotsChecker:
     """Answers "may sleuth fetch this URL?" with one robots.txt request per origin."""
 
-    def __init__(self, client: httpx.AsyncClient, cache: Cache, *, ttl: float) -> None:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        cache: Cache,
+        *,
+        ttl: float,
+        deadline_seconds: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._client = client
         self._cache = cache
         self._ttl = ttl
-        self._policies: dict[str, RobotsPolicy] = {}
+        self._deadline = deadline_seconds
+        self._clock = clock
+        self._policies: dict[str, tuple[RobotsPolicy, float]] = {}
 
     async def allowed(self, url: str) -> bool:
         return (await self.policy(url)).allows(url)
 
     async def policy(self, url: str) -> RobotsPolicy:
         location = robots_url(url)
-        if location in self._policies:
-            return self._policies[location]
+        known = self._policies.get(location)
+        if known is not None and known[1] > self._clock():
+            return known[0]
         key = cache_key("robots", location)
         stored = await get_json(self._cache, key)
         if isinstance(stored, dict):
             policy = RobotsPolicy(stored.get("verdict", "disallow_all"), stored.get("body", ""))
+            ttl = self._ttl
         else:
             policy = await self._download(location)
-            await set_json(
-                self._cache, key, {"verdict": policy.verdict, "body": policy.body}, self._ttl
-            )
-        self._policies[location] = policy
+            ttl = min(self._ttl, UNREACHABLE_TTL) if policy.unreachable else self._ttl
+            await set_json(self._cache, key, {"verdict": policy.verdict, "body": policy.body}, ttl)
+        self._policies[location] = (policy, self._clock() + ttl)
         return policy
 
     async def _download(self, location: str) -> RobotsPolicy:
         try:
-            async with self._client.stream("GET", location) as response:
+            async with (
+                deadline(self._deadline, url=location),
+                self._client.stream("GET", location) as response,
+            ):
                 if 400 <= response.status_code < 500:
-                    policy = RobotsPolicy("allow_all")
-                elif response.status_code >= 500:
-                    policy = RobotsPolicy("disallow_all")
-                else:
-                    raw = await read_body(
-                        response, max_bytes=ROBOTS_MAX_BYTES, max_decoded_bytes=ROBOTS_MAX_BYTES
-                    )
-                    policy = RobotsPolicy("rules", raw.decode("utf-8", errors="replace"))
+                    return RobotsPolicy("allow_all")
+                if response.status_code >= 500:
+                    return RobotsPolicy("disallow_all", unreachable=True)
+                raw = await read_body(
+                    response,
+                    max_bytes=ROBOTS_MAX_BYTES * 4,
+                    max_decoded_bytes=ROBOTS_MAX_BYTES,
+                    truncate=True,
+                )
+                return RobotsPolicy("rules", raw.decode("utf-8", errors="replace"))
         except BlockedError:
             raise
         except (httpx.HTTPError, SleuthError) as exc:
             # Unreachable: RFC 9309 §2.3.1.4 says assume complete disallow.
             event("robots_unreachable", url=location, error=type(exc).__name__)
-            policy = RobotsPolicy("disallow_all")
-        return policy
+            return RobotsPolicy("disallow_all", unreachable=True)

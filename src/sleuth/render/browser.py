@@ -8,6 +8,7 @@ interception into a name-resolution failure (IP literals included).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 from typing import TYPE_CHECKING
@@ -100,8 +101,10 @@ async def launch_browser(settings: Settings) -> tuple[Playwright, Browser]:
             args=list(LAUNCH_FLAGS),
             timeout=LAUNCH_TIMEOUT_MS,
         )
-    except PlaywrightError as exc:
-        await playwright.stop()
+    except BaseException as exc:
+        await asyncio.shield(playwright.stop())
+        if not isinstance(exc, PlaywrightError):
+            raise
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise RenderUnavailable(
             f"Chromium at {executable} could not be started: {first_line}",

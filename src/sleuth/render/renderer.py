@@ -74,6 +74,7 @@ class Renderer:
         self._launch_lock = asyncio.Lock()
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
+        self._launching: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> Self:
         return self
@@ -102,15 +103,28 @@ class Renderer:
 
     async def aclose(self) -> None:
         async with self._launch_lock:
+            if self._launching is not None:  # a launch a cancelled render left running
+                await asyncio.wait([self._launching])
+                if not self._launching.cancelled():
+                    self._launching.exception()  # seen here; the render that wanted it is gone
             await self._stop_browser()
         await self._client.aclose()
 
     async def _ensure_browser(self) -> Browser:
+        # The launch runs as its own task: a render cancelled mid-launch (a research
+        # deadline) must not orphan the driver and browser; aclose() reaps them.
         async with self._launch_lock:
-            if self._browser is None or not self._browser.is_connected():
+            launching = self._launching
+            connected = self._browser is not None and self._browser.is_connected()
+            if launching is None or (launching.done() and not connected):
                 await self._stop_browser()
-                self._playwright, self._browser = await launch_browser(self._settings)
+                launching = self._launching = asyncio.ensure_future(self._launch())
+            await asyncio.shield(launching)
+            assert self._browser is not None
             return self._browser
+
+    async def _launch(self) -> None:
+        self._playwright, self._browser = await launch_browser(self._settings)
 
     async def _stop_browser(self) -> None:
         browser, playwright = self._browser, self._playwright

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from sleuth.websearch.models import SearchHit, SearchQuery
-from sleuth.websearch.urls import domain_of, normalize_url, on_site
+from sleuth.websearch.urls import domain_of, is_web_url, normalize_url, on_site
 
 # Block-level tags separate words; inline ones (<b>, <em>) sit inside them.
 _BLOCK_TAG = re.compile(
@@ -39,13 +39,13 @@ class RawHit(NamedTuple):
 
 
 def make_hits(provider: str, rows: Iterable[RawHit]) -> list[SearchHit]:
-    """Clean hits ranked in provider order; rows without a web link are dropped."""
+    """Clean hits ranked in provider order; rows without a valid web link are dropped."""
     hits: list[SearchHit] = []
     for row in rows:
         url = row.url.strip() if isinstance(row.url, str) else ""
-        domain = domain_of(url) if url.lower().startswith(("http://", "https://")) else ""
-        if not domain:
+        if not is_web_url(url):
             continue
+        domain = domain_of(url)
         hits.append(
             SearchHit(
                 rank=len(hits) + 1,

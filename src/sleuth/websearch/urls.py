@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
+from sleuth.net import canonical_url
+
 # Parameters that identify the click, not the page.
 TRACKING_PARAMS = frozenset(
     {
@@ -68,6 +70,25 @@ def normalize_url(url: str) -> str:
         if pair and not _is_tracker(unquote_plus(pair.split("=")[0]))
     )
     return urlunsplit((scheme, netloc, path, query, ""))
+
+
+def is_web_url(url: str) -> bool:
+    """True for an absolute http(s) URL a page fetch accepts: no spaces, a real host and port.
+
+    A search engine can hand back ``http://999.1.1.1/`` or a host with a space
+    in it; such a hit could never be read, so it is better dropped than shown.
+    """
+    if not url or any(ch.isspace() for ch in url):
+        return False
+    try:
+        parts = urlsplit(url)
+        if parts.scheme.lower() not in DEFAULT_PORTS or not parts.hostname:
+            return False
+        _ = parts.port  # raises for a port out of range or not a number
+        canonical_url(url)  # raises for a host no resolver could take
+    except ValueError:
+        return False
+    return True
 
 
 def domain_of(url: str) -> str:
