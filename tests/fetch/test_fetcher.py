@@ -94,7 +94,7 @@ async def test_robots_status_codes_follow_rfc_9309(
     assert (await fetcher.fetch(url)).outcome == expected
 
 
-async def test_robots_timeout_means_disallow(site: Site) -> None:
+async def test_robots_timeout_is_a_timeout_and_the_page_is_not_fetched(site: Site) -> None:
     settings = Settings(
         allow_hosts=[f"127.0.0.1:{site.port}"],
         cache="memory",
@@ -106,7 +106,7 @@ async def test_robots_timeout_means_disallow(site: Site) -> None:
     url = site.add("/page", article("Page", PARAGRAPHS))
     async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(url)
-    assert result.outcome == Outcome.ROBOTS_DISALLOWED
+    assert result.outcome == Outcome.TIMEOUT
     assert "/page" not in site.paths()
 
 
@@ -305,7 +305,8 @@ async def test_slow_robots_txt_is_bounded_by_the_fetch_deadline(site: Site) -> N
     url = site.add("/page", article("Page", PARAGRAPHS))
     async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(url)
-    assert result.outcome == Outcome.ROBOTS_DISALLOWED
+    assert result.outcome == Outcome.TIMEOUT
+    assert "/page" not in site.paths()
 
 
 async def test_unreachable_robots_txt_is_asked_again_after_minutes(site: Site) -> None:
@@ -375,3 +376,82 @@ async def test_rendered_error_pages_are_errors_not_ok(
         assert (result.outcome, result.status, result.rendered) == (outcome, status, True)
         again = await fetcher.fetch(url, respect_robots=False, render="always")
         assert again.cache == "miss", "error pages are never cached"
+
+
+async def test_robots_txt_is_asked_at_every_redirect_hop(site: Site, fetcher: Fetcher) -> None:
+    site.add("/robots.txt", GENERIC_ROBOTS, headers={"Content-Type": "text/plain"})
+    site.add("/private/x", article("Private", PARAGRAPHS))
+    url = site.add("/go", "", status=302, headers={"Location": "/private/x"})
+    result = await fetcher.fetch(url)
+    assert result.outcome == Outcome.ROBOTS_DISALLOWED
+    assert "/private/x" not in site.paths()
+    assert (await fetcher.fetch(url, respect_robots=False)).outcome == Outcome.OK
+
+
+async def test_a_host_that_is_down_is_a_network_error_not_robots(site: Site) -> None:
+    with serve() as gone:
+        port = gone.port
+    settings = Settings(allow_hosts=[f"127.0.0.1:{port}"], cache="memory", render="never")
+    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+        result = await fetcher.fetch(f"http://127.0.0.1:{port}/page")
+    assert result.outcome == Outcome.NETWORK_ERROR
+
+
+async def test_refresh_asks_robots_txt_again(site: Site, fetcher: Fetcher) -> None:
+    site.add("/robots.txt", "User-agent: *\nDisallow: /\n", headers={"Content-Type": "text/plain"})
+    url = site.add("/page", article("Page", PARAGRAPHS))
+    assert (await fetcher.fetch(url)).outcome == Outcome.ROBOTS_DISALLOWED
+    site.add("/robots.txt", "User-agent: *\nAllow: /\n", headers={"Content-Type": "text/plain"})
+    assert (await fetcher.fetch(url)).outcome == Outcome.ROBOTS_DISALLOWED
+    assert (await fetcher.fetch(url, refresh=True)).outcome == Outcome.OK
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://[::1",
+        "http://[zz]/",
+        "http://xn--/",
+        "http:/127.0.0.1/x",
+        "http://",
+        "https:///x",
+        "http://example.com/" + "a" * 70_000,
+    ],
+)
+async def test_malformed_urls_are_usage_errors(fetcher: Fetcher, url: str) -> None:
+    with pytest.raises(UsageError):
+        await fetcher.fetch(url)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "javascript:alert(1)",
+        "data:text/html,<p>hi</p>",
+        "mailto:a@b.c",
+        "file:///etc/passwd",
+        "ftp://example.com/x",
+        "gopher://example.com/",
+    ],
+)
+async def test_other_schemes_are_blocked_outcomes(fetcher: Fetcher, url: str) -> None:
+    result = await fetcher.fetch(url)
+    assert result.outcome == Outcome.BLOCKED
+    assert result.error is not None
+    assert "scheme is refused" in result.error.message
+
+
+@pytest.mark.parametrize(
+    ("typed", "canonical"),
+    [
+        ("127.0.0.1:8080/x", "https://127.0.0.1:8080/x"),
+        ("http://0177.0.0.1/", "http://127.0.0.1/"),
+        ("http://2130706433/", "http://127.0.0.1/"),
+        ("HTTP://0x7f.1/", "http://127.0.0.1/"),
+    ],
+)
+async def test_hosts_are_read_the_way_the_resolver_reads_them(
+    fetcher: Fetcher, typed: str, canonical: str
+) -> None:
+    result = await fetcher.fetch(typed)
+    assert (result.url, result.outcome) == (canonical, Outcome.BLOCKED)

@@ -3,27 +3,42 @@
 Hidden text is the classic carrier of prompt injection ("ignore previous
 instructions" in a ``display:none`` block), so it must never reach a model. We drop
 non-content elements (scripts, styles, embeds ...) and elements hidden by the
-``hidden`` attribute, ``aria-hidden``, inline styles or the well-known utility
-classes. Styles from stylesheets are not evaluated; this is hygiene, not a browser.
+``hidden`` attribute, ``aria-hidden``, inline styles (read as a browser reads them,
+see ``css``) or the well-known utility classes. Styles from stylesheets are not
+evaluated; this is hygiene, not a browser.
 
-Two real-world patterns are deliberately *not* treated as hidden, because dropping
+Some real-world patterns are deliberately *not* treated as hidden, because dropping
 them would lose a page a person sees:
 
-* hiding on ``<html>``, ``<body>`` or on a wrapper of the page's ``<main>``: scripts
-  reveal such pages after load (anti-flicker snippets, a modal's ``aria-hidden`` on
-  the app root);
-* ``opacity:0`` together with a ``transform``: the start state of an entrance
-  animation, visible as soon as it plays.
+* hiding on ``<html>`` or ``<body>``, or on a wrapper of the page's one main
+  container: scripts reveal such pages after load (anti-flicker snippets, a modal's
+  ``aria-hidden`` on the app root). Of such a wrapper only the main container is
+  kept; whatever sits beside it stays hidden;
+* ``opacity:0`` with an animation, or a transition that covers opacity: the start
+  state of a fade-in, visible as soon as it plays;
+* ``color:transparent`` with ``background-clip:text``: gradient text.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 
 from lxml import etree
 
-from sleuth.extract.dom import elements, remove
+from sleuth.extract.css import (
+    ABSOLUTE_UNITS,
+    FONT_RELATIVE_UNITS,
+    NUMBER_UNITS,
+    alpha,
+    declarations,
+    functions,
+    measure,
+    numbers,
+    tokens,
+)
+from sleuth.extract.dom import elements, number, remove
 
 # Elements that never carry readable page text.
 _DROPPED_TAGS = (
@@ -46,7 +61,12 @@ _CANDIDATES = etree.XPath(
     "or contains(@class, 'invisible') or contains(@class, 'screen')] "
     "| //dialog[not(@open)]"
 )
-_NEVER_HIDDEN = frozenset(("html", "body", "main"))
+# Hiding these is an anti-flicker or app-shell pattern, never a way to hide a passage.
+_PAGE_ROOTS = frozenset(("html", "body"))
+_MAINS = (etree.XPath("//main"), etree.XPath("//*[@role='main']"))
+_TEXT_LENGTH = etree.XPath("string-length(normalize-space())")
+# The main container of a page holds most of its text; a small one is a decoy.
+_MAIN_SHARE = 0.5
 # Utility classes (Bootstrap, Tailwind, WordPress, HTML5 Boilerplate) that hide an element.
 _HIDING_CLASSES = frozenset(
     (
@@ -62,111 +82,187 @@ _HIDING_CLASSES = frozenset(
         "offscreen",
     )
 )
-_LENGTH_RE = re.compile(r"(-?\d*\.?\d+)([a-z%]*)")
+# Opacity, alpha or scale at or below this leaves nothing readable.
+_FAINT = 0.05
 # Beyond this, a negative offset only serves to push text off screen.
 _OFFSCREEN_PX = -500.0
-_OFFSCREEN_EM = -30.0
-_OFFSET_PROPERTIES = ("left", "top", "text-indent", "margin-left", "margin-top")
+_OFFSET_PROPERTIES = (
+    *("left", "right", "top", "inset", "inset-inline-start", "inset-block-start"),
+    *("text-indent", "margin", "margin-left", "margin-top"),
+    *("margin-inline-start", "margin-block-start"),
+)
 _SIZE_PROPERTIES = ("width", "height", "max-width", "max-height")
+_LENGTH_UNITS = {**ABSOLUTE_UNITS, **FONT_RELATIVE_UNITS, "%": 5.0}
+# A translation in % is relative to the element's own size: no fixed distance.
+_TRANSLATION_UNITS = {**ABSOLUTE_UNITS, **FONT_RELATIVE_UNITS}
+_FONT_SIZE_UNITS = {**ABSOLUTE_UNITS, **FONT_RELATIVE_UNITS, "%": 0.16}
+_FONT_SIZE_KEYWORDS = frozenset(
+    ("xx-small", "x-small", "small", "medium", "large", "x-large", "xx-large", "xxx-large")
+)
+_SCALE_FUNCTIONS = {"scale": 2, "scale3d": 2, "scalex": 1, "scaley": 1}  # name -> x/y factors
+_TRANSLATE_FUNCTIONS = ("translate", "translate3d", "translatex", "translatey")
+# Transition shorthand words that are not property names.
+_TIMING_WORDS = frozenset(
+    (
+        *("ease", "linear", "ease-in", "ease-out", "ease-in-out", "step-start", "step-end"),
+        *("normal", "allow-discrete"),
+    )
+)
+_TIME_RE = re.compile(r"[+-]?[\d.]+m?s")
+# Properties whose transition brings a faded element into view.
+_FADING_PROPERTIES = frozenset(("all", "opacity", "filter"))
 
 
-def _length(value: str | None) -> tuple[float, str] | None:
-    if not value:
-        return None
-    match = _LENGTH_RE.fullmatch(value)
-    return (float(match.group(1)), match.group(2)) if match else None
+def _offscreen(value: str, units: Mapping[str, float] = _LENGTH_UNITS) -> bool:
+    distance = measure(value, units)
+    return distance is not None and distance <= _OFFSCREEN_PX
 
 
-def _is_zero(value: str | None) -> bool:
-    length = _length(value)
-    return length is not None and length[0] == 0
+def _zero(value: str) -> bool:
+    return measure(value, _LENGTH_UNITS) == 0
 
 
-def _is_offscreen(value: str | None) -> bool:
-    length = _length(value)
-    if length is None:
+def _tiny(value: str | None) -> bool:
+    size = measure(value, _LENGTH_UNITS)
+    return size is not None and size <= 1
+
+
+def _transition_fades(value: str) -> bool:
+    for item in tokens(value, ","):
+        names = [
+            word
+            for word in item.split(" ")
+            if word not in _TIMING_WORDS and "(" not in word and not _TIME_RE.fullmatch(word)
+        ]
+        if not names or names[0] in _FADING_PROPERTIES:
+            return True
+    return False
+
+
+def _fades_in(css: Mapping[str, str]) -> bool:
+    """An animation, or a transition covering opacity, will bring the element into view."""
+    for prop, value in css.items():
+        name = prop.removeprefix("-webkit-").removeprefix("-moz-")
+        if name in ("animation", "animation-name") and value != "none":
+            return True
+        if name in ("transition", "transition-property") and _transition_fades(value):
+            return True
+    return False
+
+
+def _faded(css: Mapping[str, str]) -> bool:
+    levels = [measure(css.get("opacity"), NUMBER_UNITS)] + [
+        measure(args[0], NUMBER_UNITS)
+        for name, args in functions(css.get("filter", ""))
+        if name == "opacity" and args
+    ]
+    return any(level is not None and level <= _FAINT for level in levels) and not _fades_in(css)
+
+
+def _moved_offscreen(css: Mapping[str, str]) -> bool:
+    return any(
+        _offscreen(token) for prop in _OFFSET_PROPERTIES for token in tokens(css.get(prop, ""))
+    )
+
+
+def _transformed_away(css: Mapping[str, str]) -> bool:
+    """Scaled to nothing, flattened by a matrix, or translated off screen."""
+    steps = functions(css.get("transform", ""))
+    steps += [(prop, tokens(css[prop])) for prop in ("scale", "translate") if prop in css]
+    for name, args in steps:
+        if name in _SCALE_FUNCTIONS:
+            factors = [measure(arg, NUMBER_UNITS) for arg in args[: _SCALE_FUNCTIONS[name]]]
+            if any(factor is not None and abs(factor) <= _FAINT for factor in factors):
+                return True
+        elif name in _TRANSLATE_FUNCTIONS:
+            if any(_offscreen(arg, _TRANSLATION_UNITS) for arg in args[:2]):
+                return True
+        elif name == "matrix" and len(args) == 6:
+            values = [v for v in (measure(arg, NUMBER_UNITS) for arg in args) if v is not None]
+            if len(values) < 6:
+                continue
+            a, b, c, d, e, f = values
+            if abs(a * d - b * c) <= _FAINT**2 or min(e, f) <= _OFFSCREEN_PX:
+                return True
+    return False
+
+
+def _text_transparent(css: Mapping[str, str]) -> bool:
+    fill = css.get("-webkit-text-fill-color") or css.get("color")
+    if fill is None or alpha(fill) > _FAINT:
         return False
-    number, unit = length
-    if unit in ("em", "rem"):
-        return number <= _OFFSCREEN_EM
-    if unit == "%":
-        return number <= -100
-    return number <= _OFFSCREEN_PX
+    backgrounds = ("background-clip", "-webkit-background-clip", "background")
+    return not any("text" in tokens(css.get(prop, "")) for prop in backgrounds)
 
 
-def _is_tiny(value: str | None) -> bool:
-    length = _length(value)
-    return length is not None and length[0] <= 1 and length[1] in ("", "px")
+def _clipped(css: Mapping[str, str]) -> bool:
+    clip = css.get("clip", "")
+    if clip.startswith("rect(") and all(n <= 1 for n in numbers(clip)):
+        return True
+    clip_path = css.get("clip-path", "")
+    if clip_path.startswith("inset(") and any(n >= 50 for n in numbers(clip_path)):
+        return True
+    return clip_path.startswith("circle(") and numbers(clip_path)[:1] == [0.0]
 
 
-def _numbers(value: str) -> list[float]:
-    return [float(n) for n, _ in _LENGTH_RE.findall(value)]
-
-
-def _declarations(style: str) -> dict[str, str]:
-    pairs = (part.partition(":") for part in style.lower().split(";"))
-    return {
-        prop.strip(): value.replace("!important", "").strip() for prop, sep, value in pairs if sep
-    }
+def _collapsed(css: Mapping[str, str]) -> bool:
+    """A collapsed box clips its content, unless padding gives it size (aspect-ratio boxes)."""
+    return (
+        css.get("overflow") in ("hidden", "clip")
+        and any(_tiny(css.get(prop)) for prop in _SIZE_PROPERTIES)
+        and not any(
+            prop.startswith("padding") and not all(_zero(token) for token in tokens(value))
+            for prop, value in css.items()
+        )
+    )
 
 
 @lru_cache(maxsize=4096)
 def style_hides(style: str) -> bool:
     """Whether an inline style alone makes an element's content invisible."""
-    css = _declarations(style)
-    get = css.get
-    if get("display") == "none" or get("visibility") in ("hidden", "collapse"):
-        return True
-    if _is_zero(get("opacity")) and "transform" not in css:
-        return True
-    if any(_is_offscreen(get(prop)) for prop in _OFFSET_PROPERTIES):
-        return True
-    clip = get("clip", "")
-    if clip.startswith("rect(") and all(n <= 1 for n in _numbers(clip)):
-        return True
-    clip_path = get("clip-path", "")
-    if clip_path.startswith("inset(") and any(n >= 50 for n in _numbers(clip_path)):
-        return True
-    if clip_path.startswith("circle(") and _numbers(clip_path)[:1] == [0.0]:
-        return True
-    transform = get("transform", "")
-    if transform.startswith(("scale(0", "scalex(0", "scaley(0")) and 0.0 in _numbers(transform)[:1]:
-        return True
-    # A collapsed box clips its content, unless padding gives it size (aspect-ratio boxes).
+    css = declarations(style)
     return (
-        get("overflow") in ("hidden", "clip")
-        and any(_is_tiny(get(prop)) for prop in _SIZE_PROPERTIES)
-        and not any(key.startswith("padding") and not _is_zero(v) for key, v in css.items())
+        css.get("display") == "none"
+        or css.get("visibility") in ("hidden", "collapse")
+        or css.get("content-visibility") == "hidden"
+        or _faded(css)
+        or _moved_offscreen(css)
+        or _clipped(css)
+        or _transformed_away(css)
+        or _text_transparent(css)
+        or _collapsed(css)
     )
 
 
 @lru_cache(maxsize=1024)
 def class_hides(classes: str) -> bool:
     """A hiding utility class, unless a responsive variant shows the element again."""
-    tokens = classes.split()
-    if not any(token in _HIDING_CLASSES for token in tokens):
+    names = classes.split()
+    if not any(name in _HIDING_CLASSES for name in names):
         return False
     return not any(
-        ":" in token or (token.startswith(("d-", "visible-")) and token != "d-none")
-        for token in tokens
+        ":" in name or (name.startswith(("d-", "visible-")) and name != "d-none") for name in names
     )
 
 
-@lru_cache(maxsize=4096)
-def _font_size(style: str) -> str | None:
-    return _declarations(style).get("font-size")
-
-
-def _font_size_zero(element: etree._Element) -> bool:
-    """``font-size:0`` hides text; it is also the inline-block gap fix, so look closer."""
+def _font_size(element: etree._Element) -> str | None:
     style = element.get("style")
-    return bool(style) and _is_zero(_font_size(style))
+    return declarations(style).get("font-size") if style else None
+
+
+def _font_too_small(element: etree._Element) -> bool:
+    """Text under 1px is unreadable; ``font-size:0`` is also the inline-block gap fix."""
+    size = measure(_font_size(element), _FONT_SIZE_UNITS)
+    return size is not None and size < 1
 
 
 def _sets_font_size(element: etree._Element) -> bool:
-    style = element.get("style")
-    size = _font_size(style) if style else None
-    return size is not None and not _is_zero(size)
+    """A readable size that does not scale the parent's (an ``em`` of nothing is nothing)."""
+    size = _font_size(element)
+    if size in _FONT_SIZE_KEYWORDS:
+        return True
+    pixels = measure(size, ABSOLUTE_UNITS)
+    return pixels is not None and pixels >= 1
 
 
 def _strip_unsized_text(element: etree._Element) -> None:
@@ -196,21 +292,51 @@ def _hidden(element: etree._Element) -> bool:
     return bool(classes) and class_hides(classes)
 
 
-def _revealed_by_script(element: etree._Element) -> bool:
-    return element.tag in _NEVER_HIDDEN or element.find(".//main") is not None
+def _main_container(root: etree._Element) -> etree._Element | None:
+    """The page's one ``<main>`` (else ``role=main``), if it holds most of the page's text."""
+    for path in _MAINS:
+        found = elements(path, root)
+        if found:
+            main = found[0]
+            share = number(_TEXT_LENGTH, main) / max(number(_TEXT_LENGTH, root), 1.0)
+            return main if len(found) == 1 and share >= _MAIN_SHARE else None
+    return None
+
+
+def _keep_only(main: etree._Element, wrapper: etree._Element) -> None:
+    """Of a hidden wrapper, keep the way down to ``main`` and nothing beside it."""
+    node = main
+    while node is not wrapper:
+        parent = node.getparent()
+        if parent is None:
+            return
+        parent.text = None
+        node.tail = None
+        for sibling in list(parent):
+            if sibling is not node:
+                parent.remove(sibling)
+        node = parent
 
 
 def sanitize(root: etree._Element) -> None:
     """Drop non-content and hidden elements from ``root`` in place, keeping their tails."""
     etree.strip_elements(root, *_DROPPED_TAGS, with_tail=False)
+    main: etree._Element | None = None
+    main_found = False
     for element in elements(_CANDIDATES, root):
         if element.getparent() is None:
             continue  # the root, or already cut out of a font-size:0 box
-        if _hidden(element):
-            if not _revealed_by_script(element):
-                remove(element)
-        elif _font_size_zero(element):
+        if not _hidden(element):
+            if not _font_too_small(element):
+                continue
             if any(_sets_font_size(d) for d in element.iterdescendants()):
                 _strip_unsized_text(element)
-            elif not _revealed_by_script(element):
-                remove(element)
+                continue
+        if element.tag in _PAGE_ROOTS:
+            continue  # revealed by script
+        if not main_found:
+            main, main_found = _main_container(root), True
+        if main is not None and any(a is element for a in main.iterancestors()):
+            _keep_only(main, element)
+        else:
+            remove(element)

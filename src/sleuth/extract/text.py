@@ -1,8 +1,10 @@
 """Character-level hygiene for any text sleuth hands on.
 
-Zero-width, bidi-control and tag characters are invisible to a reader but not to a
-model, so they are a favourite carrier for smuggled instructions; they are removed
-from every string that leaves the extractor.
+Zero-width, bidi-control, filler, variation-selector and tag characters are invisible
+to a reader but not to a model, so they are a favourite carrier for smuggled
+instructions (a run of variation selectors after an emoji can spell out a whole
+sentence, one byte each); they are removed from every string that leaves the
+extractor. Emoji lose their presentation selector, which a model does not need.
 """
 
 from __future__ import annotations
@@ -12,13 +14,23 @@ from typing import Any
 
 _INVISIBLE = (
     "\u00ad"  # soft hyphen
-    "\u180e"  # Mongolian vowel separator
+    "\u034f"  # combining grapheme joiner
+    "\u061c"  # Arabic letter mark
+    "\u115f\u1160"  # Hangul choseong and jungseong fillers
+    "\u17b4\u17b5"  # Khmer inherent vowels
+    "\u180b-\u180f"  # Mongolian variation selectors and vowel separator
     "\u200b-\u200f"  # zero-width space/joiners, LRM, RLM
     "\u202a-\u202e"  # bidi embeddings and overrides
     "\u2060-\u2064"  # word joiner, invisible operators
-    "\u2066-\u2069"  # bidi isolates
+    "\u2066-\u206f"  # bidi isolates, deprecated format controls
+    "\u3164"  # Hangul filler
+    "\ufe00-\ufe0f"  # variation selectors
     "\ufeff"  # zero-width no-break space / BOM
+    "\uffa0"  # halfwidth Hangul filler
+    "\ufff9-\ufffb"  # interlinear annotation controls
+    "\U0001d173-\U0001d17a"  # musical symbol format controls
     "\U000e0000-\U000e007f"  # tag characters (ASCII smuggling)
+    "\U000e0100-\U000e01ef"  # variation selectors supplement
 )
 _INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]+")
 _HSPACE_RE = re.compile(r"[^\S\n]+")

@@ -9,6 +9,7 @@ success; only bad input from the caller raises.
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -17,6 +18,7 @@ import httpx
 from sleuth.cache.base import Cache, cache_key, get_json, set_json
 from sleuth.config import Settings
 from sleuth.errors import (
+    BlockedError,
     BlockPage,
     EmptyExtraction,
     HTTPStatusError,
@@ -24,7 +26,6 @@ from sleuth.errors import (
     NetworkError,
     RateLimited,
     RenderUnavailable,
-    RobotsDisallowed,
     SleuthError,
     UnsupportedType,
     UsageError,
@@ -35,7 +36,7 @@ from sleuth.net import canonical_url, deadline, make_client
 from sleuth.net.body import read_body
 from sleuth.pages.paging import page_text
 from sleuth.pages.result import ErrorInfo, FetchResult, Outcome, utc_now
-from sleuth.pages.robots import RobotsChecker
+from sleuth.pages.robots import RobotsChecker, robots_url
 
 OutputFormat = Literal["text", "markdown", "html"]
 RenderMode = Literal["auto", "always", "never"]
@@ -49,19 +50,39 @@ _EXTRACTION_ERRORS: dict[str, type[SleuthError]] = {
 }
 
 
+_SCHEME = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*):(.?)")
+
+
 def normalize_input_url(url: str) -> str:
-    """Accept ``example.com/page`` from a person; refuse what is not a URL at all."""
+    """Accept ``example.com/page`` from a person; refuse what is not a web URL at all.
+
+    Raises UsageError for text that is no URL and BlockedError for other schemes
+    (``file:``, ``javascript:``, ``data:``), so neither ends in a traceback.
+    """
     url = url.strip()
     if not url or any(ch.isspace() for ch in url):
         raise UsageError(f"{url!r} is not a URL", hint="pass an absolute http(s) URL")
-    if "://" not in url:
+    scheme = _SCHEME.match(url)
+    if scheme and not scheme.group(2).isdigit():  # "host:8080/..." has a port, not a scheme
+        name = scheme.group(1).lower()
+        if name not in ("http", "https"):
+            raise BlockedError(
+                f"refused {url[:200]}: the {name} scheme is refused; use http or https", url=url
+            )
+        if not url[scheme.end(1) :].startswith("://"):
+            raise UsageError(f"{url!r} is malformed", hint=f"write {name}://host/path")
+    elif "://" not in url:
         url = "https://" + url
-    if not urlsplit(url).hostname:
-        raise UsageError(f"{url!r} has no host name", hint="pass an absolute http(s) URL")
     try:
-        return canonical_url(url)
-    except ValueError as exc:
-        raise UsageError(f"{url!r}: {exc}", hint="pass an absolute http(s) URL") from None
+        url = canonical_url(url) if urlsplit(url).hostname else ""
+        _ = httpx.URL(url).host  # what the client will parse: ports, length, IDNA labels
+    except (ValueError, httpx.InvalidURL) as exc:
+        raise UsageError(
+            f"{url[:200]!r} is not a valid URL: {exc}", hint="pass an absolute http(s) URL"
+        ) from None
+    if not url:
+        raise UsageError("the URL has no host name", hint="pass an absolute http(s) URL")
+    return url
 
 
 def _media_type(content_type: str | None) -> str:
@@ -98,6 +119,20 @@ async def _extract(document: _Document, output: OutputFormat) -> Extraction:
         output=output,
         content_type=document.content_type,
     )
+
+
+class _RobotsGate:
+    """robots.txt for one fetch: every URL it visits, refused ones named as the user wrote."""
+
+    def __init__(self, checker: RobotsChecker, refresh: bool) -> None:
+        self._checker = checker
+        self._refresh = refresh
+
+    async def check(self, url: str) -> None:
+        try:
+            await self._checker.check(url, refresh=self._refresh)
+        except BlockedError as exc:  # the guard refused robots.txt, so it refuses the page
+            raise BlockedError(exc.message.replace(robots_url(url), url), url=url) from None
 
 
 async def _checked(url: str, document: _Document) -> _Document:
@@ -160,9 +195,10 @@ class Fetcher:
         return cache_key("page", url, output, render)
 
     async def is_cached(
-        self, url: str, output: OutputFormat = "text", render: RenderMode = "auto"
+        self, url: str, output: OutputFormat = "text", render: RenderMode | None = None
     ) -> bool:
-        return await self.cache.get(self._key(normalize_input_url(url), output, render)) is not None
+        key = self._key(normalize_input_url(url), output, render or self.settings.render)
+        return await self.cache.get(key) is not None
 
     async def fetch(
         self,
@@ -177,7 +213,10 @@ class Fetcher:
     ) -> FetchResult:
         if start_index < 0 or (max_chars is not None and max_chars <= 0):
             raise UsageError("--start-index must be >= 0 and --max-chars > 0")
-        url = normalize_input_url(url)
+        try:
+            url = normalize_input_url(url)
+        except BlockedError as error:  # file:, javascript: ... end as outcomes like any refusal
+            return self._failure(url, error, None, None)
         mode: RenderMode = render or self.settings.render
         clock = Stopwatch()
         key = self._key(url, output, mode)
@@ -190,7 +229,7 @@ class Fetcher:
                 return page_text(result, start_index=start_index, max_chars=max_chars)
 
         async with self._slots:
-            result = await self._fetch_uncached(url, output, mode, respect_robots)
+            result = await self._fetch_uncached(url, output, mode, respect_robots, refresh)
         if result.ok:
             event(
                 "fetch",
@@ -213,18 +252,26 @@ class Fetcher:
         return page_text(result, start_index=start_index, max_chars=max_chars)
 
     async def _fetch_uncached(
-        self, url: str, output: OutputFormat, mode: RenderMode, respect_robots: bool
+        self,
+        url: str,
+        output: OutputFormat,
+        mode: RenderMode,
+        respect_robots: bool,
+        refresh: bool,
     ) -> FetchResult:
         document: _Document | None = None
         extraction: Extraction | None = None
+        robots = _RobotsGate(self._robots, refresh) if respect_robots else None
         try:
-            if respect_robots and not await self._robots.allowed(url):
-                raise RobotsDisallowed(f"robots.txt of {urlsplit(url).netloc} disallows {url}")
+            if robots:
+                await robots.check(url)
             if mode == "always":
                 document = await self._render(url)
                 await _checked(url, document)
+                if robots and document.final_url != url:
+                    await robots.check(document.final_url)
             else:
-                document = await self._download(url)
+                document = await self._download(url, robots)
             extraction = await _extract(document, output)
             if (
                 mode == "auto"
@@ -273,19 +320,26 @@ class Fetcher:
             error=ErrorInfo.from_error(error),
         )
 
-    async def _download(self, url: str) -> _Document:
+    async def _download(self, url: str, robots: _RobotsGate | None) -> _Document:
+        """GET ``url``, following redirects here so robots.txt is asked at every hop."""
         try:
-            async with (
-                deadline(self.settings.fetch_deadline, url=url),
-                self._client.stream("GET", url, headers={"Accept": ACCEPT_HEADER}) as response,
-            ):
-                return await self._read(url, response)
-        except httpx.TooManyRedirects:
+            async with deadline(self.settings.fetch_deadline, url=url):
+                request = self._client.build_request("GET", url, headers={"Accept": ACCEPT_HEADER})
+                for hop in range(self.settings.max_redirects + 1):
+                    if hop and robots:
+                        await robots.check(str(request.url))
+                    response = await self._client.send(request, stream=True, follow_redirects=False)
+                    try:
+                        if response.next_request is None:
+                            return await self._read(url, response)
+                        request = response.next_request
+                    finally:
+                        await response.aclose()
             raise NetworkError(
                 f"{url} redirected more than {self.settings.max_redirects} times",
                 url=url,
                 retryable=False,
-            ) from None
+            )
         except httpx.HTTPError as exc:
             raise NetworkError(f"{url} could not be fetched: {exc}", url=url) from None
 

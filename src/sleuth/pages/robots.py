@@ -17,7 +17,7 @@ import httpx
 from protego import Protego
 
 from sleuth.cache.base import Cache, cache_key, get_json, set_json
-from sleuth.errors import BlockedError, SleuthError
+from sleuth.errors import NetworkError, RobotsDisallowed
 from sleuth.log import event
 from sleuth.net import deadline, read_body
 
@@ -68,27 +68,52 @@ class RobotsChecker:
         self._clock = clock
         self._policies: dict[str, tuple[RobotsPolicy, float]] = {}
 
-    async def allowed(self, url: str) -> bool:
-        return (await self.policy(url)).allows(url)
+    async def check(self, url: str, *, refresh: bool = False) -> None:
+        """Raise RobotsDisallowed unless robots.txt lets sleuth fetch ``url``.
 
-    async def policy(self, url: str) -> RobotsPolicy:
+        When the host cannot be reached at all, the network error itself is
+        raised: saying "robots.txt forbids it" would send a person the wrong way.
+        """
+        policy = await self.policy(url, refresh=refresh)
+        if policy.allows(url):
+            return
+        host = urlsplit(url).netloc
+        if policy.unreachable:
+            raise RobotsDisallowed(
+                f"robots.txt of {host} answered with a server error, which RFC 9309 "
+                f"treats as disallowing everything; try again in a few minutes",
+                url=url,
+            )
+        raise RobotsDisallowed(f"robots.txt of {host} disallows {url}", url=url)
+
+    async def policy(self, url: str, *, refresh: bool = False) -> RobotsPolicy:
         location = robots_url(url)
         known = self._policies.get(location)
-        if known is not None and known[1] > self._clock():
+        if not refresh and known is not None and known[1] > self._clock():
             return known[0]
         key = cache_key("robots", location)
-        stored = await get_json(self._cache, key)
+        stored = None if refresh else await get_json(self._cache, key)
         if isinstance(stored, dict):
-            policy = RobotsPolicy(stored.get("verdict", "disallow_all"), stored.get("body", ""))
+            policy = RobotsPolicy(
+                stored.get("verdict", "disallow_all"),
+                stored.get("body", ""),
+                bool(stored.get("unreachable", False)),
+            )
             ttl = self._ttl
         else:
             policy = await self._download(location)
             ttl = min(self._ttl, UNREACHABLE_TTL) if policy.unreachable else self._ttl
-            await set_json(self._cache, key, {"verdict": policy.verdict, "body": policy.body}, ttl)
+            stored = {
+                "verdict": policy.verdict,
+                "body": policy.body,
+                "unreachable": policy.unreachable,
+            }
+            await set_json(self._cache, key, stored, ttl)
         self._policies[location] = (policy, self._clock() + ttl)
         return policy
 
     async def _download(self, location: str) -> RobotsPolicy:
+        """4xx allows all; 5xx disallows all (RFC 9309 §2.3.1); no answer raises."""
         try:
             async with (
                 deadline(self._deadline, url=location),
@@ -105,9 +130,8 @@ class RobotsChecker:
                     truncate=True,
                 )
                 return RobotsPolicy("rules", raw.decode("utf-8", errors="replace"))
-        except BlockedError:
-            raise
-        except (httpx.HTTPError, SleuthError) as exc:
-            # Unreachable: RFC 9309 §2.3.1.4 says assume complete disallow.
+        except httpx.TooManyRedirects:
+            return RobotsPolicy("allow_all")  # RFC 9309 §2.3.1.2: past 5 hops, unavailable
+        except httpx.HTTPError as exc:
             event("robots_unreachable", url=location, error=type(exc).__name__)
-            return RobotsPolicy("disallow_all", unreachable=True)
+            raise NetworkError(f"{location} could not be fetched: {exc}", url=location) from None
