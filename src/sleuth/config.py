@@ -11,6 +11,7 @@ import os
 import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit, urlunsplit
 
 import platformdirs
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
@@ -156,8 +157,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as handle:
             data = tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"config file {path} is not valid UTF-8 TOML: {exc}") from None
     except OSError as exc:
         raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from None
     table = data.get("sleuth", data)
@@ -176,13 +177,15 @@ def load_settings(config_path: Path | str | None = None, **overrides: Any) -> Se
     ``overrides`` win over everything (the Python API uses them); a missing
     ``--config`` file is an error, a missing default file is not.
     """
-    explicit = config_path is not None or "SLEUTH_CONFIG" in os.environ
+    named_by = "--config" if config_path is not None else "SLEUTH_CONFIG"
+    explicit = config_path is not None or bool(os.environ.get("SLEUTH_CONFIG"))
     path = Path(config_path or os.environ.get("SLEUTH_CONFIG") or default_config_path())
     file_values: dict[str, Any] = {}
     if path.is_file():
         file_values = _read_toml(path)
     elif explicit:
-        raise ConfigError(f"config file {path} does not exist", hint="check the --config path")
+        what = "is not a file" if path.exists() else "does not exist"
+        raise ConfigError(f"config file {path} {what}", hint=f"check {named_by}")
 
     env_values = EnvSettingsSource(Settings)()
     try:
@@ -190,7 +193,10 @@ def load_settings(config_path: Path | str | None = None, **overrides: Any) -> Se
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "settings"
-        raise ConfigError(f"invalid setting {where}: {first['msg']}") from None
+        raise ConfigError(
+            f"invalid setting {where}: {first['msg']}",
+            hint=f"fix SLEUTH_{where.upper()} or `{where}` in {path}",
+        ) from None
 
     sources: dict[str, str] = {}
     for name in Settings.model_fields:
@@ -207,6 +213,21 @@ def load_settings(config_path: Path | str | None = None, **overrides: Any) -> Se
     return settings
 
 
+def mask_url(value: str) -> str:
+    """A URL with its password and query values hidden (``redis://:pw@host`` and ``?token=``)."""
+    parts = urlsplit(value)
+    if not parts.scheme or not parts.netloc:
+        return value
+    netloc = parts.netloc
+    if parts.password:
+        netloc = netloc.replace(f":{parts.password}@", ":******@", 1)
+    query = "&".join(
+        f"{name}=******" if _ else name
+        for name, _, _ in (pair.partition("=") for pair in parts.query.split("&") if pair)
+    )
+    return urlunsplit(parts._replace(netloc=netloc, query=query))
+
+
 def describe(settings: Settings) -> list[tuple[str, str, str]]:
     """``(name, masked value, source)`` rows for ``sleuth config show``."""
     rows = []
@@ -218,6 +239,8 @@ def describe(settings: Settings) -> list[tuple[str, str, str]]:
             shown = f"{plain[:2]}…{'*' * 6}" if len(plain) > 8 else ("******" if plain else "")
         elif isinstance(value, list):
             shown = ",".join(str(v) for v in value)
+        elif isinstance(value, str) and "://" in value:
+            shown = mask_url(value)
         else:
             shown = "" if value is None else str(value)
         rows.append((name, shown, sources.get(name, "default")))

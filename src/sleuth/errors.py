@@ -100,7 +100,7 @@ class UsageError(SleuthError):
 
 class ConfigError(SleuthError):
     code = "config_error"
-    default_hint = "check `sleuth config show`"
+    default_hint = "check the SLEUTH_* environment variables and the config file"
 
 
 class CacheError(SleuthError):
@@ -160,7 +160,10 @@ class FetchTimeout(FetchError):
 
 class TooLarge(FetchError):
     code = "too_large"
-    default_hint = "raise SLEUTH_MAX_BYTES if the page is legitimate"
+    default_hint = (
+        "if the page is legitimate, raise SLEUTH_MAX_BYTES (bytes on the wire) or "
+        "SLEUTH_MAX_DECODED_BYTES (bytes after decompression)"
+    )
 
 
 class UnsupportedType(FetchError):
@@ -182,7 +185,7 @@ class JSRequired(FetchError):
 
 class EmptyExtraction(FetchError):
     code = "empty_extraction"
-    default_hint = "the page has no main text sleuth could find; try --format html"
+    default_hint = "if scripts build the page, try --render always (needs sleuth[render])"
 
 
 class NetworkError(FetchError):

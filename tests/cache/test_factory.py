@@ -95,7 +95,8 @@ async def test_unreachable_redis_falls_back_to_memory_with_one_warning(
     stats = await cache.stats()
     assert stats.backend == "memory"
     assert stats.extra["fallback_from"] == "redis"
-    assert await cache.clear() == 2
+    with pytest.raises(CacheError):  # clearing is about the shared store: say it is gone
+        await cache.clear()
     await cache.aclose()
 
     warnings = fallback_warnings(sleuth_warnings)
@@ -133,3 +134,4 @@ def test_missing_redis_package_is_a_config_error_not_a_fallback(
         monkeypatch.setitem(sys.modules, name, None)
     with pytest.raises(ConfigError, match="sleuth"):
         open_cache(Settings(cache="redis"))
+

@@ -14,7 +14,7 @@ from sleuth.extract.dom import text_of
 from sleuth.extract.parse import parse_html
 from sleuth.extract.sanitize import class_hides, sanitize, style_hides
 
-from .pages import INJECTION, VISIBLE, article_with
+from .pages import INJECTION, VISIBLE, article_with, page
 
 HIDDEN_BLOCKS = {
     "hidden-attribute": f"<p hidden>{INJECTION}</p>",
@@ -53,6 +53,55 @@ HIDDEN_BLOCKS = {
     "iframe-fallback": f'<iframe src="/embed/1">{INJECTION}</iframe>',
     "object-fallback": f'<object data="/movie.swf">{INJECTION}</object>',
     "html-comment": f"<!-- {INJECTION} -->",
+    # Inline styles obfuscated with comments, escapes, spacing, case or overrides.
+    "css-comment": f'<p style="display:/**/none">{INJECTION}</p>',
+    "css-comment-unterminated": f'<p style="color:red;display:none/* x">{INJECTION}</p>',
+    "css-hex-escape": rf'<p style="display:\6e one">{INJECTION}</p>',
+    "css-hex-escape-six-digits": rf'<p style="display:\00006e one">{INJECTION}</p>',
+    "css-character-escapes": rf'<p style="display:\n\o\ne">{INJECTION}</p>',
+    "css-escaped-property": rf'<p style="\64 isplay:none">{INJECTION}</p>',
+    "css-spacing-and-case": f'<p style="DISPLAY\n :\tNone ! IMPORTANT">{INJECTION}</p>',
+    "css-important-beats-later": f'<p style="display:none!important;display:block">{INJECTION}</p>',
+    "css-invalid-later-value": f'<p style="display:none;display:nonsense">{INJECTION}</p>',
+    # opacity:0 is only a fade-in's start state when something animates it.
+    "opacity-with-transform-none": f'<p style="opacity:0;transform:none">{INJECTION}</p>',
+    "opacity-with-transform-only": (
+        f'<p style="opacity:0;transform:translateY(24px)">{INJECTION}</p>'
+    ),
+    "opacity-transition-of-colour": f'<p style="opacity:0;transition:color .3s">{INJECTION}</p>',
+    "opacity-negative": f'<p style="opacity:-1">{INJECTION}</p>',
+    "opacity-nearly-zero": f'<p style="opacity:0.01">{INJECTION}</p>',
+    "filter-opacity-zero": f'<p style="filter:opacity(0)">{INJECTION}</p>',
+    "color-transparent": f'<p style="color:transparent">{INJECTION}</p>',
+    "color-rgba-zero-alpha": f'<p style="color:rgba(0, 0, 0, 0)">{INJECTION}</p>',
+    "color-rgb-slash-zero": f'<p style="color:rgb(0 0 0 / 0%)">{INJECTION}</p>',
+    "color-hex-zero-alpha": f'<p style="color:#11223300">{INJECTION}</p>',
+    "text-fill-transparent": f'<p style="-webkit-text-fill-color:transparent">{INJECTION}</p>',
+    "font-size-fraction-px": f'<p style="font-size:0.01px">{INJECTION}</p>',
+    "font-size-fraction-em": f'<p style="font-size:0.001em">{INJECTION}</p>',
+    "font-size-em-inside-zero": (
+        f'<div style="font-size:0"><span style="font-size:2em">{INJECTION}</span></div>'
+    ),
+    "offscreen-vh": f'<p style="position:absolute;top:-100vh">{INJECTION}</p>',
+    "offscreen-vw": f'<p style="position:fixed;left:-100vw">{INJECTION}</p>',
+    "offscreen-exponent": f'<p style="position:absolute;left:-1e5px">{INJECTION}</p>',
+    "offscreen-calc": f'<p style="position:absolute;left:calc(-100vw - 10px)">{INJECTION}</p>',
+    "offscreen-inset": f'<p style="position:absolute;inset:0 auto auto -9999px">{INJECTION}</p>',
+    "scale-dot-zero": f'<p style="transform:scale(.0)">{INJECTION}</p>',
+    "scale-zero-point-zero": f'<p style="transform:scale(0.0)">{INJECTION}</p>',
+    "scale-x-zero": f'<p style="transform:scaleX(0)">{INJECTION}</p>',
+    "scale-after-rotate": f'<p style="transform:rotate(2deg) scale(0)">{INJECTION}</p>',
+    "scale-property": f'<p style="scale:0">{INJECTION}</p>',
+    "matrix-collapsed": f'<p style="transform:matrix(0,0,0,0,0,0)">{INJECTION}</p>',
+    "translate-offscreen": f'<p style="transform:translate(-99999px)">{INJECTION}</p>',
+    "translate-x-offscreen": f'<p style="transform:translateX(-9999px)">{INJECTION}</p>',
+    "translate-3d-offscreen": f'<p style="transform:translate3d(0,-9999px,0)">{INJECTION}</p>',
+    "translate-property": f'<p style="translate:-9999px 0">{INJECTION}</p>',
+    "content-visibility-hidden": f'<p style="content-visibility:hidden">{INJECTION}</p>',
+    # A <main> inside a hidden block does not make the block the page (this page has one).
+    "hidden-block-holding-a-main": f"<div hidden><main></main><p>{INJECTION}</p></div>",
+    "hidden-main": f"<main hidden><p>{INJECTION}</p></main>",
+    "aria-hidden-main": f'<main aria-hidden="true"><p>{INJECTION}</p></main>',
 }
 
 
@@ -135,12 +184,98 @@ def test_app_root_made_aria_hidden_by_an_open_modal_is_kept() -> None:
     assert all(sentence in _extracted(document) for sentence in VISIBLE)
 
 
-def test_entrance_animation_start_state_is_kept() -> None:
+def test_only_the_main_container_of_a_hidden_app_root_is_kept() -> None:
+    document = (
+        article_with("")
+        .replace(
+            '<main id="content">',
+            f'<div id="app" aria-hidden="true">{INJECTION}<div class="modal-backdrop">'
+            f'<p>{INJECTION}</p></div><main id="content">',
+        )
+        .replace("</main>", f"</main>{INJECTION}<p>{INJECTION}</p></div>")
+    )
+    assert "PWNED" not in _sanitised(document)
+    for output in ("text", "markdown", "html"):
+        text = extract(document, output=output).text  # type: ignore[arg-type]
+        assert "PWNED" not in text
+        assert all(sentence in text for sentence in VISIBLE)
+
+
+def test_role_main_inside_a_hidden_app_root_is_kept() -> None:
+    document = (
+        article_with("")
+        .replace('<main id="content">', '<div aria-hidden="true"><div role="main">')
+        .replace("</main>", "</div></div>")
+    )
+    assert all(sentence in _extracted(document) for sentence in VISIBLE)
+
+
+def test_a_small_main_inside_a_hidden_block_is_not_the_page_main() -> None:
+    # The page's own content sits in a <div>; the only <main> is a decoy in a hidden block.
+    snippet = f'<div aria-hidden="true"><main><p>{INJECTION}</p></main></div>'
+    document = (
+        page("article")
+        .replace('<main id="content">', '<div id="content">')
+        .replace("</main>", "</div>")
+        .replace("<!--INJECT-->", snippet)
+    )
+    assert "PWNED" not in _sanitised(document)
+    assert "PWNED" not in _extracted(document)
+
+
+def test_an_ordinary_main_loses_nothing() -> None:
+    document = article_with('<p><span aria-hidden="true">→</span> Read on below.</p>')
+    root = parse_html(document)
+    assert root is not None
+    before = text_of(root.find(".//main"))
+    sanitize(root)
+    assert text_of(root.find(".//main")) == before.replace("→ ", "")
+
+
+@pytest.mark.parametrize(
+    "style",
+    [
+        "opacity:0;transition:opacity .3s ease-out",
+        "opacity:0;transition:transform .4s,opacity .4s",
+        "opacity:0;transition:all 0.5s",
+        "opacity:0;-webkit-transition:1s",
+        "opacity:0;animation:fade-in .6s forwards",
+    ],
+)
+def test_fade_in_start_state_is_kept(style: str) -> None:
     snippet = (
-        '<p style="opacity:0;transform:translateY(24px)">Local schools will visit the '
-        "control room in March, and a public open day is planned for the summer.</p>"
+        f'<p style="{style}">Local schools will visit the control room in March, and a '
+        "public open day is planned for the summer.</p>"
     )
     assert "a public open day is planned for the summer" in _sanitised(article_with(snippet))
+
+
+@pytest.mark.parametrize(
+    "style",
+    [
+        "background:linear-gradient(90deg,#0af,#f0a);-webkit-background-clip:text;"
+        "background-clip:text;color:transparent",
+        "background:linear-gradient(90deg,#0af,#f0a) text;-webkit-text-fill-color:transparent",
+        "color:transparent;-webkit-text-fill-color:#222",
+    ],
+)
+def test_gradient_text_is_kept(style: str) -> None:
+    snippet = (
+        f'<h2 style="{style}">Record output</h2><p>The array beat its forecast in every '
+        "month of the winter, and by the widest margin in January.</p>"
+    )
+    text = _sanitised(article_with(snippet))
+    assert "Record output" in text
+    assert "The array beat its forecast" in text
+
+
+@pytest.mark.parametrize("size", ["0.7em", "12px", "75%", "small", "0.8rem", "1vw", "1px"])
+def test_readable_font_sizes_are_kept(size: str) -> None:
+    snippet = (
+        f'<p style="font-size:{size}">Photograph: the turbine hub being lowered from the '
+        "support vessel at dawn.</p>"
+    )
+    assert "the turbine hub being lowered" in _sanitised(article_with(snippet))
 
 
 def test_font_size_zero_gap_fix_keeps_children_that_set_their_size() -> None:
@@ -189,6 +324,19 @@ def test_aspect_ratio_box_with_padding_is_kept() -> None:
         "overflow:hidden",
         "clip-path: inset(10%)",
         "transform: scale(1.05)",
+        "transform: scale(0.98)",
+        "left:50%;top:50%;transform:translate(-50%,-50%)",
+        "transform: translateY(-50%)",
+        "transform: translateX(-100%)",
+        "margin-left:-50vw;left:50%;width:100vw;position:relative",
+        "margin-left: calc(50% - 50vw)",
+        "top:-20vh;position:relative",
+        "color: rgba(0, 0, 0, .8)",
+        "color: #3339",
+        "background-color: transparent",
+        "border-color: transparent",
+        "transform: matrix(1, 0, 0, 1, 0, 0)",
+        "display: flex !important; display: none",
         "",
     ],
 )

@@ -455,3 +455,22 @@ async def test_hosts_are_read_the_way_the_resolver_reads_them(
 ) -> None:
     result = await fetcher.fetch(typed)
     assert (result.url, result.outcome) == (canonical, Outcome.BLOCKED)
+
+
+async def test_auto_render_says_why_the_browser_fallback_did_not_run(site: Site) -> None:
+    settings = Settings(
+        allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", chromium_path="/nonexistent"
+    )
+    shell = (
+        "<html><head><title>App</title></head><body><noscript>You need to enable JavaScript "
+        "to run this app.</noscript><div id='root'></div>"
+        + "<script>var x = 1;</script>" * 2000
+        + "</body></html>"
+    )
+    url = site.add("/app", shell)
+    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+        result = await fetcher.fetch(url, respect_robots=False)
+    assert result.outcome == Outcome.JS_REQUIRED
+    assert result.error is not None
+    assert "browser fallback is off" in result.error.message
+    assert "/nonexistent" in result.error.message

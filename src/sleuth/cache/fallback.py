@@ -64,7 +64,9 @@ class FallbackCache(Cache):
         return await self._call(lambda cache: cache.incr(key, ttl))
 
     async def clear(self) -> int:
-        return await self._call(lambda cache: cache.clear())
+        """Clear the shared store itself: "removed 0" from the fallback would be a lie."""
+        removed = await self.primary.clear()
+        return removed + await self.fallback.clear()
 
     async def stats(self) -> CacheStats:
         stats = await self._call(lambda cache: cache.stats())

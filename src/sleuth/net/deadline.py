@@ -25,4 +25,4 @@ async def deadline(seconds: float, *, url: str | None = None) -> AsyncIterator[N
     except TimeoutError:
         raise FetchTimeout(f"{what} did not finish within {seconds:g}s", url=url) from None
     except httpx.TimeoutException as exc:
-        raise FetchTimeout(f"{what} timed out: {exc or type(exc).__name__}", url=url) from None
+        raise FetchTimeout(f"{what} timed out: {str(exc) or type(exc).__name__}", url=url) from None

@@ -9,6 +9,7 @@ success; only bad input from the caller raises.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -370,7 +371,10 @@ class Fetcher:
             rendered = await _checked(url, await self._render(url))
         except RenderUnavailable as exc:
             event("render_unavailable", url=url, error=exc.message)
-            return document, extraction
+            reason = (
+                f"{extraction.reason or extraction.outcome}; the browser fallback is off: {exc}"
+            )
+            return document, dataclasses.replace(extraction, reason=reason)
         except SleuthError as exc:  # the first answer stands; the browser fared worse
             event("render_failed", url=url, error=exc.code)
             return document, extraction
