@@ -8,22 +8,27 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import os
 import sys
 import traceback
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Literal, NoReturn
+from urllib.parse import urlsplit
 
 import typer
 from rich.console import Console
+from typer._click import ClickException
 
 from sleuth import log
 from sleuth._version import __version__
 from sleuth.api import AsyncSleuth
 from sleuth.config import describe, load_settings
 from sleuth.errors import EXIT_CODES, SleuthError, UsageError
+from sleuth.pages.result import ErrorInfo
 
 app = typer.Typer(
     name="sleuth",
@@ -44,9 +49,17 @@ stderr = Console(stderr=True, highlight=False)
 class State:
     verbose: int = 0
     config: Path | None = None
+    json: bool = False  # the running command promised JSON on stdout, errors included
 
 
 STATE = State()
+
+
+class ReaderGone(Exception):
+    """stdout's reader went away (``| head``).
+
+    Not an OSError on purpose: typer would turn a BrokenPipeError into exit 1.
+    """
 
 
 class FetchFormat(StrEnum):
@@ -76,19 +89,42 @@ class ResearchFormat(StrEnum):
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 
 
+def _out(text: str) -> None:
+    try:
+        sys.stdout.write(text)
+    except BrokenPipeError:
+        raise ReaderGone from None
+
+
+def _json_text(payload: Any) -> str:
+    return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+
+
+def _print_json(payload: Any) -> None:
+    _out(_json_text(payload))
+
+
 def _version(value: bool) -> None:
     if value:
-        print(f"sleuth {__version__}")
+        _out(f"sleuth {__version__}\n")
         raise typer.Exit()
 
 
 @app.callback()
 def main_options(
     verbose: Annotated[
-        int, typer.Option("-v", "--verbose", count=True, help="More logs; -v shows tracebacks.")
+        int,
+        typer.Option(
+            "-v",
+            "--verbose",
+            count=True,
+            show_default=False,
+            help="-v: info logs and tracebacks; -vv: debug logs.",
+        ),
     ] = 0,
     config: Annotated[
-        Path | None, typer.Option("--config", help="TOML settings file.", dir_okay=False)
+        Path | None,
+        typer.Option("--config", metavar="FILE", help="TOML settings file.", dir_okay=False),
     ] = None,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print version.")
@@ -119,34 +155,54 @@ def _status(message: str, enabled: bool) -> Iterator[Any]:
         yield None
 
 
-def _print_json(payload: Any) -> None:
-    sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
-
-
 def _finish(code: int) -> NoReturn:
     raise typer.Exit(code)
 
 
+RenderOption = Annotated[
+    RenderChoice | None,
+    typer.Option(
+        help="Headless browser: auto (only when a page needs JavaScript), always or never. "
+        "Default: SLEUTH_RENDER, else auto."
+    ),
+]
+
+
 @app.command()
 def fetch(
-    url: Annotated[str, typer.Argument(help="The page to fetch (http or https).")],
-    format: Annotated[FetchFormat, typer.Option("--format", "-f")] = FetchFormat.text,
-    max_chars: Annotated[int | None, typer.Option(help="At most this many characters.")] = None,
-    start_index: Annotated[int, typer.Option(help="Start at this character.")] = 0,
-    render: Annotated[RenderChoice | None, typer.Option(help="Headless-browser use.")] = None,
+    url: Annotated[str, typer.Argument(metavar="URL", help="The page to fetch (http or https).")],
+    format: Annotated[
+        FetchFormat,
+        typer.Option(
+            "--format", "-f", help="Main text, Markdown, or the cleaned main-content HTML."
+        ),
+    ] = FetchFormat.text,
+    max_chars: Annotated[
+        int | None,
+        typer.Option(metavar="N", help="Print at most N characters; page on with --start-index."),
+    ] = None,
+    start_index: Annotated[
+        int, typer.Option(metavar="N", help="Start at character N of the text.")
+    ] = 0,
+    render: RenderOption = None,
     refresh: Annotated[bool, typer.Option("--refresh", help="Bypass the cache.")] = False,
     ignore_robots: Annotated[
         bool, typer.Option("--ignore-robots", help="Fetch even where robots.txt forbids it.")
     ] = False,
     resolve: Annotated[
         list[str] | None,
-        typer.Option("--resolve", help="Pin HOST:PORT:ADDR[,ADDR...] like curl; repeatable."),
+        typer.Option(
+            "--resolve",
+            metavar="HOST:PORT:ADDR",
+            help="Pin HOST:PORT to ADDR[,ADDR...] like curl; repeatable.",
+        ),
     ] = None,
     json_output: JsonFlag = False,
 ) -> None:
     """Fetch a page safely and print its main text."""
     from sleuth.net import PinnedResolver, SystemResolver, parse_resolve_pins
 
+    STATE.json = json_output
     client = _client()
     if resolve:
         client.resolver = PinnedResolver(parse_resolve_pins(resolve), SystemResolver())
@@ -170,41 +226,37 @@ def fetch(
     elif result.ok:
         if result.title and format is not FetchFormat.html:
             heading = f"# {result.title}" if format is FetchFormat.markdown else result.title
-            sys.stdout.write(heading + "\n\n")
-        sys.stdout.write(result.text.rstrip("\n") + "\n")
+            _out(heading + "\n\n")
+        _out(result.text.rstrip("\n") + "\n")
         if result.truncated and result.next_start_index is not None:
             from sleuth.pages.paging import truncation_marker
 
-            sys.stdout.write(truncation_marker(result.next_start_index).lstrip("\n") + "\n")
+            _out(truncation_marker(result.next_start_index).lstrip("\n") + "\n")
     else:
         message = result.error.message if result.error else result.outcome
         sys.stderr.write(f"sleuth: {result.outcome}: {message}\n")
     _finish(EXIT_CODES.get(result.outcome, 1))
 
 
-def _iter_inputs(paths: list[str]) -> Iterator[tuple[str, bytes]]:
-    if not paths or paths == ["-"]:
-        yield "-", sys.stdin.buffer.read()
-        return
-    files: list[Path] = []
+def _expand(paths: list[str]) -> list[str]:
+    """Files to read, in order: folders become their HTML files, ``-`` stays stdin.
+
+    Anything that exists and is no folder is read as a file, so ``/dev/stdin``,
+    ``/dev/null`` and ``<(cmd)`` work too.
+    """
+    if paths.count("-") > 1:
+        raise UsageError("- (stdin) can be given only once")
+    names: list[str] = []
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
-            files.extend(
-                sorted(p for p in path.rglob("*") if p.is_file() and _looks_like_html(p.name))
-            )
-        elif path.is_file():
-            files.append(path)
+        if raw == "-" or (path.exists() and not path.is_dir()):
+            names.append(raw)
+        elif path.is_dir():
+            found = (p for p in path.rglob("*") if p.is_file() and _looks_like_html(p.name))
+            names.extend(str(p) for p in sorted(found))
         else:
             raise UsageError(f"{raw}: no such file or directory")
-    for path in files:
-        data = path.read_bytes()
-        if data[:2] == b"\x1f\x8b":
-            try:
-                data = gzip.decompress(data)
-            except (OSError, EOFError) as exc:
-                raise UsageError(f"{path}: broken gzip data ({exc})") from None
-        yield str(path), data
+    return names
 
 
 def _looks_like_html(name: str) -> bool:
@@ -212,75 +264,176 @@ def _looks_like_html(name: str) -> bool:
     return lowered.endswith((".html", ".htm", ".xhtml", ".txt"))
 
 
+def _read(name: str) -> bytes | str:
+    """The document's bytes (gunzipped when compressed), or why it cannot be read."""
+    try:
+        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+    except OSError as exc:
+        return f"cannot read it: {exc.strerror or exc}"
+    if data[:2] != b"\x1f\x8b":
+        return data
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as exc:
+        return f"broken gzip data: {exc}"
+
+
+def _check_url(url: str) -> None:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UsageError(
+            f"--url {url!r} is not an absolute http(s) URL",
+            hint="pass the page's address, like https://example.com/page",
+        )
+
+
 @app.command()
 def extract(
     paths: Annotated[
-        list[str] | None, typer.Argument(help="HTML files (plain or .gz), folders, or - for stdin.")
+        list[str] | None,
+        typer.Argument(
+            metavar="PATH...",
+            show_default=False,
+            help="HTML files (plain or .gz), folders, or - for stdin (the default).",
+        ),
     ] = None,
     url: Annotated[
         str | None,
         typer.Option(
-            help="The page's URL: resolves the canonical URL and recognises forum threads."
+            metavar="URL",
+            help="The page's address: resolves the canonical URL and recognises forum threads.",
         ),
     ] = None,
-    format: Annotated[ExtractFormat, typer.Option("--format", "-f")] = ExtractFormat.text,
-    json_output: JsonFlag = False,
+    format: Annotated[
+        ExtractFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="text, markdown, json (one record, or a list for a batch) or jsonl "
+            "(one record per line).",
+        ),
+    ] = ExtractFormat.text,
+    json_output: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="Print JSON records; with --format markdown their text is Markdown."
+        ),
+    ] = False,
 ) -> None:
-    """Extract main text from HTML on disk or stdin, with no network."""
+    """Extract main text from local HTML, offline.
+
+    One document exits with its outcome's code and reports a failure as one line
+    on stderr. A batch (several paths or a folder) goes on past failures,
+    reports each per file (outcome "unreadable" for a file that cannot be read
+    or unzipped), and exits 0 when every file is ok, else 19 (empty_extraction).
+    """
     from sleuth.extract import extract as extract_document
 
+    as_json = json_output and format is not ExtractFormat.jsonl
+    fmt = ExtractFormat.json if as_json else format
+    STATE.json = fmt in (ExtractFormat.json, ExtractFormat.jsonl)
     load_settings(STATE.config)  # validate the config even though extraction needs none
-    fmt = ExtractFormat.json if json_output and format is ExtractFormat.text else format
-    output: Literal["text", "markdown"] = "markdown" if fmt is ExtractFormat.markdown else "text"
-    inputs = list(paths or [])
+    if url is not None:
+        _check_url(url)
+    output: Literal["text", "markdown"] = "markdown" if format is ExtractFormat.markdown else "text"
+    inputs = paths or ["-"]
+    batch = len(inputs) > 1 or any(p != "-" and Path(p).is_dir() for p in inputs)
     records: list[dict[str, Any]] = []
-    outcomes: list[str] = []
-    for name, data in _iter_inputs(inputs):
-        content_type = "text/plain" if name.lower().removesuffix(".gz").endswith(".txt") else None
-        result = extract_document(data, url=url, output=output, content_type=content_type)
-        outcomes.append(result.outcome)
-        record = {
-            "file": name,
-            "title": result.title,
-            "text": result.text,
-            "metadata": result.metadata,
-            "outcome": result.outcome,
-        }
-        if fmt is ExtractFormat.jsonl:
-            sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
-        elif fmt is ExtractFormat.json:
-            records.append(record)
+    for name in _expand(inputs):
+        data = _read(name)
+        if isinstance(data, str):
+            if not batch:
+                raise UsageError(f"{name}: {data}")
+            record: dict[str, Any] = {
+                "file": name,
+                "title": None,
+                "text": "",
+                "metadata": {},
+                "outcome": "unreadable",
+                "reason": data,
+            }
         else:
-            if len(inputs) > 1 or any(Path(p).is_dir() for p in inputs):
-                sys.stdout.write(f"==> {name} <==\n")
-            sys.stdout.write(result.text.rstrip("\n") + "\n")
+            plain = name.lower().removesuffix(".gz").endswith(".txt")
+            result = extract_document(
+                data, url=url, output=output, content_type="text/plain" if plain else None
+            )
+            record = {
+                "file": name,
+                "title": result.title,
+                "text": result.text if result.outcome == "ok" else "",
+                "metadata": result.metadata,
+                "outcome": result.outcome,
+                "reason": result.reason,
+            }
+        records.append(record)
+        if fmt is ExtractFormat.jsonl:
+            _out(json.dumps(record, ensure_ascii=False) + "\n")
+        elif fmt is not ExtractFormat.json:
+            _print_extracted(record, batch)
     if fmt is ExtractFormat.json:
-        _print_json(records[0] if len(records) == 1 else records)
-    if len(outcomes) == 1:  # one document: its outcome is the exit code; batches report per file
-        _finish(EXIT_CODES.get(outcomes[0], 1))
+        _print_json(records if batch else records[0])
+    failed = [r["outcome"] for r in records if r["outcome"] != "ok"]
+    if batch:
+        _finish(EXIT_CODES["empty_extraction"] if failed else 0)
+    _finish(EXIT_CODES.get(failed[0], 1) if failed else 0)
+
+
+def _print_extracted(record: dict[str, Any], batch: bool) -> None:
+    """Text on stdout; a failure is one line on stderr, never the page's (bot-check) text."""
+    if record["outcome"] != "ok":
+        where = f"{record['file']}: " if batch else ""
+        sys.stderr.write(f"sleuth: {where}{record['outcome']}: {record['reason']}\n")
+        return
+    if batch:
+        _out(f"==> {record['file']} <==\n")
+    _out(record["text"].rstrip("\n") + "\n")
 
 
 SiteOption = Annotated[
-    list[str] | None, typer.Option("--site", help="Only this site (repeatable).")
+    list[str] | None,
+    typer.Option("--site", metavar="SITE", help="Only this site (repeatable)."),
 ]
 RecencyOption = Annotated[
-    int | None, typer.Option("--recency-days", min=1, help="Only results from the last D days.")
+    int | None,
+    typer.Option("--recency-days", metavar="DAYS", min=1, help="Only results from the last DAYS."),
 ]
 
 
 @app.command()
 def search(
-    query: Annotated[str, typer.Argument(help="What to search for.")],
-    max_results: Annotated[int | None, typer.Option("-n", "--max-results", min=1, max=10)] = None,
-    provider: Annotated[str | None, typer.Option(help="Use only this provider.")] = None,
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="What to search for.")],
+    max_results: Annotated[
+        int | None,
+        typer.Option(
+            "-n",
+            "--max-results",
+            metavar="N",
+            min=1,
+            max=10,
+            help="How many results, 1-10. Default: SLEUTH_MAX_RESULTS.",
+        ),
+    ] = None,
+    provider: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAME",
+            help="Ask only this provider (brave, tavily, serpapi, searxng, duckduckgo, "
+            "or a plugin).",
+        ),
+    ] = None,
     recency_days: RecencyOption = None,
     site: SiteOption = None,
     exclude_site: Annotated[
-        list[str] | None, typer.Option("--exclude-site", help="Never this site (repeatable).")
+        list[str] | None,
+        typer.Option("--exclude-site", metavar="SITE", help="Never this site (repeatable)."),
     ] = None,
     json_output: JsonFlag = False,
 ) -> None:
-    """Search the web through the configured providers, with fallback."""
+    """Search the web with provider fallback.
+
+    Exits 34 (no_results) when nothing matched.
+    """
+    STATE.json = json_output
     client = _client()
 
     async def run() -> Any:
@@ -298,35 +451,67 @@ def search(
         response = asyncio.run(run())
     if json_output:
         _print_json(response.model_dump())
-        return
-    for hit in response.results:
-        sys.stdout.write(f"{hit.rank}. {hit.title}\n   {hit.url}\n")
-        if hit.snippet:
-            sys.stdout.write(f"   {hit.snippet}\n")
-    tried = ", ".join(f"{a.name}:{a.outcome}" for a in response.providers_tried)
-    sys.stderr.write(f"{len(response.results)} results ({tried})\n")
+    else:
+        for hit in response.results:
+            _out(f"{hit.rank}. {hit.title}\n   {hit.url}\n")
+            if hit.snippet:
+                _out(f"   {hit.snippet}\n")
+        count = len(response.results)
+        tried = ", ".join(f"{a.name}:{a.outcome}" for a in response.providers_tried)
+        sys.stderr.write(f"{count} result{'' if count == 1 else 's'} ({tried})\n")
     if not response.results:
         _finish(EXIT_CODES["no_results"])
 
 
 @app.command()
 def research(
-    question: Annotated[str, typer.Argument(help="The question to research.")],
-    max_results: Annotated[int | None, typer.Option(min=1, max=10)] = None,
-    max_pages: Annotated[int | None, typer.Option(min=1, max=10)] = None,
-    focus: Annotated[str | None, typer.Option(help="What matters most in the answer.")] = None,
+    question: Annotated[str, typer.Argument(metavar="QUESTION", help="The question to research.")],
+    max_results: Annotated[
+        int | None,
+        typer.Option(
+            metavar="N",
+            min=1,
+            max=10,
+            help="Search results to consider, 1-10. Default: SLEUTH_MAX_RESULTS.",
+        ),
+    ] = None,
+    max_pages: Annotated[
+        int | None,
+        typer.Option(
+            metavar="N",
+            min=1,
+            max=10,
+            help="Pages to read, 1-10. Default: SLEUTH_MAX_PAGES.",
+        ),
+    ] = None,
+    focus: Annotated[
+        str | None, typer.Option(metavar="TEXT", help="What matters most in the answer.")
+    ] = None,
     recency_days: RecencyOption = None,
     site: SiteOption = None,
     deadline: Annotated[
-        float | None, typer.Option(min=0.1, help="Overall seconds; late pages are dropped.")
+        float | None,
+        typer.Option(
+            metavar="SECONDS",
+            min=0.1,
+            help="Overall time; pages still loading then are dropped. "
+            "Default: SLEUTH_RESEARCH_DEADLINE.",
+        ),
     ] = None,
-    format: Annotated[ResearchFormat, typer.Option("--format", "-f")] = ResearchFormat.markdown,
+    format: Annotated[
+        ResearchFormat,
+        typer.Option("--format", "-f", help="Markdown with cited bullets, or JSON."),
+    ] = ResearchFormat.markdown,
     json_output: JsonFlag = False,
 ) -> None:
-    """Search, read the best pages, and print a digest whose bullets cite them."""
+    """Answer a question with cited bullets.
+
+    Searches, reads the best pages and prints a digest whose bullets cite them.
+    """
     from sleuth.digest import render_markdown
 
     as_json = json_output or format is ResearchFormat.json
+    STATE.json = as_json
     client = _client()
 
     async def run(status: Any) -> Any:
@@ -351,7 +536,7 @@ def research(
     if as_json:
         _print_json(digest.model_dump())
     else:
-        sys.stdout.write(render_markdown(digest).rstrip("\n") + "\n")
+        _out(render_markdown(digest).rstrip("\n") + "\n")
     if not digest.bullets:
         codes = [error.code for error in digest.errors]
         fatal = next((c for c in codes if c.startswith(("search_", "provider_"))), "no_results")
@@ -371,18 +556,32 @@ def _progress_line(stage: str, detail: dict[str, Any]) -> str:
 @config_app.command("show")
 def config_show(json_output: JsonFlag = False) -> None:
     """Print the effective settings (secrets masked) and where each came from."""
-    rows = describe(load_settings(STATE.config))
+    STATE.json = json_output
+    settings = load_settings(STATE.config)
+    rows = describe(settings)
     if json_output:
-        _print_json({name: {"value": value, "source": source} for name, value, source in rows})
+        # Numbers, booleans, lists and null keep their type; strings come from
+        # describe(), which masks secrets (keys, passwords inside URLs).
+        typed = settings.model_dump(mode="json")
+        _print_json(
+            {
+                name: {
+                    "value": shown if isinstance(typed[name], str) else typed[name],
+                    "source": source,
+                }
+                for name, shown, source in rows
+            }
+        )
         return
     width = max(len(name) for name, _, _ in rows)
     for name, value, source in rows:
-        sys.stdout.write(f"{name:<{width}}  {value or '-'}  ({source})\n")
+        _out(f"{name:<{width}}  {value or '-'}  ({source})\n")
 
 
 @cache_app.command("stats")
 def cache_stats(json_output: JsonFlag = False) -> None:
     """Show the cache backend, entry count and size."""
+    STATE.json = json_output
 
     async def run() -> Any:
         async with _client() as client:
@@ -400,12 +599,13 @@ def cache_stats(json_output: JsonFlag = False) -> None:
         _print_json(payload)
     else:
         for key, value in payload.items():
-            sys.stdout.write(f"{key}: {'-' if value is None else value}\n")
+            _out(f"{key}: {'-' if value is None else value}\n")
 
 
 @cache_app.command("clear")
 def cache_clear(json_output: JsonFlag = False) -> None:
     """Remove every cached page, search and robots.txt."""
+    STATE.json = json_output
 
     async def run() -> int:
         async with _client() as client:
@@ -415,21 +615,48 @@ def cache_clear(json_output: JsonFlag = False) -> None:
     if json_output:
         _print_json({"removed": removed})
     else:
-        sys.stdout.write(f"removed {removed} entries\n")
+        _out(f"removed {removed} entries\n")
+
+
+def _report(error: ErrorInfo) -> None:
+    """With --json a failure is JSON on stdout too, so a script always gets JSON."""
+    if STATE.json or "--json" in sys.argv[1:]:
+        _out(_json_text({"error": error.model_dump()}))
+
+
+def _run() -> int:
+    try:
+        code = app(standalone_mode=False)
+    except SleuthError as exc:
+        if STATE.verbose:
+            traceback.print_exc()
+        sys.stderr.write(f"sleuth: error: {exc}\n")
+        _report(ErrorInfo.from_error(exc))
+        code = exc.exit_code
+    except ClickException as exc:  # bad flags: click's usage message
+        exc.show()
+        _report(ErrorInfo(code="usage_error", message=exc.format_message()))
+        code = exc.exit_code
+    except KeyboardInterrupt:
+        sys.stderr.write("sleuth: interrupted\n")
+        code = 130
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise ReaderGone from None
+    return int(code or 0)
 
 
 def main() -> None:
     """Entry point: one clear line for user errors, tracebacks only with -v.
 
-    Typer's standalone mode already turns bad flags into a usage message and exit 2.
+    A reader that leaves early (``sleuth fetch URL | head -1``) ends the run
+    quietly with status 0: stdout is pointed at /dev/null so that the final
+    flush cannot fail again.
     """
     try:
-        app()
-    except SleuthError as exc:
-        if STATE.verbose:
-            traceback.print_exc()
-        sys.stderr.write(f"sleuth: error: {exc}\n")
-        sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
-        sys.stderr.write("sleuth: interrupted\n")
-        sys.exit(130)
+        code = _run()
+    except ReaderGone:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 0
+    sys.exit(code)

@@ -49,6 +49,7 @@ class Settings(BaseSettings):
         case_sensitive=False,
         extra="ignore",
         populate_by_name=True,
+        allow_inf_nan=False,
     )
 
     # Logging
@@ -130,7 +131,35 @@ class Settings(BaseSettings):
     @classmethod
     def _split_ports(cls, value: Any) -> Any:
         if isinstance(value, str):
-            return [int(part) for part in value.split(",") if part.strip()]
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("allow_ports")
+    @classmethod
+    def _check_ports(cls, value: list[int]) -> list[int]:
+        bad = [port for port in value if not 1 <= port <= 65535]
+        if bad:
+            raise ValueError(f"ports must be 1-65535, not {bad[0]}")
+        return value
+
+    @field_validator(
+        "searxng_url",
+        "duckduckgo_url",
+        "duckduckgo_lite_url",
+        "brave_url",
+        "tavily_url",
+        "serpapi_url",
+        "redis_url",
+    )
+    @classmethod
+    def _check_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https", "redis", "rediss", "unix") or not (
+            parts.netloc or parts.scheme == "unix"
+        ):
+            raise ValueError(f"{mask_url(value)!r} is not an absolute URL")
         return value
 
     def secret(self, name: str) -> str | None:
@@ -193,9 +222,11 @@ def load_settings(config_path: Path | str | None = None, **overrides: Any) -> Se
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "settings"
+        name = str(first["loc"][0]) if first["loc"] else "settings"
         raise ConfigError(
             f"invalid setting {where}: {first['msg']}",
-            hint=f"fix SLEUTH_{where.upper()} or `{where}` in {path}",
+            hint=f"fix {_env_names(name)[0] if name in Settings.model_fields else name} "
+            f"or `{name}` in {path}",
         ) from None
 
     sources: dict[str, str] = {}

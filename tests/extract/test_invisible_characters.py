@@ -7,7 +7,7 @@ import pytest
 from sleuth.extract import extract
 from sleuth.extract.text import clean_value, strip_invisible
 
-from .pages import article_with
+from .pages import INJECTION, article_with
 
 INVISIBLE = {
     "zero-width-space": "\u200b",
@@ -24,6 +24,17 @@ INVISIBLE = {
     "byte-order-mark": "\ufeff",
     "soft-hyphen": "\u00ad",
     "tag-character": "\U000e0049",
+    "combining-grapheme-joiner": "\u034f",
+    "arabic-letter-mark": "\u061c",
+    "hangul-choseong-filler": "\u115f",
+    "hangul-jungseong-filler": "\u1160",
+    "hangul-filler": "\u3164",
+    "halfwidth-hangul-filler": "\uffa0",
+    "mongolian-vowel-separator": "\u180e",
+    "variation-selector-1": "\ufe00",
+    "variation-selector-16": "\ufe0f",
+    "variation-selector-17": "\U000e0100",
+    "variation-selector-256": "\U000e01ef",
 }
 
 
@@ -54,6 +65,39 @@ def test_smuggled_tag_characters_vanish_entirely() -> None:
     snippet = f"<p>Tide tables for the next quarter are posted at the pier.{smuggled}</p>"
     text = extract(article_with(snippet)).text
     assert not any(0xE0000 <= ord(c) <= 0xE007F for c in text)
+
+
+def _hide_in_variation_selectors(message: str) -> str:
+    """One byte per selector (VS1-16, then VS17-256): nothing shows after the emoji."""
+    return "".join(
+        chr(0xFE00 + byte) if byte < 16 else chr(0xE0100 + byte - 16) for byte in message.encode()
+    )
+
+
+def _reveal_variation_selectors(text: str) -> str:
+    """What a model told about the trick can read back out of ``text``."""
+    data = bytearray()
+    for char in text:
+        code = ord(char)
+        if 0xFE00 <= code <= 0xFE0F:
+            data.append(code - 0xFE00)
+        elif 0xE0100 <= code <= 0xE01EF:
+            data.append(code - 0xE0100 + 16)
+    return data.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("output", ["text", "markdown", "html"])
+def test_bytes_smuggled_in_variation_selectors_vanish(output: str) -> None:
+    smuggled = _hide_in_variation_selectors(INJECTION)
+    snippet = (
+        f"<p>The crew marked the milestone with a cake \U0001f382{smuggled} after the last "
+        "inspection dive of the season, then headed back to the harbour.</p>"
+    )
+    assert "PWNED" in _reveal_variation_selectors(snippet)  # the trick works on the page
+    result = extract(article_with(snippet), output=output)  # type: ignore[arg-type]
+    assert "PWNED" not in _reveal_variation_selectors(result.text)
+    assert "after the last inspection dive of the season" in result.text
+    assert "\U0001f382" in result.text
 
 
 def test_title_and_metadata_are_cleaned_too() -> None:

@@ -1,0 +1,105 @@
+"""The one config object: precedence, sources, validation and masking."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sleuth.config import describe, load_settings, mask_url
+from sleuth.errors import ConfigError
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import os
+
+    for name in list(os.environ):
+        if name.startswith("SLEUTH_") or name in ("SEARXNG_URL", "REDIS_URL", "BRAVE_API_KEY"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+
+
+def test_environment_beats_the_file_which_beats_defaults(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text('cache = "memory"\nmax_pages = 4\n')
+    monkeypatch.setenv("SLEUTH_MAX_PAGES", "6")
+    settings = load_settings(config)
+    assert (settings.cache, settings.max_pages, settings.render) == ("memory", 6, "auto")
+    sources = settings.config_sources
+    assert sources["cache"] == f"file {config}"
+    assert sources["max_pages"] == "env SLEUTH_MAX_PAGES"
+    assert sources["render"] == "default"
+
+
+def test_a_sleuth_table_in_the_file_is_read_too(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text('[sleuth]\nallow_hosts = ["wiki.intranet", "10.0.0.0/8"]\n')
+    assert load_settings(config).allow_hosts == ["wiki.intranet", "10.0.0.0/8"]
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("SEARXNG_URL", "notaurl"),
+        ("SLEUTH_ALLOW_PORTS", "99999"),
+        ("SLEUTH_ALLOW_PORTS", "8080,abc"),
+        ("SLEUTH_FETCH_DEADLINE", "inf"),
+        ("SLEUTH_FETCH_DEADLINE", "nan"),
+        ("SLEUTH_CACHE", "floppy"),
+        ("SLEUTH_MAX_RESULTS", "50"),
+    ],
+)
+def test_bad_values_are_config_errors_that_name_the_variable(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    assert name in str(caught.value)
+
+
+def test_binary_config_file_is_a_config_error(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    config.write_bytes(b"\xff\xfe\x00bad")
+    with pytest.raises(ConfigError, match="not valid UTF-8 TOML"):
+        load_settings(config)
+
+
+def test_a_directory_named_as_config_is_a_config_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SLEUTH_CONFIG", str(tmp_path))
+    with pytest.raises(ConfigError, match="is not a file") as caught:
+        load_settings()
+    assert "SLEUTH_CONFIG" in str(caught.value)
+
+
+def test_empty_sleuth_config_means_the_default_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SLEUTH_CONFIG", "")
+    assert load_settings().cache == "file"
+
+
+def test_secrets_and_url_credentials_are_masked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BRAVE_API_KEY", "brave-secret-1234567")
+    monkeypatch.setenv("SLEUTH_REDIS_URL", "redis://:hunter2hunter2@127.0.0.1:6379/0")
+    monkeypatch.setenv("SEARXNG_URL", "https://me:topsecret@searx.example/?token=abc123&lang")
+    shown = {name: value for name, value, _ in describe(load_settings())}
+    text = repr(shown)
+    for secret in ("brave-secret-1234567", "hunter2hunter2", "topsecret", "abc123"):
+        assert secret not in text
+    assert shown["searxng_url"] == "https://me:******@searx.example/?token=******&lang"
+
+
+@pytest.mark.parametrize(
+    ("url", "masked"),
+    [
+        ("redis://127.0.0.1:6379/0", "redis://127.0.0.1:6379/0"),
+        ("http://u:p@h/x?a=1&b", "http://u:******@h/x?a=******&b"),
+        ("not a url", "not a url"),
+    ],
+)
+def test_mask_url(url: str, masked: str) -> None:
+    assert mask_url(url) == masked
