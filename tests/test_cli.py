@@ -41,19 +41,25 @@ FETCH_KEYS = {
 }
 
 
+def clean_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("SLEUTH_")}
+    full_env.update(extra or {})
+    return full_env
+
+
 def run(
     *args: str, env: dict[str, str] | None = None, stdin: bytes | None = None
 ) -> subprocess.CompletedProcess[str]:
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith("SLEUTH_")}
-    full_env.update(env or {})
-    return subprocess.run(
+    done = subprocess.run(
         [sys.executable, "-m", "sleuth", *args],
-        input=stdin.decode() if stdin is not None else None,
+        input=stdin or b"",
         capture_output=True,
-        text=True,
-        env=full_env,
+        env=clean_env(env),
         timeout=120,
         check=False,
+    )
+    return subprocess.CompletedProcess(
+        done.args, done.returncode, done.stdout.decode(), done.stderr.decode()
     )
 
 
@@ -171,7 +177,7 @@ def test_config_show_masks_secrets_and_names_sources(tmp_path: Path) -> None:
     shown = json.loads(done.stdout)
     assert shown["brave_api_key"]["source"] == "env BRAVE_API_KEY"
     assert shown["cache"] == {"value": "memory", "source": f"file {config}"}
-    assert shown["max_pages"] == {"value": "5", "source": "env SLEUTH_MAX_PAGES"}
+    assert shown["max_pages"] == {"value": 5, "source": "env SLEUTH_MAX_PAGES"}
     assert shown["render"]["source"] == "default"
 
 
@@ -258,3 +264,293 @@ def test_unusable_search_input_is_a_usage_error(args: list[str]) -> None:
     assert done.returncode == EXIT_CODES["usage_error"]
     assert done.stderr.startswith("sleuth: error:")
     assert "Traceback" not in done.stderr
+
+
+BOT_CHECK = (
+    "<html><head><title>Just a moment...</title></head><body>"
+    "<h1>Checking your browser before accessing example.com</h1>"
+    "<p>Please enable JavaScript and cookies to continue. Ray ID: 8c1f Cloudflare</p>"
+    "</body></html>"
+)
+JS_SHELL = (
+    "<html><head><title>App</title><script src='/app.js'></script></head>"
+    "<body><div id='root'></div>"
+    "<noscript>You need to enable JavaScript to run this app.</noscript></body></html>"
+)
+
+
+@pytest.mark.parametrize(
+    ("document", "outcome"),
+    [
+        (b"", "empty_extraction"),
+        (bytes(range(256)) * 8, "empty_extraction"),
+        (BOT_CHECK.encode(), "block_page"),
+        (JS_SHELL.encode(), "js_required"),
+    ],
+)
+def test_extract_failure_is_one_stderr_line_and_no_page_text(document: bytes, outcome: str) -> None:
+    done = run("extract", stdin=document)
+    assert done.returncode == EXIT_CODES[outcome]
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [done.stderr.strip()]
+    assert done.stderr.startswith(f"sleuth: {outcome}: ")
+    as_json = json.loads(run("extract", "--json", stdin=document).stdout)
+    assert as_json["outcome"] == outcome
+    assert as_json["reason"]
+    assert "Cloudflare" not in as_json["text"]
+
+
+def test_extract_batch_goes_on_past_unreadable_files(tmp_path: Path) -> None:
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    (folder / "a.html").write_text(article("First page", PARAGRAPHS))
+    (folder / "b.html.gz").write_bytes(gzip.compress(b"<html><body>cut short")[:-12])
+    (folder / "c.html").write_text(article("Third page", PARAGRAPHS))
+    bad_deflate = tmp_path / "d.html.gz"
+    bad_deflate.write_bytes(gzip.compress(b"<p>x</p>")[:10] + b"\xff" * 20)
+    # Reading /proc/self/mem from offset 0 fails with EIO, even as root.
+    args = (str(folder), str(bad_deflate), "/proc/self/mem")
+    done = run("extract", *args, "--format", "jsonl")
+    assert done.returncode == EXIT_CODES["empty_extraction"], done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [Path(r["file"]).name for r in records] == [
+        "a.html",
+        "b.html.gz",
+        "c.html",
+        "d.html.gz",
+        "mem",
+    ]
+    assert [r["outcome"] for r in records] == ["ok", "unreadable", "ok", "unreadable", "unreadable"]
+    assert "gzip" in records[1]["reason"]
+    assert "gzip" in records[3]["reason"]
+    assert records[2]["title"] == "Third page"
+
+    text = run("extract", *args)
+    assert text.returncode == EXIT_CODES["empty_extraction"]
+    assert text.stdout.count("two weeks earlier") == 2
+    failures = text.stderr.splitlines()
+    assert len(failures) == 3
+    assert failures[0].startswith(f"sleuth: {folder / 'b.html.gz'}: unreadable: ")
+    assert failures[2].startswith("sleuth: /proc/self/mem: unreadable: ")
+
+
+def test_extract_gunzips_stdin() -> None:
+    done = run("extract", stdin=gzip.compress(article("Piped", PARAGRAPHS).encode()))
+    assert done.returncode == 0, done.stderr
+    assert "two weeks earlier" in done.stdout
+
+
+def test_extract_mixes_stdin_files_devices_and_pipes(tmp_path: Path) -> None:
+    first = tmp_path / "a.html"
+    first.write_text(article("First page", PARAGRAPHS))
+    mixed = run(
+        "extract",
+        str(first),
+        "-",
+        "/dev/null",
+        "-f",
+        "jsonl",
+        stdin=article("Piped", PARAGRAPHS).encode(),
+    )
+    records = [json.loads(line) for line in mixed.stdout.splitlines()]
+    assert [(r["file"], r["outcome"]) for r in records] == [
+        (str(first), "ok"),
+        ("-", "ok"),
+        ("/dev/null", "empty_extraction"),
+    ]
+    assert records[1]["title"] == "Piped"
+    assert mixed.returncode == EXIT_CODES["empty_extraction"]
+    assert run("extract", "-", "-").returncode == EXIT_CODES["usage_error"]
+    # <(cat a.html) hands sleuth a /dev/fd path backed by a pipe.
+    piped = subprocess.run(
+        ["bash", "-c", '"$0" -m sleuth extract --json <(cat "$1")', sys.executable, str(first)],
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+        timeout=120,
+        check=False,
+    )
+    assert piped.returncode == 0, piped.stderr
+    assert json.loads(piped.stdout)["title"] == "First page"
+
+
+def test_extract_json_keeps_markdown_format(tmp_path: Path) -> None:
+    page = tmp_path / "hives.html"
+    page.write_text(
+        article("Hives", [*PARAGRAPHS[:1], "</p><h2>What they record</h2><p>", *PARAGRAPHS[1:]])
+    )
+    done = run("extract", str(page), "--json", "--format", "markdown")
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert record["outcome"] == "ok"
+    assert "## What they record" in record["text"]
+
+
+@pytest.mark.parametrize("url", ["foo", "/relative/page", "ftp://example.com/x", "https://"])
+def test_extract_url_must_be_absolute_http(url: str) -> None:
+    done = run("extract", "--url", url, stdin=article("Piped", PARAGRAPHS).encode())
+    assert done.returncode == EXIT_CODES["usage_error"]
+    assert done.stdout == ""
+    assert done.stderr.startswith("sleuth: error: --url")
+
+
+TYPE_LEAKS = ("<str>", "<int", "<float", "<list[", "<path", "{url}", "{URL}", "{query}")
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ([], ["-vv", "tracebacks", "FILE"]),
+        (["fetch"], ["fetch [OPTIONS] URL", "HOST:PORT:ADDR", "SLEUTH_RENDER", "--max-chars N"]),
+        (["extract"], ["[PATH...]", "--url URL", "jsonl", "19"]),
+        (["search"], ["search [OPTIONS] QUERY", "-n, --max-results N", "--site SITE"]),
+        (["research"], ["QUESTION", "--max-pages N", "--deadline SECONDS", "--focus TEXT"]),
+        (["config", "show"], ["--json"]),
+    ],
+)
+def test_help_names_values_without_python_types(command: list[str], expected: list[str]) -> None:
+    done = run(*command, "--help", env={"COLUMNS": "100"})
+    assert done.returncode == 0
+    for leak in TYPE_LEAKS:
+        assert leak not in done.stdout
+    for text in expected:
+        assert text in done.stdout
+
+
+def test_every_parameter_has_help() -> None:
+    from typer.main import get_command
+
+    from sleuth.cli import app
+
+    pending = [get_command(app)]
+    seen = 0
+    while pending:
+        command = pending.pop()
+        pending.extend(getattr(command, "commands", {}).values())
+        for param in command.params:
+            seen += 1
+            assert getattr(param, "help", None), f"{command.name}: {param.name} has no help"
+    assert seen > 30
+
+
+def test_command_summaries_are_not_cut() -> None:
+    done = run("--help", env={"COLUMNS": "80"})
+    commands = done.stdout.split("Commands:")[1].strip().splitlines()
+    assert len(commands) == 6
+    assert not any(line.rstrip().endswith("...") for line in commands)
+
+
+@pytest.mark.parametrize(
+    ("command", "paragraphs", "read_first"),
+    [
+        # Far more than a pipe buffer, so sleuth is still writing when the reader leaves.
+        ("fetch", 3000, True),
+        ("extract", 3000, True),
+        ("fetch", 3000, False),
+        # Small enough to sit in stdout's buffer until the final flush.
+        ("extract", 3, False),
+    ],
+)
+def test_closed_pipe_ends_quietly(
+    command: str,
+    paragraphs: int,
+    read_first: bool,
+    site: Site,
+    env: dict[str, str],
+    tmp_path: Path,
+) -> None:
+    page = article("Long", [f"{PARAGRAPHS[0]} Entry {i}." for i in range(paragraphs)])
+    source = tmp_path / "long.html"
+    source.write_text(page)
+    target = site.add("/long", page) if command == "fetch" else str(source)
+    extra = ("--ignore-robots",) if command == "fetch" else ()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sleuth", command, target, *extra],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=clean_env(env),
+    )
+    assert process.stdout is not None
+    assert process.stderr is not None
+    if read_first:  # like `| head -1`
+        assert process.stdout.readline()
+    process.stdout.close()  # without reading, sleuth's first write meets a closed pipe
+    errors = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 0, errors
+    assert "Exception ignored" not in errors
+    assert "BrokenPipe" not in errors
+
+
+@pytest.fixture
+def searxng(site: Site, env: dict[str, str]) -> dict[str, str]:
+    return env | {"SLEUTH_SEARCH_PROVIDERS": "searxng", "SEARXNG_URL": f"{site.origin}/"}
+
+
+def _searxng_results(*urls: str) -> bytes:
+    results = [
+        {"url": u, "title": f"Page {i}", "content": "about bees"} for i, u in enumerate(urls)
+    ]
+    return json.dumps({"query": "bees", "results": results}).encode()
+
+
+JSON_TYPE = {"Content-Type": "application/json"}
+
+
+def test_search_json_failure_prints_a_json_error(site: Site, searxng: dict[str, str]) -> None:
+    site.add("/search", b"{}", status=500, headers=JSON_TYPE)
+    done = run("search", "bees", "--json", env=searxng)
+    assert done.returncode == EXIT_CODES["search_error"]
+    error = json.loads(done.stdout)["error"]
+    assert error["code"] == "search_error"
+    assert "searxng" in error["message"]
+    assert error["retryable"] is True
+    assert done.stderr.strip().splitlines()[-1].startswith("sleuth: error: every search provider")
+
+
+@pytest.mark.parametrize("args", [["search", "   ", "--json"], ["search", "--json"]])
+def test_usage_errors_with_json_print_a_json_error(args: list[str]) -> None:
+    done = run(*args)
+    assert done.returncode == EXIT_CODES["usage_error"]
+    assert json.loads(done.stdout)["error"]["code"] == "usage_error"
+    assert done.stderr
+
+
+def test_search_json_without_results_exits_no_results(site: Site, searxng: dict[str, str]) -> None:
+    site.add("/search", _searxng_results(), headers=JSON_TYPE)
+    done = run("search", "bees", "--json", env=searxng)
+    assert done.returncode == EXIT_CODES["no_results"]
+    assert json.loads(done.stdout)["results"] == []
+
+
+def test_search_summary_counts_in_good_grammar(site: Site, searxng: dict[str, str]) -> None:
+    site.add("/search", _searxng_results("https://bees.example/one"), headers=JSON_TYPE)
+    done = run("search", "bees", env=searxng)
+    assert done.returncode == 0, done.stderr
+    assert "https://bees.example/one" in done.stdout
+    assert done.stderr.startswith("1 result (searxng:ok)")
+
+
+def test_config_show_json_keeps_value_types() -> None:
+    done = run(
+        "config",
+        "show",
+        "--json",
+        env={
+            "SLEUTH_MAX_PAGES": "5",
+            "SLEUTH_ALLOW_PORTS": "80,8080",
+            "TAVILY_API_KEY": "tvly-0123456789",
+            "SLEUTH_REDIS_URL": "redis://:hunter2-pass@127.0.0.1:6379/0",
+        },
+    )
+    assert done.returncode == 0, done.stderr
+    shown = {name: row["value"] for name, row in json.loads(done.stdout).items()}
+    assert shown["max_pages"] == 5
+    assert shown["allow_ports"] == [80, 8080]
+    assert isinstance(shown["fetch_deadline"], float)
+    assert shown["allow_hosts"] == []
+    assert shown["log_level"] is None
+    assert isinstance(shown["tavily_api_key"], str)
+    assert "0123456789" not in done.stdout
+    assert "hunter2-pass" not in done.stdout
+    assert shown["redis_url"].startswith("redis://")

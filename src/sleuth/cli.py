@@ -21,7 +21,8 @@ from urllib.parse import urlsplit
 
 import typer
 from rich.console import Console
-from typer._click import ClickException
+from typer._click import ClickException, Context, HelpFormatter, Parameter
+from typer.core import TyperCommand
 
 from sleuth import log
 from sleuth._version import __version__
@@ -86,6 +87,38 @@ class ResearchFormat(StrEnum):
     json = "json"
 
 
+class PlainHelp(TyperCommand):
+    """Help that names positionals by their metavar alone, as most tools do.
+
+    Typer would print ``URL <str>`` in the list and ``{URL}`` in the usage line.
+    """
+
+    def collect_usage_pieces(self, ctx: Context) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name == "argument":
+                pieces.append(_label(param) if param.required else f"[{_label(param)}]")
+        return pieces
+
+    def format_options(self, ctx: Context, formatter: HelpFormatter) -> None:
+        params = self.get_params(ctx)
+        positionals = [
+            (_label(p), getattr(p, "help", None) or "")
+            for p in params
+            if p.param_type_name == "argument"
+        ]
+        options = [p.get_help_record(ctx) for p in params if p.param_type_name == "option"]
+        for title, rows in (("Arguments", positionals), ("Options", options)):
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl([row for row in rows if row is not None])
+
+
+def _label(param: Parameter) -> str:
+    name = param.metavar or (param.name or "").upper()
+    return name + ("..." if param.nargs != 1 else "")
+
+
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 
 
@@ -96,12 +129,8 @@ def _out(text: str) -> None:
         raise ReaderGone from None
 
 
-def _json_text(payload: Any) -> str:
-    return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
-
-
 def _print_json(payload: Any) -> None:
-    _out(_json_text(payload))
+    _out(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
 
 
 def _version(value: bool) -> None:
@@ -168,7 +197,7 @@ RenderOption = Annotated[
 ]
 
 
-@app.command()
+@app.command(cls=PlainHelp)
 def fetch(
     url: Annotated[str, typer.Argument(metavar="URL", help="The page to fetch (http or https).")],
     format: Annotated[
@@ -287,12 +316,12 @@ def _check_url(url: str) -> None:
         )
 
 
-@app.command()
+@app.command(cls=PlainHelp)
 def extract(
     paths: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="PATH...",
+            metavar="PATH",
             show_default=False,
             help="HTML files (plain or .gz), folders, or - for stdin (the default).",
         ),
@@ -327,8 +356,6 @@ def extract(
     reports each per file (outcome "unreadable" for a file that cannot be read
     or unzipped), and exits 0 when every file is ok, else 19 (empty_extraction).
     """
-    from sleuth.extract import extract as extract_document
-
     as_json = json_output and format is not ExtractFormat.jsonl
     fmt = ExtractFormat.json if as_json else format
     STATE.json = fmt in (ExtractFormat.json, ExtractFormat.jsonl)
@@ -341,30 +368,9 @@ def extract(
     records: list[dict[str, Any]] = []
     for name in _expand(inputs):
         data = _read(name)
-        if isinstance(data, str):
-            if not batch:
-                raise UsageError(f"{name}: {data}")
-            record: dict[str, Any] = {
-                "file": name,
-                "title": None,
-                "text": "",
-                "metadata": {},
-                "outcome": "unreadable",
-                "reason": data,
-            }
-        else:
-            plain = name.lower().removesuffix(".gz").endswith(".txt")
-            result = extract_document(
-                data, url=url, output=output, content_type="text/plain" if plain else None
-            )
-            record = {
-                "file": name,
-                "title": result.title,
-                "text": result.text if result.outcome == "ok" else "",
-                "metadata": result.metadata,
-                "outcome": result.outcome,
-                "reason": result.reason,
-            }
+        if isinstance(data, str) and not batch:
+            raise UsageError(f"{name}: {data}")
+        record = _record(name, data, url, output)
         records.append(record)
         if fmt is ExtractFormat.jsonl:
             _out(json.dumps(record, ensure_ascii=False) + "\n")
@@ -378,11 +384,41 @@ def extract(
     _finish(EXIT_CODES.get(failed[0], 1) if failed else 0)
 
 
+def _record(
+    name: str, data: bytes | str, url: str | None, output: Literal["text", "markdown"]
+) -> dict[str, Any]:
+    """One document's JSON record; ``data`` is its bytes or why they could not be read."""
+    from sleuth.extract import extract as extract_document
+
+    if isinstance(data, str):
+        return {
+            "file": name,
+            "title": None,
+            "text": "",
+            "metadata": {},
+            "outcome": "unreadable",
+            "reason": data,
+        }
+    plain = name.lower().removesuffix(".gz").endswith(".txt")
+    result = extract_document(
+        data, url=url, output=output, content_type="text/plain" if plain else None
+    )
+    return {
+        "file": name,
+        "title": result.title,
+        "text": result.text if result.outcome == "ok" else "",
+        "metadata": result.metadata,
+        "outcome": result.outcome,
+        "reason": result.reason,
+    }
+
+
 def _print_extracted(record: dict[str, Any], batch: bool) -> None:
     """Text on stdout; a failure is one line on stderr, never the page's (bot-check) text."""
     if record["outcome"] != "ok":
         where = f"{record['file']}: " if batch else ""
-        sys.stderr.write(f"sleuth: {where}{record['outcome']}: {record['reason']}\n")
+        reason = record["reason"] or "no usable text"
+        sys.stderr.write(f"sleuth: {where}{record['outcome']}: {reason}\n")
         return
     if batch:
         _out(f"==> {record['file']} <==\n")
@@ -399,7 +435,7 @@ RecencyOption = Annotated[
 ]
 
 
-@app.command()
+@app.command(cls=PlainHelp)
 def search(
     query: Annotated[str, typer.Argument(metavar="QUERY", help="What to search for.")],
     max_results: Annotated[
@@ -463,7 +499,7 @@ def search(
         _finish(EXIT_CODES["no_results"])
 
 
-@app.command()
+@app.command(cls=PlainHelp)
 def research(
     question: Annotated[str, typer.Argument(metavar="QUESTION", help="The question to research.")],
     max_results: Annotated[
@@ -619,9 +655,12 @@ def cache_clear(json_output: JsonFlag = False) -> None:
 
 
 def _report(error: ErrorInfo) -> None:
-    """With --json a failure is JSON on stdout too, so a script always gets JSON."""
+    """With --json a failure is JSON on stdout too, so a script always gets JSON.
+
+    One line, so that it also reads as a record of ``--format jsonl``.
+    """
     if STATE.json or "--json" in sys.argv[1:]:
-        _out(_json_text({"error": error.model_dump()}))
+        _out(json.dumps({"error": error.model_dump()}, ensure_ascii=False) + "\n")
 
 
 def _run() -> int:

@@ -49,6 +49,7 @@ def test_json_ld_graph_supplies_what_the_head_lacks() -> None:
     assert meta["language"] == "en"
     assert meta["author"] == "Aoife, Tom"
     assert meta["site_name"] == "Field Notes"
+    assert isinstance(meta["json_ld"], list)
     assert len(meta["json_ld"]) == 1
 
 

@@ -125,7 +125,7 @@ def test_extraction_is_immutable() -> None:
 def test_each_extraction_logs_one_event() -> None:
     records: list[logging.LogRecord] = []
     handler = logging.Handler()
-    handler.emit = records.append  # type: ignore[method-assign]
+    handler.emit = records.append  # type: ignore[method-assign,assignment]
     LOGGER.addHandler(handler)
     level = LOGGER.level
     LOGGER.setLevel(logging.INFO)

@@ -192,11 +192,15 @@ def test_only_the_main_container_of_a_hidden_app_root_is_kept() -> None:
             f'<div id="app" aria-hidden="true">{INJECTION}<div class="modal-backdrop">'
             f'<p>{INJECTION}</p></div><main id="content">',
         )
-        .replace("</main>", f"</main>{INJECTION}<p>{INJECTION}</p></div>")
+        .replace(
+            "</main>",
+            f"</main>{INJECTION}<p>{INJECTION}</p></div>"
+            '<div role="dialog" aria-modal="true"><p>We use cookies.</p></div>',
+        )
     )
     assert "PWNED" not in _sanitised(document)
     for output in ("text", "markdown", "html"):
-        text = extract(document, output=output).text  # type: ignore[arg-type]
+        text = extract(document, output=output).text
         assert "PWNED" not in text
         assert all(sentence in text for sentence in VISIBLE)
 
@@ -210,14 +214,26 @@ def test_role_main_inside_a_hidden_app_root_is_kept() -> None:
     assert all(sentence in _extracted(document) for sentence in VISIBLE)
 
 
-def test_a_small_main_inside_a_hidden_block_is_not_the_page_main() -> None:
-    # The page's own content sits in a <div>; the only <main> is a decoy in a hidden block.
-    snippet = f'<div aria-hidden="true"><main><p>{INJECTION}</p></main></div>'
-    document = (
+def _page_without_main(snippet: str) -> str:
+    """The article fixture with its content in a plain ``<div>`` and ``snippet`` inside."""
+    return (
         page("article")
         .replace('<main id="content">', '<div id="content">')
         .replace("</main>", "</div>")
         .replace("<!--INJECT-->", snippet)
+    )
+
+
+def test_a_small_main_inside_a_hidden_block_is_not_the_page_main() -> None:
+    document = _page_without_main(f'<div aria-hidden="true"><main><p>{INJECTION}</p></main></div>')
+    assert "PWNED" not in _sanitised(document)
+    assert "PWNED" not in _extracted(document)
+
+
+def test_a_hidden_block_inside_the_page_is_no_shell_however_long_its_main() -> None:
+    padding = "<p>Filler sentence about nothing in particular, repeated at length.</p>" * 60
+    document = _page_without_main(
+        f'<div style="display:none"><main><p>{INJECTION}</p>{padding}</main></div>'
     )
     assert "PWNED" not in _sanitised(document)
     assert "PWNED" not in _extracted(document)

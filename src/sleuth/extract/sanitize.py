@@ -10,10 +10,11 @@ evaluated; this is hygiene, not a browser.
 Some real-world patterns are deliberately *not* treated as hidden, because dropping
 them would lose a page a person sees:
 
-* hiding on ``<html>`` or ``<body>``, or on a wrapper of the page's one main
-  container: scripts reveal such pages after load (anti-flicker snippets, a modal's
-  ``aria-hidden`` on the app root). Of such a wrapper only the main container is
-  kept; whatever sits beside it stays hidden;
+* hiding on ``<html>`` or ``<body>``, or on a page-level wrapper of the page's one
+  main container: scripts reveal such pages after load (anti-flicker snippets, a
+  modal's ``aria-hidden`` on the app root). Of such a wrapper only the main container
+  is kept; whatever sits beside it stays hidden. A hidden block inside the page never
+  qualifies, however much text it holds;
 * ``opacity:0`` with an animation, or a transition that covers opacity: the start
   state of a fade-in, visible as soon as it plays;
 * ``color:transparent`` with ``background-clip:text``: gradient text.
@@ -303,6 +304,22 @@ def _main_container(root: etree._Element) -> etree._Element | None:
     return None
 
 
+def _frames_page(element: etree._Element) -> bool:
+    """Nothing with text sits beside ``element`` up to ``<body>``: a page shell, not a block."""
+    length = number(_TEXT_LENGTH, element)
+    for ancestor in element.iterancestors():
+        if ancestor.tag in _PAGE_ROOTS:
+            return True
+        if number(_TEXT_LENGTH, ancestor) != length:
+            return False
+    return False
+
+
+def _shell_of(element: etree._Element, main: etree._Element) -> bool:
+    """A hidden page shell around the main container: scripts will reveal it."""
+    return any(ancestor is element for ancestor in main.iterancestors()) and _frames_page(element)
+
+
 def _keep_only(main: etree._Element, wrapper: etree._Element) -> None:
     """Of a hidden wrapper, keep the way down to ``main`` and nothing beside it."""
     node = main
@@ -336,7 +353,7 @@ def sanitize(root: etree._Element) -> None:
             continue  # revealed by script
         if not main_found:
             main, main_found = _main_container(root), True
-        if main is not None and any(a is element for a in main.iterancestors()):
+        if main is not None and _shell_of(element, main):
             _keep_only(main, element)
         else:
             remove(element)
