@@ -134,4 +134,3 @@ def test_missing_redis_package_is_a_config_error_not_a_fallback(
         monkeypatch.setitem(sys.modules, name, None)
     with pytest.raises(ConfigError, match="sleuth"):
         open_cache(Settings(cache="redis"))
-
