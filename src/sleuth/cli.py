@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, Literal, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn
 from urllib.parse import urlsplit
 
 import typer
@@ -26,10 +26,11 @@ from typer.core import TyperCommand
 
 from sleuth import log
 from sleuth._version import __version__
-from sleuth.api import AsyncSleuth
 from sleuth.config import describe, load_settings
 from sleuth.errors import EXIT_CODES, SleuthError, UsageError
-from sleuth.pages.result import ErrorInfo
+
+if TYPE_CHECKING:
+    from sleuth.api import AsyncSleuth
 
 app = typer.Typer(
     name="sleuth",
@@ -164,6 +165,8 @@ def main_options(
 
 
 def _client(**overrides: Any) -> AsyncSleuth:
+    from sleuth.api import AsyncSleuth  # the extractor loads here, not for --version
+
     settings = load_settings(STATE.config, **overrides)
     level = settings.log_level or {0: None, 1: "info"}.get(STATE.verbose, "debug")
     log.configure(settings.log_format, level)
@@ -654,13 +657,13 @@ def cache_clear(json_output: JsonFlag = False) -> None:
         _out(f"removed {removed} entries\n")
 
 
-def _report(error: ErrorInfo) -> None:
+def _report(error: dict[str, Any]) -> None:
     """With --json a failure is JSON on stdout too, so a script always gets JSON.
 
     One line, so that it also reads as a record of ``--format jsonl``.
     """
     if STATE.json or "--json" in sys.argv[1:]:
-        _out(json.dumps({"error": error.model_dump()}, ensure_ascii=False) + "\n")
+        _out(json.dumps({"error": error}, ensure_ascii=False) + "\n")
 
 
 def _run() -> int:
@@ -670,11 +673,11 @@ def _run() -> int:
         if STATE.verbose:
             traceback.print_exc()
         sys.stderr.write(f"sleuth: error: {exc}\n")
-        _report(ErrorInfo.from_error(exc))
+        _report({"code": exc.code, "message": str(exc), "retryable": exc.retryable})
         code = exc.exit_code
     except ClickException as exc:  # bad flags: click's usage message
         exc.show()
-        _report(ErrorInfo(code="usage_error", message=exc.format_message()))
+        _report({"code": "usage_error", "message": exc.format_message(), "retryable": False})
         code = exc.exit_code
     except KeyboardInterrupt:
         sys.stderr.write("sleuth: interrupted\n")

@@ -235,14 +235,3 @@ class SearchBudgetExhausted(SearchError):
     code = "search_budget_exhausted"
     default_retryable = False
     default_hint = "the hourly search budget is spent; raise SLEUTH_SEARCHES_PER_HOUR or wait"
-
-
-def error_for_code(code: str) -> type[SleuthError]:
-    """Map a stable code back to its class (used when reading cached failures)."""
-    stack: list[type[SleuthError]] = [SleuthError]
-    while stack:
-        cls = stack.pop()
-        if cls.code == code and cls is not FetchError:
-            return cls
-        stack.extend(cls.__subclasses__())
-    return SleuthError

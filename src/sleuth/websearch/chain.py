@@ -13,13 +13,12 @@ from pydantic import ValidationError
 from sleuth.cache.base import Cache, cache_key, get_json, set_json
 from sleuth.config import Settings
 from sleuth.errors import (
-    CacheError,
     ProviderAuthError,
     SearchError,
     SearchUnavailable,
     SleuthError,
 )
-from sleuth.log import Stopwatch, event, warn
+from sleuth.log import Stopwatch, event
 from sleuth.net import Resolver, make_client
 from sleuth.websearch.budget import SearchBudget
 from sleuth.websearch.health import PROCESS_HEALTH, ProviderHealth
@@ -228,11 +227,7 @@ class ProviderChain:
     ) -> SearchResponse | None:
         if self.settings.search_cache_ttl <= 0:  # 0 turns search caching off
             return None
-        try:
-            data = await get_json(self.cache, key)
-        except CacheError as exc:
-            warn("search_cache_error", error=str(exc))
-            return None
+        data = await get_json(self.cache, key)  # a failing cache reads as a miss
         if not isinstance(data, dict):
             return None
         try:
@@ -257,7 +252,4 @@ class ProviderChain:
         if self.settings.search_cache_ttl <= 0:
             return
         payload = {"provider": provider, "results": [hit.model_dump(mode="json") for hit in hits]}
-        try:
-            await set_json(self.cache, key, payload, self.settings.search_cache_ttl)
-        except CacheError as exc:
-            warn("search_cache_error", error=str(exc))
+        await set_json(self.cache, key, payload, self.settings.search_cache_ttl)

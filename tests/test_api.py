@@ -1,0 +1,54 @@
+"""The public Python API: one-shot functions, their async twins, and the client objects."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import sleuth
+from loopback import article, serve
+from sleuth.cache import MemoryCache
+from sleuth.pages import Outcome
+
+PARAGRAPHS = [
+    "The old mill on the river ground flour for the whole valley until the nineteen fifties, "
+    "when the last miller retired and the wheel was left to rust in the current.",
+    "A group of neighbours restored it over ten summers, replacing the oak paddles by hand and "
+    "rebuilding the sluice gate from drawings kept in the parish archive.",
+]
+
+
+def test_the_documented_names_are_there() -> None:
+    for name in sleuth.__all__:
+        assert getattr(sleuth, name) is not None
+    assert callable(sleuth.fetch)
+    assert callable(sleuth.afetch)
+    assert sleuth.FetchResult.__name__ == "FetchResult"
+
+
+def test_importing_sleuth_does_not_load_the_extractor() -> None:
+    code = "import sys, sleuth, sleuth.config; print('trafilatura' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+
+
+def test_the_blocking_client_fetches_and_reuses_its_cache() -> None:
+    with serve() as site:
+        url = site.add("/mill", article("The old mill", PARAGRAPHS))
+        settings = sleuth.Settings(allow_hosts=[f"127.0.0.1:{site.port}"], render="never")
+        with sleuth.Sleuth(settings, cache=MemoryCache(10)) as client:
+            first = client.fetch(url, respect_robots=False)
+            second = client.fetch(url, respect_robots=False, format="markdown")
+            third = client.fetch(url, respect_robots=False)
+    assert (first.outcome, first.title) == (Outcome.OK, "The old mill")
+    assert (first.cache, second.cache, third.cache) == ("miss", "miss", "hit")
+    assert first.model_dump()["schema_version"] == 1
+
+
+async def test_the_async_client_fetches() -> None:
+    with serve() as site:
+        url = site.add("/mill", article("The old mill", PARAGRAPHS))
+        settings = sleuth.Settings(allow_hosts=[f"127.0.0.1:{site.port}"], render="never")
+        async with sleuth.AsyncSleuth(settings, cache=MemoryCache(10)) as client:
+            result = await client.fetch(url, respect_robots=False)
+    assert "oak paddles" in result.text
