@@ -465,3 +465,13 @@ async def test_auto_render_says_why_the_browser_fallback_did_not_run(site: Site)
     assert result.error is not None
     assert "browser fallback is off" in result.error.message
     assert "/nonexistent" in result.error.message
+
+
+async def test_rate_limited_says_how_long_the_server_asks_to_wait(
+    site: Site, fetcher: Fetcher
+) -> None:
+    url = site.add("/busy", "slow down", status=429, headers={"Retry-After": "120"})
+    result = await fetcher.fetch(url, respect_robots=False)
+    assert result.outcome == Outcome.RATE_LIMITED
+    assert result.error is not None
+    assert "Retry-After: 120" in result.error.message

@@ -370,7 +370,7 @@ async def test_nothing_relevant_says_why(web: Web, cache: MemoryCache) -> None:
     digest = await research("sourdough starter hydration", settings=web.settings(), cache=cache)
     assert digest.bullets == []
     assert [e.code for e in digest.errors] == ["no_results"]
-    assert "say nothing that matches" in digest.errors[0].message
+    assert "the page read says nothing that matches" in digest.errors[0].message
 
 
 async def test_unconfigured_search_is_an_error_entry(cache: MemoryCache) -> None:

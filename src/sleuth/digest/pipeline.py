@@ -290,7 +290,12 @@ async def run_research(
     pages = _pages(await _read(run, fetcher, chosen, wanted, end_at))
 
     if not pages:
-        run.fail(NO_RESULTS, f"none of the {len(chosen)} pages tried could be read")
+        message = (
+            "the one page tried could not be read"
+            if len(chosen) == 1
+            else f"none of the {len(chosen)} pages tried could be read"
+        )
+        run.fail(NO_RESULTS, message)
         return run.digest()
     run.progress("ranking", pages=len(pages))
     terms = build_query(question, focus)
@@ -304,10 +309,10 @@ async def run_research(
         max_chars=settings.max_bullet_chars,
     )
     if not findings:
+        said = "the page read says" if len(pages) == 1 else f"the {len(pages)} pages read say"
         run.fail(
             NO_RESULTS,
-            f"the {len(pages)} pages read say nothing that matches the question; "
-            "try other words or a different focus",
+            f"{said} nothing that matches the question; try other words or a different focus",
         )
     digest = run.digest(pages, findings)
     event(

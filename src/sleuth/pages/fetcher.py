@@ -136,11 +136,12 @@ class _RobotsGate:
             raise BlockedError(exc.message.replace(robots_url(url), url), url=url) from None
 
 
-async def _checked(url: str, document: _Document) -> _Document:
+async def _checked(url: str, document: _Document, retry_after: str | None = None) -> _Document:
     """Error statuses become outcomes, the same way for downloaded and rendered pages."""
     status = document.status or 200
     if status == 429:
-        raise RateLimited(f"{url} answered 429 Too Many Requests", status=status, url=url)
+        wait = f" (Retry-After: {retry_after.strip()[:40]})" if retry_after else ""
+        raise RateLimited(f"{url} answered 429 Too Many Requests{wait}", status=status, url=url)
     if status >= 400:
         if status in (403, 503):
             # Often bot-check interstitials: tell them apart from plain errors.
@@ -349,7 +350,11 @@ class Fetcher:
         content_type = response.headers.get("content-type")
         media = _media_type(content_type)
         if status >= 400 and status not in (403, 503):  # no body worth reading
-            await _checked(url, _Document(b"", content_type, str(response.url), status))
+            await _checked(
+                url,
+                _Document(b"", content_type, str(response.url), status),
+                response.headers.get("retry-after"),
+            )
         if media and media not in ACCEPTED_TYPES:
             raise UnsupportedType(f"{url} is {media}, not a web page", url=url)
         body = await read_body(
