@@ -25,6 +25,7 @@ HOME_PAGE = "https://github.com/sleuth-dev/sleuth"
 USER_AGENT = f"sleuth/{__version__} (+{HOME_PAGE})"
 
 CommaList = Annotated[list[str], NoDecode]
+LLMProviderName = Literal["openai", "openai-responses", "anthropic", "gemini", "ollama"]
 PortList = Annotated[list[int], NoDecode]
 
 
@@ -120,6 +121,39 @@ class Settings(BaseSettings):
     max_bullets: int = Field(8, ge=1, le=20)
     max_bullet_chars: int = Field(300, ge=80)
 
+    # LLM: the provider, and the vendors' usual variable names as fallbacks
+    llm_provider: LLMProviderName | None = None
+    llm_model: str | None = None
+    llm_base_url: str | None = None
+    llm_api_key: SecretStr | None = None
+    openai_api_key: SecretStr | None = Field(
+        None, validation_alias=_alias("openai_api_key", "OPENAI_API_KEY")
+    )
+    openai_base_url: str | None = Field(
+        None, validation_alias=_alias("openai_base_url", "OPENAI_BASE_URL")
+    )
+    anthropic_api_key: SecretStr | None = Field(
+        None, validation_alias=_alias("anthropic_api_key", "ANTHROPIC_API_KEY")
+    )
+    gemini_api_key: SecretStr | None = Field(
+        None, validation_alias=_alias("gemini_api_key", "GEMINI_API_KEY", "GOOGLE_API_KEY")
+    )
+    ollama_host: str | None = Field(None, validation_alias=_alias("ollama_host", "OLLAMA_HOST"))
+    llm_timeout: float | None = Field(
+        None, gt=0, description="seconds per LLM call; default 60, or llm_local_timeout locally"
+    )
+    llm_local_timeout: float = Field(300.0, gt=0, description="per call, for local servers")
+    llm_deadline: float = Field(300.0, gt=0, description="overall seconds for one `ask`")
+    llm_max_turns: int = Field(5, ge=1, le=50)
+    llm_max_output_tokens: int = Field(2048, ge=16)
+    llm_retries: int = Field(3, ge=0, le=10)
+    llm_search: Literal["auto", "native", "local"] = "auto"
+    llm_record: Literal["off", "record", "replay", "auto"] = "off"
+    llm_cassette_dir: Path = Field(default_factory=lambda: Path("cassettes"))
+    llm_session_budget_usd: float = Field(1.0, ge=0, description="0 means no limit")
+    llm_daily_budget_usd: float = Field(10.0, ge=0, description="0 means no limit")
+    llm_prices_file: Path | None = None
+
     @field_validator("allow_hosts", "search_providers", mode="before")
     @classmethod
     def _split_commas(cls, value: Any) -> Any:
@@ -132,6 +166,14 @@ class Settings(BaseSettings):
     def _split_ports(cls, value: Any) -> Any:
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("llm_provider", mode="before")
+    @classmethod
+    def _provider_spelling(cls, value: Any) -> Any:
+        """``OpenAI_Responses`` and ``openai_responses`` name the same provider."""
+        if isinstance(value, str):
+            return value.strip().lower().replace("_", "-") or None
         return value
 
     @field_validator("allow_ports")
@@ -150,6 +192,8 @@ class Settings(BaseSettings):
         "tavily_url",
         "serpapi_url",
         "redis_url",
+        "llm_base_url",
+        "openai_base_url",
     )
     @classmethod
     def _check_url(cls, value: str | None) -> str | None:

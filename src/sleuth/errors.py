@@ -21,9 +21,24 @@ what to do, whether trying again may help, and the exit code the CLI uses::
     │   └── NetworkError         network_error (retryable)
     ├── RenderUnavailable        the headless browser cannot be started
     ├── CacheError               a cache backend failed
-    └── SearchError              a search provider failed
-        ├── ProviderAuthError    the key was refused (permanent)
-        └── SearchUnavailable    no provider is configured or all failed
+    ├── SearchError              a search provider failed
+    │   ├── ProviderAuthError    the key was refused (permanent)
+    │   └── SearchUnavailable    no provider is configured or all failed
+    ├── LLMError                 a language-model call failed
+    │   ├── LLMNotConfigured     no provider is set up (the rest of sleuth still works)
+    │   ├── LLMAuthError         the key was refused
+    │   ├── LLMQuotaExceeded     the account is out of credit
+    │   ├── LLMRateLimited       429: slow down (retryable)
+    │   ├── LLMOverloaded        the service is overloaded (retryable)
+    │   ├── LLMServerError       5xx (retryable)
+    │   ├── LLMTimeout           the model took too long (retryable)
+    │   ├── LLMInvalidRequest    the server rejected the request as malformed
+    │   │   ├── LLMContextLength the conversation no longer fits the model
+    │   │   └── LLMToolsUnsupported  the model cannot call tools
+    │   ├── MalformedReply       the reply was not the JSON asked for (keeps the raw text)
+    │   └── ReplayMiss           no recorded answer for this request
+    ├── BudgetExceeded           a session or daily LLM budget is spent
+    └── ToolError                a tool call named no tool, or bad arguments
 """
 
 from __future__ import annotations
@@ -54,6 +69,22 @@ EXIT_CODES: dict[str, int] = {
     "search_unavailable": 32,
     "search_budget_exhausted": 33,
     "no_results": 34,
+    "llm_error": 40,
+    "llm_not_configured": 41,
+    "llm_auth": 42,
+    "llm_quota": 43,
+    "llm_rate_limited": 44,
+    "llm_overloaded": 45,
+    "llm_server_error": 46,
+    "llm_timeout": 47,
+    "llm_invalid_request": 48,
+    "llm_context_length": 49,
+    "llm_tools_unsupported": 50,
+    "llm_malformed_reply": 51,
+    "llm_replay_miss": 52,
+    "budget_exceeded": 53,
+    "unknown_tool": 54,
+    "invalid_arguments": 55,
 }
 
 
@@ -235,3 +266,121 @@ class SearchBudgetExhausted(SearchError):
     code = "search_budget_exhausted"
     default_retryable = False
     default_hint = "the hourly search budget is spent; raise SLEUTH_SEARCHES_PER_HOUR or wait"
+
+
+class LLMError(SleuthError):
+    """A language-model call failed; ``provider`` and ``status`` say where and how."""
+
+    code = "llm_error"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str | None = None,
+        status: int | None = None,
+        hint: str | None = None,
+        retryable: bool | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message, hint=hint, retryable=retryable)
+        self.provider = provider
+        self.status = status
+        self.retry_after = retry_after
+
+
+class LLMNotConfigured(LLMError):
+    code = "llm_not_configured"
+    default_hint = (
+        "set SLEUTH_LLM_PROVIDER (openai, openai-responses, anthropic, gemini, ollama) and its "
+        "key (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY) or a local SLEUTH_LLM_BASE_URL; "
+        "search, fetch and research work without one"
+    )
+
+
+class LLMAuthError(LLMError):
+    code = "llm_auth"
+    default_hint = "check the API key (SLEUTH_LLM_API_KEY or the vendor's usual variable)"
+
+
+class LLMQuotaExceeded(LLMError):
+    code = "llm_quota"
+    default_hint = "the account has no credit left; add credit or use another provider"
+
+
+class LLMRateLimited(LLMError):
+    code = "llm_rate_limited"
+    default_retryable = True
+    default_hint = "the provider asked us to slow down; try again later"
+
+
+class LLMOverloaded(LLMError):
+    code = "llm_overloaded"
+    default_retryable = True
+    default_hint = "the provider is overloaded; try again in a minute"
+
+
+class LLMServerError(LLMError):
+    code = "llm_server_error"
+    default_retryable = True
+    default_hint = "the provider failed; try again later"
+
+
+class LLMTimeout(LLMError):
+    code = "llm_timeout"
+    default_retryable = True
+    default_hint = "the model was too slow; raise SLEUTH_LLM_TIMEOUT or SLEUTH_LLM_DEADLINE"
+
+
+class LLMInvalidRequest(LLMError):
+    code = "llm_invalid_request"
+    default_hint = "check SLEUTH_LLM_MODEL and SLEUTH_LLM_BASE_URL"
+
+
+class LLMContextLength(LLMInvalidRequest):
+    code = "llm_context_length"
+    default_hint = "the conversation is too long for the model; lower --max-turns or max_chars"
+
+
+class LLMToolsUnsupported(LLMInvalidRequest):
+    code = "llm_tools_unsupported"
+    default_hint = "the model cannot call tools; sleuth falls back to search directives"
+
+
+class MalformedReply(LLMError):
+    """The model's text is not what was asked for; ``raw`` keeps it for the log."""
+
+    code = "llm_malformed_reply"
+    default_hint = "the model did not answer in the requested format; try again or another model"
+
+    def __init__(self, message: str, *, raw: str, provider: str | None = None) -> None:
+        super().__init__(message, provider=provider)
+        self.raw = raw
+
+
+class ReplayMiss(LLMError):
+    """Replay mode met a request no cassette holds; ``request`` shows which."""
+
+    code = "llm_replay_miss"
+    default_hint = "record it with SLEUTH_LLM_RECORD=record (or auto) against a real server"
+
+    def __init__(self, message: str, *, request: str, provider: str | None = None) -> None:
+        super().__init__(message, provider=provider)
+        self.request = request
+
+
+class BudgetExceeded(SleuthError):
+    code = "budget_exceeded"
+    default_hint = (
+        "raise SLEUTH_LLM_SESSION_BUDGET_USD or SLEUTH_LLM_DAILY_BUDGET_USD, or wait for tomorrow"
+    )
+
+
+class ToolError(SleuthError):
+    """A tool call sleuth cannot run: it names no tool or its arguments are invalid."""
+
+    code = "invalid_arguments"
+
+
+class UnknownTool(ToolError):
+    code = "unknown_tool"

@@ -115,6 +115,14 @@ async def test_incr_counts_within_a_fixed_window(backend: Backend) -> None:
     assert await cache.incr("searches", 60) == 2
 
 
+async def test_incr_adds_an_amount_within_the_same_window(backend: Backend) -> None:
+    cache = backend.cache
+    assert await cache.incr("spend", 60, 250) == 250
+    assert await cache.incr("spend", 60, 1_000_000) == 1_000_250
+    await backend.advance(61)
+    assert await cache.incr("spend", 60, 7) == 7
+
+
 async def test_incr_counter_is_readable_and_separate_per_key(backend: Backend) -> None:
     cache = backend.cache
     await cache.incr("a", 60)

@@ -22,10 +22,11 @@ class Reply:
     body: str | bytes = ""
     content_type: str = "text/html; charset=utf-8"
     stall: threading.Event | None = None  # answer only once this is set
+    headers: dict[str, str] = field(default_factory=dict)
 
 
-def json_reply(payload: Any, status: int = 200) -> Reply:
-    return Reply(status, json.dumps(payload), "application/json")
+def json_reply(payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Reply:
+    return Reply(status, json.dumps(payload), "application/json", headers=headers or {})
 
 
 @dataclass
@@ -98,6 +99,8 @@ class Wire:
         handler.send_response(reply.status)
         handler.send_header("Content-Type", reply.content_type)
         handler.send_header("Content-Length", str(len(body)))
+        for name, value in reply.headers.items():
+            handler.send_header(name, value)
         handler.end_headers()
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             handler.wfile.write(body)

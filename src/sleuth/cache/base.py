@@ -51,10 +51,11 @@ class Cache(ABC):
     async def delete(self, key: str) -> None: ...
 
     @abstractmethod
-    async def incr(self, key: str, ttl: float) -> int:
-        """Add one to a counter that expires ``ttl`` seconds after it was created.
+    async def incr(self, key: str, ttl: float, amount: int = 1) -> int:
+        """Add ``amount`` to a counter that expires ``ttl`` seconds after it was created.
 
-        Budgets (searches per hour) live here so processes sharing a Redis share them.
+        Budgets (searches per hour, LLM spend per day) live here so processes
+        sharing a Redis share them.
         """
 
     @abstractmethod

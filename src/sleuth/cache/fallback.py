@@ -60,8 +60,8 @@ class FallbackCache(Cache):
     async def delete(self, key: str) -> None:
         await self._call(lambda cache: cache.delete(key))
 
-    async def incr(self, key: str, ttl: float) -> int:
-        return await self._call(lambda cache: cache.incr(key, ttl))
+    async def incr(self, key: str, ttl: float, amount: int = 1) -> int:
+        return await self._call(lambda cache: cache.incr(key, ttl, amount))
 
     async def clear(self) -> int:
         """Clear the shared store itself: "removed 0" from the fallback would be a lie."""

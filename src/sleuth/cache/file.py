@@ -181,14 +181,14 @@ class FileCache(Cache):
         except OSError as exc:
             raise self._error("delete from", exc) from exc
 
-    async def incr(self, key: str, ttl: float) -> int:
+    async def incr(self, key: str, ttl: float, amount: int = 1) -> int:
         path = self._path(key)
         with self._locked():
             entry = self._peek(path)[0]
             if entry is None:
-                count, expires = 1, self._expiry(ttl)
+                count, expires = amount, self._expiry(ttl)
             else:
-                count = decode_counter(key, entry.value) + 1
+                count = decode_counter(key, entry.value) + amount
                 expires = entry.expires if entry.expires is not None else self._expiry(ttl)
             self._write(path, encode_counter(count), expires)
         return count

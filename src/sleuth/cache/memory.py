@@ -76,12 +76,12 @@ class MemoryCache(Cache):
     async def delete(self, key: str) -> None:
         self._entries.pop(key, None)
 
-    async def incr(self, key: str, ttl: float) -> int:
+    async def incr(self, key: str, ttl: float, amount: int = 1) -> int:
         entry = self._live(key)
         if entry is None:
-            count, expires = 1, self._expiry(ttl)
+            count, expires = amount, self._expiry(ttl)
         else:
-            count = decode_counter(key, entry[0]) + 1
+            count = decode_counter(key, entry[0]) + amount
             expires = entry[1] if entry[1] is not None else self._expiry(ttl)
         self._store(key, encode_counter(count), expires)
         return count

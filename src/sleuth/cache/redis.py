@@ -17,10 +17,10 @@ from urllib.parse import urlsplit
 from sleuth.cache.base import Cache, CacheStats
 from sleuth.errors import CacheError, ConfigError
 
-# INCR, then start the window only if the key has none (it was just created):
+# INCRBY, then start the window only if the key has none (it was just created):
 # one atomic step, so concurrent processes can never leave a counter immortal.
 _INCR = """
-local count = redis.call('INCR', KEYS[1])
+local count = redis.call('INCRBY', KEYS[1], ARGV[2])
 if tonumber(ARGV[1]) > 0 and redis.call('PTTL', KEYS[1]) == -1 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
 end
@@ -166,9 +166,10 @@ class RedisCache(Cache):
         with self._errors():
             await self._client.unlink(self.prefix + key)
 
-    async def incr(self, key: str, ttl: float) -> int:
+    async def incr(self, key: str, ttl: float, amount: int = 1) -> int:
         with self._errors():
-            return int(await self._incr(keys=[self.prefix + key], args=[_milliseconds(ttl) or 0]))
+            args = [_milliseconds(ttl) or 0, amount]
+            return int(await self._incr(keys=[self.prefix + key], args=args))
 
     async def clear(self) -> int:
         removed = 0

@@ -1,0 +1,107 @@
+"""One model of a conversation that every provider is translated to and from.
+
+Providers differ in where tool calls live, whether arguments are a JSON
+string or an object, and what "stop" means; the loop only ever sees these
+types. ``Message.native`` carries what a provider must get back verbatim on
+the next turn (Gemini thought signatures, Anthropic server-tool blocks,
+Responses reasoning items) and is opaque to everything else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+Role = Literal["system", "user", "assistant", "tool"]
+
+
+class StopReason(StrEnum):
+    END = "end"
+    TOOL_CALLS = "tool_calls"
+    MAX_TOKENS = "max_tokens"
+    PAUSE = "pause"  # the server paused a long server-tool turn; send it back to continue
+    CONTENT_FILTER = "content_filter"
+    OTHER = "other"
+
+
+@dataclass
+class ToolCall:
+    """One call the model asked for; ``error`` is set when its arguments were not JSON."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any]
+    error: str | None = None
+
+
+@dataclass
+class Message:
+    role: Role
+    content: str = ""
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    tool_call_id: str | None = None  # on role="tool": which call this answers
+    name: str | None = None  # on role="tool": the tool's name (Gemini needs it)
+    is_error: bool = False  # on role="tool": the call failed
+    native: Any = None  # provider state to echo back on the next turn
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """A function the model may call; ``parameters`` is a JSON Schema object."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+class Usage(BaseModel):
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_tokens: int = 0
+    reasoning_tokens: int = 0
+    web_search_requests: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            **{name: getattr(self, name) + getattr(other, name) for name in Usage.model_fields}
+        )
+
+
+@dataclass(frozen=True)
+class NativeSource:
+    """A page the provider's own search used; ``quote`` is the text it cited, if any."""
+
+    url: str
+    title: str = ""
+    quote: str = ""
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """A native citation: ``source`` supports the answer text ending at character ``end``."""
+
+    end: int
+    source: NativeSource
+
+
+@dataclass
+class Completion:
+    message: Message
+    stop_reason: StopReason
+    usage: Usage
+    model: str
+    annotations: list[Annotation] = field(default_factory=list)
+    sources: list[NativeSource] = field(default_factory=list)  # searched, cited or not
+    searches: list[str] = field(default_factory=list)  # queries the provider's search ran
+
+
+@dataclass
+class ChatRequest:
+    messages: list[Message]
+    tools: list[ToolSpec] = field(default_factory=list)
+    native_search: bool = False
+    max_output_tokens: int = 2048
+    temperature: float | None = None

@@ -1,0 +1,94 @@
+"""The contract every provider meets: build a request, read a reply, name an error.
+
+A provider is pure translation between :mod:`sleuth.llm.models` and one wire
+format; sending, retrying and recording are :class:`~sleuth.llm.http.LLMHttp`'s.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from sleuth.errors import LLMError, MalformedReply
+from sleuth.llm.http import LLMHttp, Reply
+from sleuth.llm.models import ChatRequest, Completion, ToolCall
+
+HttpCall = tuple[str, dict[str, Any], dict[str, str]]  # path, JSON body, headers
+
+
+class Provider(ABC):
+    name: ClassVar[str]
+    default_base_url: ClassVar[str]
+    default_model: ClassVar[str]
+    # The name of the provider's own search tool when it has one; None when it has none.
+    native_search: ClassVar[str | None] = None
+
+    def __init__(self, *, model: str, http: LLMHttp, api_key: str | None = None) -> None:
+        self.model = model
+        self.http = http
+        self.api_key = api_key
+
+    @abstractmethod
+    def build(self, request: ChatRequest) -> HttpCall:
+        """The request on the wire."""
+
+    @abstractmethod
+    def parse(self, data: Any) -> Completion:
+        """A 2xx reply as a :class:`Completion`; a KeyError or TypeError means malformed."""
+
+    @abstractmethod
+    def classify(self, reply: Reply) -> LLMError:
+        """A non-2xx reply as the error class that decides retrying."""
+
+    async def complete(self, request: ChatRequest, *, deadline: float | None = None) -> Completion:
+        path, body, headers = self.build(request)
+        data = await self.http.post(
+            path, body, classify=self.classify, headers=headers, deadline=deadline
+        )
+        try:
+            return self.parse(data)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise MalformedReply(
+                f"{self.name} sent a reply sleuth cannot read ({type(exc).__name__}: {exc})",
+                raw=json.dumps(data, ensure_ascii=False)[:20_000],
+                provider=self.name,
+            ) from None
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
+
+
+def error_fields(data: Any) -> tuple[str, str]:
+    """``(message, code)`` from the error shapes most servers use."""
+    if isinstance(data, dict):
+        error = data.get("error", data)
+        if isinstance(error, str):
+            return error, ""
+        if isinstance(error, dict):
+            message = str(error.get("message") or "")
+            code = error.get("code") or error.get("type") or error.get("status") or ""
+            return message, str(code)
+    return "", ""
+
+
+def reply_fields(reply: Reply) -> tuple[str, str]:
+    try:
+        return error_fields(reply.json())
+    except ValueError:
+        return reply.text[:300], ""
+
+
+def parse_arguments(call_id: str, name: str, raw: Any) -> ToolCall:
+    """A tool call whose arguments may be a JSON string (OpenAI) or an object (elsewhere)."""
+    if isinstance(raw, dict):
+        return ToolCall(call_id, name, raw)
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return ToolCall(call_id, name, {})
+    try:
+        value = json.loads(raw) if isinstance(raw, str) else raw
+    except json.JSONDecodeError as exc:
+        return ToolCall(call_id, name, {}, error=f"arguments are not valid JSON ({exc.msg})")
+    if not isinstance(value, dict):
+        return ToolCall(call_id, name, {}, error="arguments must be a JSON object")
+    return ToolCall(call_id, name, value)

@@ -1,0 +1,145 @@
+"""From settings to a ready provider: which one, which model, where, with which key.
+
+``SLEUTH_LLM_*`` wins; the vendors' usual variables (``OPENAI_API_KEY``,
+``OLLAMA_HOST`` ...) fill in for the provider they belong to. With nothing
+set, LLM features raise :class:`~sleuth.errors.LLMNotConfigured` and the
+rest of sleuth is untouched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from sleuth.config import Settings
+from sleuth.errors import LLMNotConfigured, UsageError
+from sleuth.llm.cassette import Cassette
+from sleuth.llm.http import LLMHttp
+from sleuth.llm.providers import PROVIDERS, Provider
+
+CLOUD_TIMEOUT = 60.0
+_KEYS = {
+    "openai": "openai_api_key",
+    "openai-responses": "openai_api_key",
+    "anthropic": "anthropic_api_key",
+    "gemini": "gemini_api_key",
+}
+_KEY_NAMES = {
+    "openai": "OPENAI_API_KEY",
+    "openai-responses": "OPENAI_API_KEY",
+    "anthropic": "ANTHROPIC_API_KEY",
+    "gemini": "GEMINI_API_KEY",
+}
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    provider: str
+    model: str
+    base_url: str
+    api_key: str | None
+    timeout: float
+    local: bool  # a server on this machine or network: no cost, a generous timeout
+
+
+def is_local(base_url: str) -> bool:
+    host = (urlsplit(base_url).hostname or "").rstrip(".").lower()
+    if host == "localhost" or host.endswith((".localhost", ".local", ".internal", ".lan")):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_private or address.is_loopback or address.is_link_local
+
+
+def _ollama_url(host: str) -> str:
+    """``OLLAMA_HOST`` may be ``0.0.0.0``, ``host:port`` or a URL; the server listens there."""
+    if "://" not in host:
+        host = f"http://{host}"
+    parts = urlsplit(host)
+    name = parts.hostname or "127.0.0.1"
+    if name in ("0.0.0.0", "::"):
+        name = "127.0.0.1"
+    if ":" in name:
+        name = f"[{name}]"
+    return f"{parts.scheme}://{name}:{parts.port or 11434}"
+
+
+def _guess(settings: Settings) -> str | None:
+    if settings.llm_base_url:
+        return "openai"
+    for provider, field in (
+        ("anthropic", "anthropic_api_key"),
+        ("openai", "openai_api_key"),
+        ("gemini", "gemini_api_key"),
+    ):
+        if settings.secret(field):
+            return provider
+    return "ollama" if settings.ollama_host else None
+
+
+def resolve(
+    settings: Settings, *, provider: str | None = None, model: str | None = None
+) -> LLMConfig:
+    name = (provider or settings.llm_provider or _guess(settings) or "").lower().replace("_", "-")
+    if not name:
+        raise LLMNotConfigured("no LLM provider is configured")
+    if name not in PROVIDERS:
+        raise UsageError(
+            f"unknown LLM provider {name!r}",
+            hint=f"choose one of {', '.join(sorted(PROVIDERS))}",
+        )
+    cls = PROVIDERS[name]
+    vendor_url = settings.openai_base_url if name.startswith("openai") else None
+    if name == "ollama" and settings.ollama_host:
+        vendor_url = _ollama_url(settings.ollama_host)
+    base_url = (settings.llm_base_url or vendor_url or cls.default_base_url).rstrip("/")
+    api_key = settings.secret("llm_api_key") or (
+        settings.secret(_KEYS[name]) if name in _KEYS else None
+    )
+    local = is_local(base_url)
+    if api_key is None and not local and name in _KEYS and settings.llm_record != "replay":
+        raise LLMNotConfigured(
+            f"the {name} provider needs an API key",
+            hint=f"set SLEUTH_LLM_API_KEY or {_KEY_NAMES[name]}, or point SLEUTH_LLM_BASE_URL "
+            "at a local server",
+        )
+    timeout = settings.llm_timeout or (settings.llm_local_timeout if local else CLOUD_TIMEOUT)
+    return LLMConfig(
+        provider=name,
+        model=model or settings.llm_model or cls.default_model,
+        base_url=base_url,
+        api_key=api_key,
+        timeout=timeout,
+        local=local,
+    )
+
+
+def open_provider(
+    settings: Settings,
+    *,
+    provider: str | None = None,
+    model: str | None = None,
+    resolver: Any = None,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> tuple[Provider, LLMConfig]:
+    config = resolve(settings, provider=provider, model=model)
+    cassette = None
+    if settings.llm_record != "off":
+        cassette = Cassette(settings.llm_record, settings.llm_cassette_dir, config.provider)
+    http = LLMHttp(
+        settings,
+        provider=config.provider,
+        base_url=config.base_url,
+        timeout=config.timeout,
+        cassette=cassette,
+        sleep=sleep,
+        resolver=resolver,
+    )
+    cls = PROVIDERS[config.provider]
+    return cls(model=config.model, http=http, api_key=config.api_key), config
