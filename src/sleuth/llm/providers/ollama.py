@@ -14,7 +14,7 @@ class Ollama(Provider):
     name = "ollama"
     default_base_url = "http://127.0.0.1:11434"
     default_model = "llama3.1"
-    native_search = "llama3.1"
+    native_search = None
 
     def build(self, request: ChatRequest) -> HttpCall:
         raise NotImplementedError
