@@ -6,12 +6,17 @@ test depends on wall-clock sleeps.
 
 from __future__ import annotations
 
+import json
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from sleuth.config import Settings
 
 
 @dataclass
@@ -119,3 +124,53 @@ def article(title: str, paragraphs: list[str], extra_head: str = "") -> str:
         f"<article><h1>{title}</h1>{body}</article>"
         f"<footer>Copyright example</footer></body></html>"
     )
+
+
+@dataclass
+class Web:
+    """The loopback web: one server hosting the search endpoint and every page."""
+
+    site: Site
+    results: list[dict[str, Any]] = field(default_factory=list)
+    searches: list[dict[str, list[str]]] = field(default_factory=list)
+    search_status: int = 200
+
+    def page(
+        self,
+        path: str,
+        title: str,
+        paragraphs: list[str],
+        *,
+        head: str = "",
+        published: str | None = None,
+        **extra: Any,
+    ) -> str:
+        url = self.site.add(path, article(title, paragraphs, head), **extra)
+        self.result(url, title, published)
+        return url
+
+    def result(self, url: str, title: str, published: str | None = None) -> None:
+        self.results.append({"url": url, "title": title, "content": "", "publishedDate": published})
+
+    def _search(self, handler: BaseHTTPRequestHandler) -> None:
+        self.searches.append(parse_qs(urlsplit(handler.path).query))
+        body = json.dumps({"results": self.results}).encode()
+        handler.send_response(self.search_status)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        handler.wfile.write(body)
+
+    def settings(self, **overrides: Any) -> Settings:
+        values: dict[str, Any] = {
+            "searxng_url": self.site.origin,
+            "search_providers": ["searxng"],
+            "allow_hosts": [f"127.0.0.1:{self.site.port}"],
+            "cache": "memory",
+            "render": "never",
+            **overrides,
+        }
+        return Settings(**values)
+
+    def page_requests(self) -> list[str]:
+        return [p for p in self.site.paths() if not p.startswith(("/search", "/robots.txt"))]

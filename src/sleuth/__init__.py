@@ -1,9 +1,10 @@
 """sleuth: safe, fast, cited access to the web for people and LLM agents.
 
-``sleuth.fetch``, ``sleuth.search`` and ``sleuth.research`` (and their async
-twins) are one-shot shortcuts; :class:`Sleuth` and :class:`AsyncSleuth` keep
-connections and the cache across calls. Names load on first use, so
-``sleuth --version`` and light imports do not pay for the extractor.
+``sleuth.fetch``, ``sleuth.search``, ``sleuth.research`` and ``sleuth.ask`` (and
+their async twins) are one-shot shortcuts; ``sleuth.tools`` runs single tool calls;
+:class:`Sleuth` and :class:`AsyncSleuth` keep connections and the cache across calls.
+Names load on first use, so ``sleuth --version`` and light imports do not pay for
+the extractor.
 """
 
 from __future__ import annotations
@@ -14,12 +15,16 @@ from typing import TYPE_CHECKING, Any
 from sleuth._version import __version__
 
 if TYPE_CHECKING:
+    from sleuth import tools
+    from sleuth.agent import Answer
     from sleuth.api import (
         AsyncSleuth,
         Sleuth,
+        aask,
         afetch,
         aresearch,
         asearch,
+        ask,
         fetch,
         research,
         search,
@@ -31,7 +36,10 @@ if TYPE_CHECKING:
     from sleuth.websearch import SearchResponse
 
 _EXPORTS = {
+    "Answer": "sleuth.agent",
     "AsyncSleuth": "sleuth.api",
+    "aask": "sleuth.api",
+    "ask": "sleuth.api",
     "Sleuth": "sleuth.api",
     "afetch": "sleuth.api",
     "aresearch": "sleuth.api",
@@ -48,6 +56,7 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "Answer",
     "AsyncSleuth",
     "Digest",
     "FetchResult",
@@ -56,17 +65,22 @@ __all__ = [
     "Sleuth",
     "SleuthError",
     "__version__",
+    "aask",
     "afetch",
     "aresearch",
     "asearch",
+    "ask",
     "fetch",
     "load_settings",
     "research",
     "search",
+    "tools",
 ]
 
 
 def __getattr__(name: str) -> Any:
+    if name == "tools":
+        return importlib.import_module("sleuth.tools")
     if name not in _EXPORTS:
         raise AttributeError(f"module 'sleuth' has no attribute {name!r}")
     value = getattr(importlib.import_module(_EXPORTS[name]), name)

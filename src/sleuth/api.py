@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import ValidationError
 
@@ -22,6 +22,7 @@ from sleuth.pages import Fetcher, FetchResult
 from sleuth.pages.fetcher import OutputFormat, RenderMode
 
 if TYPE_CHECKING:
+    from sleuth.agent import Answer
     from sleuth.digest import Digest
     from sleuth.websearch import ProviderChain, SearchResponse
 
@@ -151,6 +152,32 @@ class AsyncSleuth:
             on_progress=on_progress,
         )
 
+    async def ask(
+        self,
+        question: str,
+        *,
+        provider: str | None = None,
+        model: str | None = None,
+        search: Literal["auto", "native", "local"] | None = None,
+        max_turns: int | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> Answer:
+        """Answer ``question`` with an LLM that searches and reads through sleuth's tools.
+
+        Raises :class:`~sleuth.errors.LLMNotConfigured` when no provider is set up.
+        """
+        from sleuth.agent import ask
+
+        return await ask(
+            self,
+            question,
+            provider=provider,
+            model=model,
+            search=search,
+            max_turns=max_turns,
+            on_progress=on_progress,
+        )
+
     async def aclose(self) -> None:
         if self._fetcher is not None:
             await self._fetcher.aclose()
@@ -194,6 +221,9 @@ class Sleuth:
     def research(self, question: str, **kwargs: Any) -> Digest:
         return self._run(self._async.research(question, **kwargs))
 
+    def ask(self, question: str, **kwargs: Any) -> Answer:
+        return self._run(self._async.ask(question, **kwargs))
+
     def close(self) -> None:
         try:
             asyncio.get_running_loop()
@@ -226,6 +256,12 @@ def research(question: str, **kwargs: Any) -> Digest:
         return client.research(question, **kwargs)
 
 
+def ask(question: str, **kwargs: Any) -> Answer:
+    """Answer a question with the configured LLM (see :meth:`AsyncSleuth.ask`)."""
+    with Sleuth() as client:
+        return client.ask(question, **kwargs)
+
+
 async def afetch(url: str, **kwargs: Any) -> FetchResult:
     async with AsyncSleuth() as client:
         return await client.fetch(url, **kwargs)
@@ -239,3 +275,8 @@ async def asearch(query: str, **kwargs: Any) -> SearchResponse:
 async def aresearch(question: str, **kwargs: Any) -> Digest:
     async with AsyncSleuth() as client:
         return await client.research(question, **kwargs)
+
+
+async def aask(question: str, **kwargs: Any) -> Answer:
+    async with AsyncSleuth() as client:
+        return await client.ask(question, **kwargs)

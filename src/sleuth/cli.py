@@ -592,6 +592,172 @@ def _progress_line(stage: str, detail: dict[str, Any]) -> str:
     return stage
 
 
+class SearchChoice(StrEnum):
+    auto = "auto"
+    native = "native"
+    local = "local"
+
+
+class ToolFormat(StrEnum):
+    openai = "openai"
+    anthropic = "anthropic"
+    gemini = "gemini"
+    mcp = "mcp"
+
+
+class Transport(StrEnum):
+    stdio = "stdio"
+    http = "http"
+
+
+@app.command(cls=PlainHelp)
+def ask(
+    question: Annotated[str, typer.Argument(metavar="QUESTION", help="The question to answer.")],
+    provider: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAME",
+            help="openai, openai-responses, anthropic, gemini or ollama. "
+            "Default: SLEUTH_LLM_PROVIDER, else guessed from the keys that are set.",
+        ),
+    ] = None,
+    model: Annotated[
+        str | None, typer.Option(metavar="MODEL", help="Default: SLEUTH_LLM_MODEL.")
+    ] = None,
+    search: Annotated[
+        SearchChoice | None,
+        typer.Option(
+            help="native: the provider's own search; local: sleuth's search providers; "
+            "auto: native for cloud providers that have it. Default: SLEUTH_LLM_SEARCH."
+        ),
+    ] = None,
+    max_turns: Annotated[
+        int | None,
+        typer.Option(
+            metavar="N", min=1, max=50, help="Model calls at most. Default: SLEUTH_LLM_MAX_TURNS."
+        ),
+    ] = None,
+    json_output: JsonFlag = False,
+) -> None:
+    """Answer a question with an LLM that searches and reads the web through sleuth.
+
+    Prints the answer with [n] citations, the sources behind them, and usage and cost.
+    """
+    STATE.json = json_output
+    client = _client()
+    watching = sys.stderr.isatty()
+
+    async def run(status: Any) -> Any:
+        def progress(stage: str, detail: dict[str, Any]) -> None:
+            if stage == "tool_call":
+                arguments = json.dumps(detail.get("arguments", {}), ensure_ascii=False)
+                stderr.print(f"→ {detail.get('name')} {arguments}", markup=False)
+            elif stage == "tool_done":
+                stderr.print(
+                    f"  {detail.get('outcome')} in {detail.get('latency_ms')} ms", markup=False
+                )
+            if status is not None:
+                status.update(_ask_progress(stage, detail))
+
+        async with client:
+            return await client.ask(
+                question,
+                provider=provider,
+                model=model,
+                search=search.value if search else None,
+                max_turns=max_turns,
+                on_progress=progress if watching else None,
+            )
+
+    with _status("thinking", watching and not json_output) as status:
+        answer = asyncio.run(run(status))
+    if json_output:
+        _print_json(
+            answer.model_dump(
+                include={
+                    "schema_version",
+                    "answer",
+                    "citations",
+                    "flagged_citations",
+                    "tool_calls",
+                    "usage",
+                    "cost_usd",
+                    "provider",
+                    "model",
+                    "search",
+                    "turns",
+                    "stop_reason",
+                }
+            )
+        )
+        return
+    _out(answer.answer.strip() + "\n")
+    if answer.citations:
+        _out("\nSources\n")
+        for source in answer.citations:
+            how = "read" if source.fetched else source.kind.replace("_", " ")
+            _out(f"[{source.id}] {source.title or source.url} - {source.url} ({how})\n")
+    if answer.flagged_citations:
+        ids = ", ".join(f"[{n}]" for n in answer.flagged_citations)
+        _out(f"\nRemoved citations sleuth never issued: {ids}\n")
+    usage = answer.usage
+    cost = "cost unknown" if answer.cost_usd is None else f"${answer.cost_usd:.4f}"
+    _out(
+        f"\n{answer.provider} {answer.model} · {answer.turns} turns · "
+        f"{len(answer.tool_calls)} tool calls · {usage.input_tokens:,} in / "
+        f"{usage.output_tokens:,} out tokens · {cost}\n"
+    )
+
+
+def _ask_progress(stage: str, detail: dict[str, Any]) -> str:
+    if stage == "thinking":
+        return f"thinking (turn {detail.get('turn')})"
+    if stage == "tool_call":
+        return f"running {detail.get('name')}"
+    return "thinking"
+
+
+@app.command(cls=PlainHelp)
+def tools(
+    format: Annotated[
+        ToolFormat, typer.Option("--format", "-f", help="Whose tool-definition format.")
+    ] = ToolFormat.openai,
+) -> None:
+    """Print the tool definitions, for people who run their own LLM loop.
+
+    Run one call from Python with sleuth.tools.call(name, arguments).
+    """
+    from sleuth.tools import tool_definitions
+
+    _print_json(tool_definitions(format.value))
+
+
+@app.command(cls=PlainHelp)
+def mcp(
+    transport: Annotated[
+        Transport, typer.Option(help="stdio for a client that starts sleuth; http to serve.")
+    ] = Transport.stdio,
+    host: Annotated[str, typer.Option(metavar="HOST", help="Address to listen on (http).")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[
+        int, typer.Option(metavar="PORT", min=1, max=65535, help="Port to listen on (http).")
+    ] = 8765,
+) -> None:
+    """Serve the web tools to MCP clients (needs sleuth[mcp])."""
+    try:
+        from sleuth.server.mcp import run
+    except ImportError as exc:
+        raise UsageError(
+            f"the MCP server needs the mcp extra ({exc.name} is missing)",
+            hint="pip install 'sleuth[mcp]'",
+        ) from None
+    settings = load_settings(STATE.config)
+    level = settings.log_level or {0: "warning", 1: "info"}.get(STATE.verbose, "debug")
+    log.configure(settings.log_format, level)
+    run(transport.value, host=host, port=port, settings=settings)
+
+
 @config_app.command("show")
 def config_show(json_output: JsonFlag = False) -> None:
     """Print the effective settings (secrets masked) and where each came from."""

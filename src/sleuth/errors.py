@@ -35,6 +35,7 @@ what to do, whether trying again may help, and the exit code the CLI uses::
     │   ├── LLMInvalidRequest    the server rejected the request as malformed
     │   │   ├── LLMContextLength the conversation no longer fits the model
     │   │   └── LLMToolsUnsupported  the model cannot call tools
+    │   ├── LLMTurnLimit         the model still wanted tools when its turns ran out
     │   ├── MalformedReply       the reply was not the JSON asked for (keeps the raw text)
     │   └── ReplayMiss           no recorded answer for this request
     ├── BudgetExceeded           a session or daily LLM budget is spent
@@ -85,6 +86,7 @@ EXIT_CODES: dict[str, int] = {
     "budget_exceeded": 53,
     "unknown_tool": 54,
     "invalid_arguments": 55,
+    "llm_turn_limit": 56,
 }
 
 
@@ -345,6 +347,11 @@ class LLMContextLength(LLMInvalidRequest):
 class LLMToolsUnsupported(LLMInvalidRequest):
     code = "llm_tools_unsupported"
     default_hint = "the model cannot call tools; sleuth falls back to search directives"
+
+
+class LLMTurnLimit(LLMError):
+    code = "llm_turn_limit"
+    default_hint = "raise --max-turns (SLEUTH_LLM_MAX_TURNS) or ask a narrower question"
 
 
 class MalformedReply(LLMError):

@@ -103,5 +103,6 @@ class ChatRequest:
     messages: list[Message]
     tools: list[ToolSpec] = field(default_factory=list)
     native_search: bool = False
+    tool_choice: Literal["auto", "none"] = "auto"  # "none": tools stay declared, none may run
     max_output_tokens: int = 2048
     temperature: float | None = None

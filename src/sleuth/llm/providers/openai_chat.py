@@ -70,6 +70,8 @@ class OpenAIChat(Provider):
                 }
                 for tool in request.tools
             ]
+            if request.tool_choice == "none":
+                body["tool_choice"] = "none"
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         return "/chat/completions", body, headers
 

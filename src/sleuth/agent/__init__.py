@@ -1,0 +1,68 @@
+"""``ask``: a question answered by an LLM that searches and reads through sleuth's tools."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from sleuth.agent.loop import Progress, SearchChoice, Session, choose_search
+from sleuth.agent.models import Answer, ToolCallInfo
+from sleuth.errors import UsageError
+
+if TYPE_CHECKING:
+    from sleuth.api import AsyncSleuth
+    from sleuth.tools import Registry
+
+
+async def ask(
+    client: AsyncSleuth,
+    question: str,
+    *,
+    provider: str | None = None,
+    model: str | None = None,
+    search: SearchChoice | None = None,
+    max_turns: int | None = None,
+    registry: Registry | None = None,
+    on_progress: Progress | None = None,
+    sleep: Callable[[float], Awaitable[None]] | None = None,
+) -> Answer:
+    from sleuth.llm.budget import Budget
+    from sleuth.llm.pricing import load_prices
+    from sleuth.llm.setup import open_provider
+    from sleuth.tools import CitationLedger, ToolContext, default_registry
+
+    settings = client.settings
+    if not question.strip():
+        raise UsageError("the question is empty", hint="ask something")
+    turns = max_turns or settings.llm_max_turns
+    if not 1 <= turns <= 50:
+        raise UsageError(f"--max-turns must be 1-50, not {turns}")
+    extra: dict[str, Any] = {"sleep": sleep} if sleep is not None else {}
+    llm, config = open_provider(
+        settings, provider=provider, model=model, resolver=client.resolver, **extra
+    )
+    try:
+        session = Session(
+            provider=llm,
+            config=config,
+            registry=registry or default_registry(),
+            context=ToolContext(client=client, ledger=CitationLedger(), on_progress=None),
+            budget=Budget(
+                client.cache,
+                session_usd=settings.llm_session_budget_usd,
+                daily_usd=settings.llm_daily_budget_usd,
+            ),
+            prices=load_prices(settings.llm_prices_file),
+            max_turns=turns,
+            deadline=time.monotonic() + settings.llm_deadline,
+            max_output_tokens=settings.llm_max_output_tokens,
+            on_progress=on_progress,
+        )
+        mode = choose_search(search or settings.llm_search, llm, config)
+        return await session.ask(question, mode)
+    finally:
+        await llm.aclose()
+
+
+__all__ = ["Answer", "ToolCallInfo", "ask"]

@@ -1,0 +1,250 @@
+"""The bounded tool loop behind ``sleuth ask``.
+
+One question goes in; the model may call tools for a bounded number of turns
+under one deadline and one budget; one answer comes out whose ``[n]`` marks
+were checked against the ids sleuth issued. Tool calls of a turn run one
+after another so citation ids, and so recorded requests, are reproducible.
+
+Search comes in three ways: ``local`` declares sleuth's ``web_search``,
+``native`` lets the provider search (its citations become ledger ids too),
+and ``directive`` serves models that cannot call tools: they write
+``[[WEB_SEARCH: query]]`` and are asked again with the findings.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from sleuth import log
+from sleuth.agent import prompts
+from sleuth.agent.envelope import Envelope
+from sleuth.agent.models import Answer, SearchMode, ToolCallInfo
+from sleuth.errors import LLMTimeout, LLMToolsUnsupported, LLMTurnLimit, UsageError
+from sleuth.llm.budget import Budget
+from sleuth.llm.jsonreply import strip_reasoning
+from sleuth.llm.models import ChatRequest, Completion, Message, StopReason, ToolSpec, Usage
+from sleuth.llm.pricing import PriceTable
+from sleuth.llm.providers import Provider
+from sleuth.llm.setup import LLMConfig
+from sleuth.tools.registry import Registry, ToolContext
+
+SearchChoice = Literal["auto", "native", "local"]
+Progress = Callable[[str, dict[str, Any]], None]
+_DIRECTIVE = re.compile(r"\[\[\s*WEB_SEARCH\s*:\s*(.+?)\s*\]\]", re.IGNORECASE)
+MAX_DIRECTIVES = 3
+
+
+def choose_search(choice: SearchChoice, provider: Provider, config: LLMConfig) -> SearchMode:
+    """``auto`` prefers the provider's own search for cloud providers."""
+    if choice == "native":
+        if provider.native_search is None:
+            raise UsageError(
+                f"the {provider.name} provider has no native web search",
+                hint="use --search local (sleuth's providers) or --search auto",
+            )
+        return "native"
+    if choice == "auto" and provider.native_search is not None and not config.local:
+        return "native"
+    return "local"
+
+
+@dataclass
+class Session:
+    provider: Provider
+    config: LLMConfig
+    registry: Registry
+    context: ToolContext
+    budget: Budget
+    prices: PriceTable
+    max_turns: int
+    deadline: float  # time.monotonic() instant
+    max_output_tokens: int = 2048
+    on_progress: Progress | None = None
+    envelope: Envelope = field(default_factory=Envelope)
+    usage: Usage = field(default_factory=Usage)
+    cost: float | None = 0.0
+    calls: list[ToolCallInfo] = field(default_factory=list)
+    turns: int = 0
+
+    def _progress(self, stage: str, **detail: Any) -> None:
+        if self.on_progress is not None:
+            self.on_progress(stage, detail)
+
+    async def ask(self, question: str, search: SearchMode) -> Answer:
+        if search == "directive":
+            return await self._directive(question)
+        try:
+            return await self._tools(question, search)
+        except LLMToolsUnsupported as error:
+            if self.turns > 1:
+                raise
+            log.event("llm_directive_fallback", provider=self.provider.name, reason=error.message)
+            return await self._directive(question)
+
+    async def _tools(self, question: str, search: SearchMode) -> Answer:
+        native = search == "native"
+        tools = [
+            ToolSpec(tool.name, tool.description, tool.parameters)
+            for tool in self.registry
+            # Never shadow the provider's own search tool with a function of that name.
+            if not (native and tool.name in ("web_search", self.provider.native_search))
+        ]
+        messages = [
+            Message(
+                "system", prompts.system_prompt("native" if native else "tools", self.envelope)
+            ),
+            Message("user", question),
+        ]
+        while True:
+            last = self.turns == self.max_turns - 1
+            request = ChatRequest(
+                messages,
+                tools=tools,
+                native_search=native,
+                tool_choice="none" if last else "auto",
+                max_output_tokens=self.max_output_tokens,
+            )
+            completion = await self._complete(request)
+            messages.append(completion.message)
+            text = self._cite_native(completion)
+            if completion.stop_reason is StopReason.PAUSE and not last:
+                continue  # the server paused its own search; sending the turn back resumes it
+            if not completion.message.tool_calls:
+                return self._answer(text, search, completion.stop_reason.value)
+            if last:
+                if text.strip():
+                    return self._answer(text, search, "max_turns")
+                raise LLMTurnLimit(
+                    f"the model still wanted tools after {self.turns} turns",
+                    provider=self.provider.name,
+                )
+            note = f"\n{prompts.LAST_TURN}" if self.turns == self.max_turns - 1 else ""
+            for call in completion.message.tool_calls:
+                content, failed = await self._run(call.name, call.arguments, call.error)
+                messages.append(
+                    Message(
+                        "tool",
+                        content + note,
+                        tool_call_id=call.id,
+                        name=call.name,
+                        is_error=failed,
+                    )
+                )
+
+    async def _directive(self, question: str) -> Answer:
+        messages = [
+            Message("system", prompts.system_prompt("directive", self.envelope)),
+            Message("user", question),
+        ]
+        while True:
+            last = self.turns == self.max_turns - 1
+            completion = await self._complete(
+                ChatRequest(messages, max_output_tokens=self.max_output_tokens)
+            )
+            text = strip_reasoning(completion.message.content)
+            queries = list(dict.fromkeys(_DIRECTIVE.findall(text)))[:MAX_DIRECTIVES]
+            if not queries or last:
+                return self._answer(_DIRECTIVE.sub("", text), "directive", "end")
+            messages.append(Message("assistant", completion.message.content))
+            findings = [
+                (await self._run("research", {"question": query}, None))[0] for query in queries
+            ]
+            closing = prompts.ANSWER_NOW if self.turns == self.max_turns - 1 else ""
+            messages.append(
+                Message("user", "\n\n".join([prompts.FINDINGS, *findings, closing]).strip())
+            )
+
+    async def _complete(self, request: ChatRequest) -> Completion:
+        await self.budget.check()
+        if time.monotonic() >= self.deadline:
+            raise LLMTimeout(
+                "the deadline for this question passed",
+                provider=self.provider.name,
+                retryable=False,
+            )
+        self.turns += 1
+        self._progress("thinking", turn=self.turns)
+        started = time.monotonic()
+        completion = await self.provider.complete(request, deadline=self.deadline)
+        cost = self.prices.cost(
+            self.provider.name,
+            completion.model or self.config.model,
+            completion.usage,
+            local=self.config.local,
+        )
+        log.event(
+            "llm_call",
+            provider=self.provider.name,
+            model=completion.model,
+            turn=self.turns,
+            stop=completion.stop_reason.value,
+            input_tokens=completion.usage.input_tokens,
+            output_tokens=completion.usage.output_tokens,
+            cost_usd=cost,
+            latency_ms=int((time.monotonic() - started) * 1000),
+        )
+        self.usage = self.usage + completion.usage
+        if cost is None:
+            if self.cost is not None:
+                log.warn("llm_price_unknown", model=completion.model)
+            self.cost = None
+        else:
+            if self.cost is not None:
+                self.cost += cost
+            await self.budget.charge(cost)
+        return completion
+
+    async def _run(
+        self, name: str, arguments: dict[str, Any], argument_error: str | None
+    ) -> tuple[str, bool]:
+        """One tool call, as the enveloped text the model reads and whether it failed."""
+        self._progress("tool_call", name=name, arguments=arguments)
+        remaining = self.deadline - time.monotonic()
+        if remaining <= 0:
+            text, outcome, latency = "error timeout: no time left to run tools", "timeout", 0
+        else:
+            record = await self.registry.call(
+                self.context, name, arguments, argument_error=argument_error
+            )
+            text, outcome, latency = record.output.text, record.outcome, record.latency_ms
+        self.calls.append(
+            ToolCallInfo(name=name, arguments=arguments, outcome=outcome, latency_ms=latency)
+        )
+        self._progress("tool_done", name=name, outcome=outcome, latency_ms=latency)
+        return self.envelope.wrap(name, text), outcome != "ok"
+
+    def _cite_native(self, completion: Completion) -> str:
+        """The reply text with the provider's own citations turned into ledger ``[n]`` marks."""
+        text = completion.message.content
+        marks: dict[int, list[int]] = {}
+        for annotation in completion.annotations:
+            source = annotation.source
+            source_id = self.context.ledger.issue(source.url, source.title, kind="native_search")
+            ids = marks.setdefault(min(max(annotation.end, 0), len(text)), [])
+            if source_id not in ids:
+                ids.append(source_id)
+        for end in sorted(marks, reverse=True):
+            text = text[:end] + "".join(f"[{n}]" for n in marks[end]) + text[end:]
+        return text
+
+    def _answer(self, text: str, search: SearchMode, stop: str) -> Answer:
+        checked = self.context.ledger.check(strip_reasoning(text))
+        if checked.flagged:
+            log.warn("citations_flagged", ids=checked.flagged)
+        return Answer(
+            answer=checked.text,
+            citations=checked.citations,
+            flagged_citations=checked.flagged,
+            tool_calls=self.calls,
+            usage=self.usage,
+            cost_usd=None if self.cost is None else round(self.cost, 6),
+            provider=self.provider.name,
+            model=self.config.model,
+            search=search,
+            turns=self.turns,
+            stop_reason=stop,
+        )

@@ -1,0 +1,37 @@
+"""The result of ``ask``: one shape for Python, ``--json`` and the servers."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from sleuth.llm.models import Usage
+from sleuth.tools.ledger import Source
+
+SCHEMA_VERSION = 1
+SearchMode = Literal["native", "local", "directive"]
+
+
+class ToolCallInfo(BaseModel):
+    name: str
+    arguments: dict[str, Any]
+    outcome: str
+    latency_ms: int
+
+
+class Answer(BaseModel):
+    schema_version: int = SCHEMA_VERSION
+    answer: str
+    citations: list[Source]
+    flagged_citations: list[int] = Field(
+        default_factory=list, description="ids the model cited that sleuth never issued"
+    )
+    tool_calls: list[ToolCallInfo] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+    cost_usd: float | None = None
+    provider: str
+    model: str
+    search: SearchMode
+    turns: int = 0
+    stop_reason: str = "end"

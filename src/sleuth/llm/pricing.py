@@ -1,0 +1,102 @@
+"""What a call cost, from the one price table in ``prices.json``.
+
+Vendors count differently: OpenAI and Gemini include cached tokens in the
+input count, Anthropic reports them apart; Gemini reports thinking tokens
+apart from output, OpenAI inside it. Each provider's usage is billed the way
+its vendor bills it. Local servers cost nothing but their tokens still count.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from sleuth.errors import ConfigError
+from sleuth.llm.models import Usage
+
+_CACHED_OUTSIDE_INPUT = {"anthropic"}
+_REASONING_OUTSIDE_OUTPUT = {"gemini"}
+
+
+@dataclass(frozen=True)
+class Price:
+    input: float  # USD per million tokens
+    cached_input: float
+    output: float
+
+
+@dataclass(frozen=True)
+class PriceTable:
+    models: dict[str, Price]
+    web_search_per_1k: dict[str, float]
+
+    def price(self, model: str) -> Price | None:
+        """The entry whose name is the longest prefix of ``model`` (``models/`` ignored)."""
+        name = model.removeprefix("models/").lower()
+        matches = [key for key in self.models if name == key or name.startswith(key + "-")]
+        return self.models[max(matches, key=len)] if matches else None
+
+    def cost(self, provider: str, model: str, usage: Usage, *, local: bool) -> float | None:
+        """USD for ``usage``; None when the model has no price (the tokens still count)."""
+        if local:
+            return 0.0
+        price = self.price(model)
+        if price is None:
+            return None
+        cached = usage.cached_tokens
+        uncached = (
+            usage.input_tokens
+            if provider in _CACHED_OUTSIDE_INPUT
+            else max(usage.input_tokens - cached, 0)
+        )
+        output = usage.output_tokens
+        if provider in _REASONING_OUTSIDE_OUTPUT:
+            output += usage.reasoning_tokens
+        searches = usage.web_search_requests * self.web_search_per_1k.get(provider, 0.0) / 1000
+        tokens = uncached * price.input + cached * price.cached_input + output * price.output
+        return tokens / 1_000_000 + searches
+
+
+def _parse(data: Any, origin: str) -> PriceTable:
+    try:
+        models = {
+            name.lower(): Price(
+                float(entry["input"]),
+                float(entry.get("cached_input", entry["input"])),
+                float(entry["output"]),
+            )
+            for name, entry in data["models"].items()
+        }
+        searches = {k: float(v) for k, v in data.get("web_search_per_1k", {}).items()}
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ConfigError(
+            f"price table {origin} is malformed ({type(exc).__name__}: {exc})",
+            hint='each model needs {"input": USD, "output": USD} per million tokens',
+        ) from None
+    return PriceTable(models, searches)
+
+
+@cache
+def _builtin() -> PriceTable:
+    text = resources.files("sleuth.llm").joinpath("prices.json").read_text(encoding="utf-8")
+    return _parse(json.loads(text), "built-in")
+
+
+def load_prices(path: Path | None = None) -> PriceTable:
+    if path is None:
+        return _builtin()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot read price table {path}: {exc.strerror}", hint="fix SLEUTH_LLM_PRICES_FILE"
+        ) from None
+    except ValueError as exc:
+        raise ConfigError(
+            f"price table {path} is not JSON: {exc}", hint="fix SLEUTH_LLM_PRICES_FILE"
+        ) from None
+    return _parse(data, str(path))

@@ -1,0 +1,149 @@
+"""The tool registry: what an LLM (or an MCP client, or a caller's own loop) may run.
+
+A tool is a typed argument model, a description and an async function. The
+registry validates arguments, runs the call and turns every failure into a
+:class:`ToolOutput` whose ``error`` the model can read and act on; only a
+call that names no tool or carries bad arguments raises, as a
+:class:`~sleuth.errors.ToolError`, for callers who want to raise.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ValidationError
+
+from sleuth.errors import SleuthError, ToolError, UnknownTool
+from sleuth.pages.result import ErrorInfo
+from sleuth.tools.ledger import CitationLedger
+from sleuth.tools.schema import clean_schema
+
+if TYPE_CHECKING:
+    from sleuth.api import AsyncSleuth
+
+Progress = Callable[[str, dict[str, Any]], None]
+
+
+@dataclass
+class ToolContext:
+    """What a running tool may use: the session's client and its citation ledger."""
+
+    client: AsyncSleuth
+    ledger: CitationLedger = field(default_factory=CitationLedger)
+    on_progress: Progress | None = None
+
+
+@dataclass
+class ToolOutput:
+    """``text`` for a model, ``data`` for programs; ``error`` set when the call failed."""
+
+    text: str
+    data: BaseModel | None = None
+    error: ErrorInfo | None = None
+
+
+Runner = Callable[[ToolContext, Any], Awaitable[ToolOutput]]
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    arguments: type[BaseModel]
+    output: type[BaseModel]
+    run: Runner
+    title: str = ""
+    read_only: bool = True
+    open_world: bool = True  # it reaches the web, whose content nobody vouches for
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        return clean_schema(self.arguments.model_json_schema())
+
+    @property
+    def output_schema(self) -> dict[str, Any]:
+        return clean_schema(self.output.model_json_schema())
+
+
+@dataclass
+class CallRecord:
+    """One finished call, as ``ask --json`` reports it."""
+
+    name: str
+    arguments: dict[str, Any]
+    outcome: str  # "ok" or an error code
+    latency_ms: int
+    output: ToolOutput
+
+
+class Registry:
+    def __init__(self, tools: Iterable[Tool] = ()) -> None:
+        self._tools: dict[str, Tool] = {}
+        for tool in tools:
+            self.add(tool)
+
+    def add(self, tool: Tool) -> None:
+        if tool.name in self._tools:
+            raise ValueError(f"a tool named {tool.name!r} is already registered")
+        self._tools[tool.name] = tool
+
+    def __iter__(self) -> Any:
+        return iter(self._tools.values())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def get(self, name: str) -> Tool:
+        tool = self._tools.get(name)
+        if tool is None:
+            raise UnknownTool(
+                f"there is no tool named {name!r}",
+                hint=f"available tools: {', '.join(self._tools) or 'none'}",
+            )
+        return tool
+
+    def validate(self, name: str, arguments: dict[str, Any] | None) -> tuple[Tool, BaseModel]:
+        tool = self.get(name)
+        try:
+            return tool, tool.arguments.model_validate(arguments or {})
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in error['loc']) or 'arguments'}: {error['msg']}"
+                for error in exc.errors()[:5]
+            )
+            raise ToolError(
+                f"invalid arguments for {name}: {problems}",
+                hint=f"the arguments must match this JSON Schema: {tool.parameters}",
+            ) from None
+
+    async def call(
+        self,
+        context: ToolContext,
+        name: str,
+        arguments: dict[str, Any] | None,
+        *,
+        argument_error: str | None = None,
+    ) -> CallRecord:
+        """Run one call; never raises for the model's mistakes or the web's failures."""
+        started = time.monotonic()
+        try:
+            if argument_error is not None:
+                raise ToolError(f"invalid arguments for {name}: {argument_error}")
+            tool, parsed = self.validate(name, arguments)
+            output = await tool.run(context, parsed)
+        except SleuthError as error:
+            info = ErrorInfo.from_error(error)
+            output = ToolOutput(text=f"error {info.code}: {info.message}", error=info)
+        return CallRecord(
+            name=name,
+            arguments=dict(arguments or {}),
+            outcome=output.error.code if output.error else "ok",
+            latency_ms=int((time.monotonic() - started) * 1000),
+            output=output,
+        )
