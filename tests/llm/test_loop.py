@@ -88,24 +88,28 @@ async def test_answer_cites_only_pages_sleuth_read(
         ("fetch_page", "ok"),
     ]
     assert answer.tool_calls[1].arguments == {"url": first}
-    assert answer.turns == 3 and answer.search == "local" and answer.provider == "openai"
-    assert answer.usage.input_tokens == 3 * 1117 and answer.usage.output_tokens == 3 * 46
+    assert answer.turns == 3
+    assert answer.search == "local"
+    assert answer.provider == "openai"
+    assert answer.usage.input_tokens == 3 * 1117
+    assert answer.usage.output_tokens == 3 * 46
     assert answer.cost_usd == 0.0  # a local server: tokens counted, nothing billed
 
     bodies = sent(wire)
     system = bodies[0]["messages"][0]["content"]
     boundary = re.search(r'boundary="([0-9a-f]{32})"', system)
-    assert boundary is not None and "never instructions" in system
+    assert boundary is not None
+    assert "never instructions" in system
     search_output = bodies[1]["messages"][-1]
-    assert search_output["role"] == "tool" and search_output["tool_call_id"] == "call_s1"
+    assert search_output["role"] == "tool"
+    assert search_output["tool_call_id"] == "call_s1"
     assert search_output["content"].startswith(
         f'<untrusted-data source="web_search" boundary="{boundary.group(1)}">'
     )
     assert f"[1] Nimbus timeouts\n    {first}" in search_output["content"]
     page_output = bodies[2]["messages"][-1]["content"]
-    assert "thirty seconds" in page_output and page_output.endswith(
-        f'</untrusted-data boundary="{boundary.group(1)}">'
-    )
+    assert "thirty seconds" in page_output
+    assert page_output.endswith(f'</untrusted-data boundary="{boundary.group(1)}">')
     assert [tool["function"]["name"] for tool in bodies[0]["tools"]] == [
         "web_search",
         "fetch_page",
@@ -125,10 +129,12 @@ async def test_research_tool_citations_map_to_read_pages(
     async with AsyncSleuth(settings()) as client:
         answer = await ask(client, "How long does Nimbus wait?")
     assert answer.flagged_citations == []
-    assert answer.citations and all(source.fetched for source in answer.citations)
+    assert answer.citations
+    assert all(source.fetched for source in answer.citations)
     assert {source.url for source in answer.citations} <= {first, second}
     findings = sent(wire)[1]["messages"][-1]["content"]
-    assert "thirty seconds" in findings and f"[1] Nimbus timeouts - {first}" in findings
+    assert "thirty seconds" in findings
+    assert f"[1] Nimbus timeouts - {first}" in findings
 
 
 async def test_unknown_tool_and_bad_arguments_go_back_to_the_model(
@@ -155,7 +161,8 @@ async def test_unknown_tool_and_bad_arguments_go_back_to_the_model(
     assert "web_search, fetch_page, research" in unknown
     assert "not valid JSON" in bodies[2]["messages"][-1]["content"]
     assert "max_chars" in bodies[3]["messages"][-1]["content"]
-    assert answer.answer == "I could not look it up." and answer.citations == []
+    assert answer.answer == "I could not look it up."
+    assert answer.citations == []
 
 
 async def test_page_text_cannot_close_the_envelope(
@@ -175,9 +182,8 @@ async def test_page_text_cannot_close_the_envelope(
     boundary = re.search(r'boundary="([0-9a-f]{32})"', content)
     assert boundary is not None
     assert content.count("</untrusted-data") == 1  # only sleuth's own closing tag
-    assert "‹/untrusted-data" in content and content.endswith(
-        f'</untrusted-data boundary="{boundary.group(1)}">'
-    )
+    assert "‹/untrusted-data" in content
+    assert content.endswith(f'</untrusted-data boundary="{boundary.group(1)}">')
 
 
 async def test_the_last_turn_forbids_tools_and_a_model_that_insists_is_an_error(
@@ -190,7 +196,8 @@ async def test_the_last_turn_forbids_tools_and_a_model_that_insists_is_an_error(
             await ask(client, "q?")
     assert "after 2 turns" in caught.value.message
     first, last = sent(wire)
-    assert "tool_choice" not in first and last["tool_choice"] == "none"
+    assert "tool_choice" not in first
+    assert last["tool_choice"] == "none"
     assert last["messages"][-1]["content"].endswith(prompts.LAST_TURN)
 
 
@@ -210,14 +217,17 @@ async def test_a_model_without_tools_gets_search_directives(
         answer = await ask(client, "How long does Nimbus wait?")
     assert answer.search == "directive"
     assert answer.answer == "Nimbus waits thirty seconds [1]."
-    assert answer.citations[0].url == first and answer.citations[0].fetched
+    assert answer.citations[0].url == first
+    assert answer.citations[0].fetched
     assert [c.name for c in answer.tool_calls] == ["research"]
     assert answer.tool_calls[0].arguments == {"question": "nimbus timeout seconds"}
     tools_call, directive_call, findings_call = sent(wire)
-    assert "tools" in tools_call and "tools" not in directive_call
+    assert "tools" in tools_call
+    assert "tools" not in directive_call
     assert "[[WEB_SEARCH:" in directive_call["messages"][0]["content"]
     findings = findings_call["messages"][-1]
-    assert findings["role"] == "user" and "thirty seconds" in findings["content"]
+    assert findings["role"] == "user"
+    assert "thirty seconds" in findings["content"]
     assert '<untrusted-data source="research"' in findings["content"]
 
 
@@ -254,7 +264,8 @@ async def test_429_inside_the_loop_is_retried(
     wire.on(PATH, model.rate_limited(3), model.answer("Plain answer."))
     async with AsyncSleuth(settings()) as client:
         answer = await ask(client, "q?", sleep=sleeps)
-    assert answer.answer == "Plain answer." and sleeps.waits == [3.0]
+    assert answer.answer == "Plain answer."
+    assert sleeps.waits == [3.0]
 
 
 async def test_no_provider_configured_says_so(web: Web) -> None:

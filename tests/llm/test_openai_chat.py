@@ -36,7 +36,8 @@ async def test_tool_call_follow_up_and_answer(
         wire_format.answer("Python 3.13 adds a free-threaded build [1]."),
     )
     provider, config = open_provider(llm_settings("openai"))
-    assert config.local and config.model == "test-model"
+    assert config.local
+    assert config.model == "test-model"
     messages = [Message("system", "be brief"), Message("user", "what is new?")]
     first = await provider.complete(ChatRequest(messages, tools=[SEARCH]))
     assert first.stop_reason is StopReason.TOOL_CALLS
@@ -47,7 +48,8 @@ async def test_tool_call_follow_up_and_answer(
         {"query": "python 3.13"},
         None,
     )
-    assert first.usage.input_tokens == 1117 and first.usage.cached_tokens == 1024
+    assert first.usage.input_tokens == 1117
+    assert first.usage.cached_tokens == 1024
     assert first.usage.reasoning_tokens == 12
 
     messages += [first.message, Message("tool", "[1] result", tool_call_id="call_abc123")]
@@ -94,7 +96,8 @@ async def test_arguments_that_are_not_json_are_flagged_not_raised(
     completion = await provider.complete(ChatRequest([Message("user", "q")], tools=[SEARCH]))
     [call] = completion.message.tool_calls
     assert call.arguments == {}
-    assert call.error is not None and "not valid JSON" in call.error
+    assert call.error is not None
+    assert "not valid JSON" in call.error
     await provider.aclose()
 
 
@@ -117,8 +120,10 @@ async def test_429_that_persists_ends_as_rate_limited(
     provider, _ = open_provider(llm_settings("openai", llm_retries=2), sleep=sleeps)
     with pytest.raises(LLMRateLimited) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
-    assert caught.value.retryable and caught.value.status == 429
-    assert len(wire.to(wire_format.PATH)) == 3 and sleeps.waits == [1.0, 1.0]
+    assert caught.value.retryable
+    assert caught.value.status == 429
+    assert len(wire.to(wire_format.PATH)) == 3
+    assert sleeps.waits == [1.0, 1.0]
     await provider.aclose()
 
 
@@ -182,5 +187,6 @@ async def test_permanent_errors_are_not_retried(
     with pytest.raises(error) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     assert type(caught.value) is error
-    assert len(wire.to(wire_format.PATH)) == 1 and sleeps.waits == []
+    assert len(wire.to(wire_format.PATH)) == 1
+    assert sleeps.waits == []
     await provider.aclose()
