@@ -639,7 +639,7 @@ def ask(
     ] = None,
     json_output: JsonFlag = False,
 ) -> None:
-    """Answer a question with an LLM that searches and reads the web through sleuth.
+    """Answer a question with an LLM that searches and cites the web.
 
     Prints the answer with [n] citations, the sources behind them, and usage and cost.
     """
@@ -723,7 +723,7 @@ def tools(
         ToolFormat, typer.Option("--format", "-f", help="Whose tool-definition format.")
     ] = ToolFormat.openai,
 ) -> None:
-    """Print the tool definitions, for people who run their own LLM loop.
+    """Print tool definitions for your own LLM loop.
 
     Run one call from Python with sleuth.tools.call(name, arguments).
     """
@@ -744,7 +744,7 @@ def mcp(
         int, typer.Option(metavar="PORT", min=1, max=65535, help="Port to listen on (http).")
     ] = 8765,
 ) -> None:
-    """Serve the web tools to MCP clients (needs sleuth[mcp])."""
+    """Serve the web tools over MCP (needs sleuth[mcp])."""
     try:
         from sleuth.server.mcp import run
     except ImportError as exc:

@@ -29,16 +29,18 @@ def test_openai_counts_cached_tokens_inside_the_input() -> None:
     assert cost == pytest.approx(0.6 * 0.25 + 0.4 * 0.025 + 0.1 * 2.0)
 
 
-def test_anthropic_counts_cached_tokens_apart_and_bills_searches() -> None:
+def test_native_searches_are_billed_per_provider() -> None:
     usage = Usage(
-        input_tokens=1_000_000, cached_tokens=400_000, output_tokens=0, web_search_requests=3
+        input_tokens=1_400_000, cached_tokens=400_000, output_tokens=0, web_search_requests=3
     )
     cost = PRICES.cost("anthropic", "claude-sonnet-4-5-20250929", usage, local=False)
     assert cost == pytest.approx(3.0 + 0.4 * 0.3 + 3 * 10.0 / 1000)
+    gemini = PRICES.cost("gemini", "gemini-2.5-flash", Usage(web_search_requests=2), local=False)
+    assert gemini == pytest.approx(2 * 35.0 / 1000)
 
 
-def test_gemini_bills_thinking_as_output() -> None:
-    usage = Usage(output_tokens=100_000, reasoning_tokens=100_000)
+def test_reasoning_is_billed_once_inside_output() -> None:
+    usage = Usage(output_tokens=200_000, reasoning_tokens=100_000)
     assert PRICES.cost("gemini", "gemini-2.5-flash", usage, local=False) == pytest.approx(0.5)
 
 

@@ -135,3 +135,33 @@ async def test_a_malformed_reply_is_a_typed_error(
     assert caught.value.provider == provider
     assert caught.value.raw
     assert caught.value.exit_code == 51
+
+
+CHOICE_NONE = {
+    "openai": ("tool_choice", "none"),
+    "openai-responses": ("tool_choice", "none"),
+    "anthropic": ("tool_choice", {"type": "none"}),
+    "gemini": ("toolConfig", {"functionCallingConfig": {"mode": "NONE"}}),
+    "ollama": ("tools", None),  # no tool_choice there: the last turn declares no tools
+}
+
+
+async def test_the_last_turn_forbids_tools_in_each_wire_format(
+    wire: Wire, web: Web, settings: Callable[..., Settings], provider: str
+) -> None:
+    fmt = FORMATS[provider]
+    page = web.page("/nimbus", "Nimbus timeouts", FACTS)
+    wire.on(
+        fmt.PATH,
+        fmt.tool_call("call_f1", "fetch_page", {"url": page}),
+        fmt.answer("Thirty seconds [1]."),
+    )
+    async with AsyncSleuth(settings(llm_search="local", llm_max_turns=2)) as client:
+        answer = await ask(client, "How long does Nimbus wait?")
+    assert answer.answer == "Thirty seconds [1]."
+    first, last = (request.json for request in wire.to(fmt.PATH))
+    key, value = CHOICE_NONE[provider]
+    assert first.get(key) != value or value is None
+    assert last.get(key) == value
+    if value is None:
+        assert "tools" in first

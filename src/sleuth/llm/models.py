@@ -58,6 +58,9 @@ class ToolSpec:
 
 
 class Usage(BaseModel):
+    """Token counts as every provider reports them here: input includes cached tokens,
+    output includes reasoning tokens."""
+
     input_tokens: int = 0
     output_tokens: int = 0
     cached_tokens: int = 0

@@ -1,9 +1,8 @@
 """What a call cost, from the one price table in ``prices.json``.
 
-Vendors count differently: OpenAI and Gemini include cached tokens in the
-input count, Anthropic reports them apart; Gemini reports thinking tokens
-apart from output, OpenAI inside it. Each provider's usage is billed the way
-its vendor bills it. Local servers cost nothing but their tokens still count.
+Providers normalise usage the same way (input includes cached tokens, output
+includes reasoning tokens), so one formula bills them all. Local servers cost
+nothing but their tokens still count.
 """
 
 from __future__ import annotations
@@ -17,9 +16,6 @@ from typing import Any
 
 from sleuth.errors import ConfigError
 from sleuth.llm.models import Usage
-
-_CACHED_OUTSIDE_INPUT = {"anthropic"}
-_REASONING_OUTSIDE_OUTPUT = {"gemini"}
 
 
 @dataclass(frozen=True)
@@ -47,15 +43,9 @@ class PriceTable:
         price = self.price(model)
         if price is None:
             return None
-        cached = usage.cached_tokens
-        uncached = (
-            usage.input_tokens
-            if provider in _CACHED_OUTSIDE_INPUT
-            else max(usage.input_tokens - cached, 0)
-        )
+        cached = min(usage.cached_tokens, usage.input_tokens)
+        uncached = usage.input_tokens - cached
         output = usage.output_tokens
-        if provider in _REASONING_OUTSIDE_OUTPUT:
-            output += usage.reasoning_tokens
         searches = usage.web_search_requests * self.web_search_per_1k.get(provider, 0.0) / 1000
         tokens = uncached * price.input + cached * price.cached_input + output * price.output
         return tokens / 1_000_000 + searches

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 from sleuth.errors import SleuthError, ToolError, UnknownTool
 from sleuth.pages.result import ErrorInfo
 from sleuth.tools.ledger import CitationLedger
-from sleuth.tools.schema import clean_schema
+from sleuth.tools.schema import argument_schema, output_schema
 
 if TYPE_CHECKING:
     from sleuth.api import AsyncSleuth
@@ -61,11 +61,11 @@ class Tool:
 
     @property
     def parameters(self) -> dict[str, Any]:
-        return clean_schema(self.arguments.model_json_schema())
+        return argument_schema(self.arguments)
 
     @property
     def output_schema(self) -> dict[str, Any]:
-        return clean_schema(self.output.model_json_schema())
+        return output_schema(self.output)
 
 
 @dataclass

@@ -1,13 +1,14 @@
-"""Tool definitions in each vendor's format, from one JSON Schema per tool.
+"""Tool definitions in each vendor's format, from the tools' pydantic models.
 
-Pydantic's schemas carry titles and ``anyOf [X, null]`` for optional
-fields; models read plain schemas more reliably, and some APIs reject the
-rest, so definitions are cleaned once here.
+``$defs`` are inlined everywhere; argument schemas are also simplified for
+models, output schemas are kept exact for validating clients.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel
 
 if TYPE_CHECKING:
     from sleuth.tools.registry import Tool
@@ -16,29 +17,61 @@ Format = Literal["openai", "anthropic", "gemini", "mcp"]
 FORMATS: tuple[Format, ...] = ("openai", "anthropic", "gemini", "mcp")
 
 
-def clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """Titles dropped, optional ``X | None`` as plain ``X``, ``$defs`` inlined."""
-    defs = schema.get("$defs", {})
+class _Recursive(Exception):
+    """A model that contains itself cannot be inlined."""
 
-    def walk(node: Any) -> Any:
+
+def _inline(schema: dict[str, Any], *, for_arguments: bool) -> dict[str, Any]:
+    defs: dict[str, Any] = schema.get("$defs", {})
+
+    def walk(node: Any, expanding: frozenset[str], names: bool = False) -> Any:
         if isinstance(node, list):
-            return [walk(item) for item in node]
+            return [walk(item, expanding) for item in node]
         if not isinstance(node, dict):
             return node
-        if "$ref" in node:
-            return walk(defs[node["$ref"].rsplit("/", 1)[-1]])
+        if names:  # a "properties" map: its keys are field names, "title" among them
+            return {key: walk(value, expanding) for key, value in node.items()}
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            name = ref.removeprefix("#/$defs/")
+            if name in expanding:
+                raise _Recursive
+            target = walk(defs[name], expanding | {name})
+            rest = {k: walk(v, expanding) for k, v in node.items() if k not in ("$ref", "title")}
+            return {**target, **rest}
         options = node.get("anyOf")
-        if isinstance(options, list):
+        if for_arguments and isinstance(options, list) and len(options) == 2:
             real = [option for option in options if option != {"type": "null"}]
-            if len(real) == 1 and len(options) == 2:
+            if len(real) == 1:
                 merged = {**{k: v for k, v in node.items() if k != "anyOf"}, **real[0]}
                 if merged.get("default", "") is None:
                     del merged["default"]
-                return walk(merged)
-        return {key: walk(value) for key, value in node.items() if key not in ("title", "$defs")}
+                return walk(merged, expanding)
+        return {
+            key: walk(value, expanding, names=key == "properties")
+            for key, value in node.items()
+            if key not in ("title", "$defs")
+        }
 
-    cleaned: dict[str, Any] = walk(schema)
-    return cleaned
+    try:
+        inlined: dict[str, Any] = walk(schema, frozenset())
+    except _Recursive:
+        return schema
+    return inlined
+
+
+def argument_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """What a model should send: titles dropped, optional ``X | None`` as plain ``X``.
+
+    Models read plain schemas more reliably, and some APIs reject ``anyOf`` with null.
+    """
+    return _inline(model.model_json_schema(), for_arguments=True)
+
+
+def output_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """What ``model.model_dump(mode="json")`` conforms to: nullable fields stay nullable,
+    because MCP clients validate structured output against it."""
+    return _inline(model.model_json_schema(mode="serialization"), for_arguments=False)
 
 
 def definitions(tools: list[Tool], fmt: Format) -> Any:

@@ -1,0 +1,97 @@
+"""The MCP server over streamable HTTP on loopback, in its own process, stopped by a signal."""
+
+from __future__ import annotations
+
+import signal
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import anyio
+import pytest
+from mcp.client import Client
+from mcp.types import TextContent
+from mcp_web import QUESTION, ServerProcess, Web
+
+
+@pytest.fixture
+def server(web: Web, tmp_path: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(web.env(tmp_path))
+    try:
+        yield process
+    finally:
+        process.kill()
+
+
+def endpoint(server: ServerProcess) -> str:
+    """The server's URL once it accepts connections."""
+    url = server.wait_ready()
+    parts = urlsplit(url)
+    assert parts.hostname == "127.0.0.1"
+    assert parts.path == "/mcp"
+    assert parts.port is not None
+    with socket.create_connection(("127.0.0.1", parts.port), timeout=10):
+        pass
+    return url
+
+
+async def test_http_server_serves_every_tool_and_stops_cleanly_on_sigterm(
+    server: ServerProcess, web: Web
+) -> None:
+    url = endpoint(server)
+    progress: list[str | None] = []
+    ranked = anyio.Event()
+
+    async def on_progress(_progress: float, _total: float | None, message: str | None) -> None:
+        progress.append(message)
+        if message and message.startswith("ranking"):
+            ranked.set()
+
+    async with Client(url) as client:
+        listed = (await client.list_tools()).tools
+        searched = await client.call_tool("web_search", {"query": "nimbus"})
+        blog = searched.structured_content["results"][1]
+        fetched = await client.call_tool("fetch_page", {"url": blog["url"]})
+        researched = await client.call_tool(
+            "research", {"question": QUESTION, "max_pages": 2}, progress_callback=on_progress
+        )
+        with anyio.fail_after(10):  # a notification may be handled just after the result
+            await ranked.wait()
+
+    assert [tool.name for tool in listed] == ["web_search", "fetch_page", "research"]
+    assert all(tool.annotations and tool.annotations.read_only_hint for tool in listed)
+    assert not searched.is_error
+    assert [r["title"] for r in searched.structured_content["results"]] == [
+        "Nimbus timeouts",
+        "Moving to Nimbus",
+    ]
+    assert not fetched.is_error
+    assert fetched.structured_content["id"] == blog["id"] == 2
+    assert "default timeout of five seconds" in fetched.structured_content["text"]
+    assert not researched.is_error
+    digest = researched.structured_content
+    assert digest["meta"]["fetched_pages"] == 2
+    assert any("five seconds" in bullet["text"] for bullet in digest["bullets"])
+    block = researched.content[0]
+    assert isinstance(block, TextContent)
+    assert block.text.startswith("Findings for")
+    # The ledger is the server's: the two pages read keep the ids their search results had.
+    assert f"searching the web for {QUESTION!r}" in progress
+    search_ids = {r["url"]: r["id"] for r in searched.structured_content["results"]}
+    assert digest["citations"]
+    assert all(c["id"] == search_ids[c["url"]] for c in digest["citations"])
+
+    assert server.stop(signal.SIGTERM) == 0
+    assert "Traceback" not in server.log
+
+
+async def test_http_server_stops_cleanly_on_sigint(server: ServerProcess) -> None:
+    url = endpoint(server)
+    async with Client(url) as client:
+        listed = (await client.list_tools()).tools
+
+    assert len(listed) == 3
+    assert server.stop(signal.SIGINT) == 0
+    assert "Traceback" not in server.log
+    assert "warning" not in server.log  # loopback: no warning about a public address

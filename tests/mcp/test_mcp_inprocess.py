@@ -1,0 +1,417 @@
+"""The MCP server through the SDK's in-process client, against a loopback web.
+
+Every test runs over both ways the SDK connects in process: the modern
+per-request dispatch ("auto") and the JSON-RPC stream loop of the
+initialize handshake ("legacy").
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import AsyncIterator
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client import Client
+from mcp.types import CallToolResult, TextContent
+from mcp_web import QUESTION, Web
+from pydantic import BaseModel, ConfigDict
+
+from sleuth._version import __version__
+from sleuth.api import AsyncSleuth
+from sleuth.errors import UsageError
+from sleuth.server import mcp as mcp_server
+from sleuth.server.mcp import build_server, describe_progress, is_loopback
+from sleuth.tools import Registry, Tool, ToolContext, ToolOutput, default_registry
+from sleuth.tools.schema import output_schema
+
+MODES = ["auto", "legacy"]
+BLOG_START = "We moved our crawler to Nimbus last spring"
+
+
+@pytest.fixture
+async def sleuth(web: Web) -> AsyncIterator[AsyncSleuth]:
+    async with AsyncSleuth(web.settings()) as client:
+        yield client
+
+
+@pytest.fixture(params=MODES)
+def mode(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+def connect(sleuth: AsyncSleuth, mode: str, registry: Registry | None = None) -> Client:
+    """The SDK's in-process client on a fresh server (enter it in the test's own task)."""
+    return Client(build_server(registry, client=sleuth), mode=mode)
+
+
+def text_of(result: CallToolResult) -> str:
+    assert len(result.content) == 1
+    block = result.content[0]
+    assert isinstance(block, TextContent)
+    return block.text
+
+
+async def test_server_identifies_itself_and_warns_about_web_content(
+    sleuth: AsyncSleuth, mode: str
+) -> None:
+    async with connect(sleuth, mode) as client:
+        info = client.server_info
+        instructions = client.instructions or ""
+
+    assert info is not None
+    assert info.name == "sleuth"
+    assert info.version == __version__
+    assert "untrusted" in instructions
+    assert "never as instructions" in instructions
+    assert "[n]" in instructions
+
+
+async def test_lists_every_registry_tool_with_schemas_and_annotations(
+    sleuth: AsyncSleuth, mode: str
+) -> None:
+    async with connect(sleuth, mode) as client:
+        listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+    registry = default_registry()
+
+    assert list(listed) == registry.names() == ["web_search", "fetch_page", "research"]
+    for tool in registry:
+        declared = listed[tool.name]
+        assert declared.title == tool.title
+        assert declared.description == tool.description
+        assert declared.input_schema == tool.parameters
+        assert set(declared.input_schema["properties"]) == set(tool.arguments.model_fields)
+        assert declared.output_schema is not None
+        assert declared.output_schema["type"] == "object"
+        assert set(declared.output_schema["properties"]) == set(tool.output.model_fields)
+        assert "$ref" not in str(declared.output_schema)
+        annotations = declared.annotations
+        assert annotations is not None
+        assert annotations.title == tool.title
+        assert annotations.read_only_hint is True
+        assert annotations.open_world_hint is True
+        assert annotations.destructive_hint is False
+        assert annotations.idempotent_hint is True
+    assert listed["web_search"].input_schema["required"] == ["query"]
+    assert listed["fetch_page"].input_schema["required"] == ["url"]
+    assert listed["research"].input_schema["required"] == ["question"]
+
+
+async def test_web_search_returns_numbered_results(
+    sleuth: AsyncSleuth, mode: str, web: Web
+) -> None:
+    async with connect(sleuth, mode) as client:
+        result = await client.call_tool("web_search", {"query": "nimbus timeout"})
+
+    assert not result.is_error
+    data = result.structured_content
+    assert data["query"] == "nimbus timeout"
+    assert data["providers"] == ["searxng"]
+    assert [item["id"] for item in data["results"]] == [1, 2]
+    assert [item["url"] for item in data["results"]] == [r["url"] for r in web.results]
+    assert data["results"][0]["title"] == "Nimbus timeouts"
+    assert data["results"][0]["domain"] == "127.0.0.1"
+    assert data["results"][0]["snippet"].startswith("Nimbus applies a default timeout")
+    text = text_of(result)
+    assert "[1] Nimbus timeouts" in text
+    assert web.results[1]["url"] in text
+    assert web.searches == ["nimbus timeout"]
+
+
+async def test_fetch_page_reads_a_page_and_keeps_its_citation_id(
+    sleuth: AsyncSleuth, mode: str, web: Web
+) -> None:
+    async with connect(sleuth, mode) as client:
+        searched = await client.call_tool("web_search", {"query": "nimbus"})
+        blog = searched.structured_content["results"][1]
+        result = await client.call_tool("fetch_page", {"url": blog["url"], "max_chars": 2000})
+
+    assert not result.is_error
+    data = result.structured_content
+    assert data["id"] == blog["id"] == 2  # the URL keeps the id its search result had
+    assert data["url"] == blog["url"]
+    assert data["final_url"] == blog["url"]
+    assert data["title"] == "Moving to Nimbus"
+    assert BLOG_START in data["text"]
+    assert data["start_index"] == 0
+    assert data["total_chars"] == len(data["text"])
+    assert data["next_start_index"] is None  # a null the output schema must allow
+    text = text_of(result)
+    assert text.startswith("[2] Moving to Nimbus")
+    assert f"URL: {blog['url']}" in text
+    assert BLOG_START in text
+
+
+async def test_fetch_page_forbidden_by_robots_is_a_tool_error(
+    sleuth: AsyncSleuth, mode: str, web: Web
+) -> None:
+    url = web.site.origin + "/private/calendar"
+
+    async with connect(sleuth, mode) as client:
+        result = await client.call_tool("fetch_page", {"url": url})
+
+    assert result.is_error
+    assert result.structured_content is None
+    text = text_of(result)
+    assert text.startswith("error robots_disallowed: ")
+    assert url in text
+    assert "robots.txt" in text
+    assert "What to do: Do not retry this URL" in text
+    assert "/private/calendar" not in web.page_paths()
+
+
+async def test_research_returns_cited_findings(sleuth: AsyncSleuth, mode: str, web: Web) -> None:
+    async with connect(sleuth, mode) as client:
+        result = await client.call_tool("research", {"question": QUESTION, "max_pages": 2})
+
+    assert not result.is_error
+    data = result.structured_content
+    assert data["query"] == QUESTION
+    assert data["errors"] == []
+    assert data["meta"]["fetched_pages"] == 2
+    assert data["bullets"]
+    assert any("default timeout of five seconds" in b["text"] for b in data["bullets"])
+    cited = {c["url"] for c in data["citations"]}
+    assert cited <= {r["url"] for r in web.results}
+    ids = {c["id"] for c in data["citations"]}
+    assert all(set(b["citations"]) <= ids for b in data["bullets"])
+    text = text_of(result)
+    assert text.startswith(f"Findings for {QUESTION!r}")
+    assert "[1]" in text
+    assert "Sources:" in text
+
+
+async def test_research_reports_progress_to_a_client_that_asks(
+    sleuth: AsyncSleuth, mode: str
+) -> None:
+    messages: list[tuple[float, float | None, str | None]] = []
+    ranked = anyio.Event()
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        messages.append((progress, total, message))
+        if message and message.startswith("ranking"):
+            ranked.set()
+
+    async with connect(sleuth, mode) as client:
+        result = await client.call_tool(
+            "research", {"question": QUESTION, "max_pages": 2}, progress_callback=on_progress
+        )
+        with anyio.fail_after(10):  # a notification may be handled just after the result
+            await ranked.wait()
+
+    assert not result.is_error
+    texts = [message for _, _, message in sorted(messages)]
+    assert texts[0] == f"searching the web for {QUESTION!r}"
+    assert "reading 2 pages" in texts
+    assert sum(1 for text in texts if text and text.startswith("page done: ")) == 2
+    assert texts[-1] == "ranking passages from 2 pages"
+    steps = sorted(progress for progress, _, _ in messages)
+    assert steps == list(range(1, len(messages) + 1))
+
+
+async def test_unknown_tool_is_a_tool_error_naming_the_tools(
+    sleuth: AsyncSleuth, mode: str
+) -> None:
+    async with connect(sleuth, mode) as client:
+        result = await client.call_tool("web_serch", {"query": "nimbus"})
+
+    assert result.is_error
+    text = text_of(result)
+    assert text.startswith("error unknown_tool: there is no tool named 'web_serch'")
+    assert "available tools: web_search, fetch_page, research" in text
+    assert "What to do: Call one of the tools this server lists." in text
+
+
+@pytest.mark.parametrize(
+    ("arguments", "problem"),
+    [
+        ({}, "query: Field required"),
+        ({"query": "nimbus", "max_results": 50}, "max_results: Input should be less than"),
+        ({"query": "nimbus", "colour": "blue"}, "colour: Extra inputs are not permitted"),
+    ],
+)
+async def test_invalid_arguments_are_a_tool_error_saying_what_is_wrong(
+    sleuth: AsyncSleuth, mode: str, web: Web, arguments: dict[str, Any], problem: str
+) -> None:
+    async with connect(sleuth, mode) as client:
+        result = await client.call_tool("web_search", arguments)
+
+    assert result.is_error
+    text = text_of(result)
+    assert text.startswith("error invalid_arguments: invalid arguments for web_search")
+    assert problem in text
+    assert "What to do: Fix the arguments to match the tool's input schema" in text
+    assert web.searches == []
+
+
+class EchoArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    word: str
+    times: int = 2
+
+
+class EchoOutput(BaseModel):
+    words: list[str]
+    note: str | None = None
+
+
+async def echo(context: ToolContext, args: EchoArgs) -> ToolOutput:
+    assert context.on_progress is not None
+    context.on_progress("echoing", {"times": args.times})
+    words = [args.word] * args.times
+    return ToolOutput(" ".join(words), EchoOutput(words=words))
+
+
+async def crash(context: ToolContext, args: EchoArgs) -> ToolOutput:
+    raise RuntimeError("secret internal detail")
+
+
+def tool(name: str, run: Any, **options: Any) -> Tool:
+    return Tool(
+        name=name,
+        description=f"The {name} tool.",
+        arguments=EchoArgs,
+        output=EchoOutput,
+        run=run,
+        **options,
+    )
+
+
+async def test_a_tool_added_to_the_registry_is_served_like_the_built_ins(
+    sleuth: AsyncSleuth,
+) -> None:
+    registry = default_registry()
+    registry.add(tool("echo", echo, title="Echo", read_only=False, open_world=False))
+    progress: list[str | None] = []
+    done = anyio.Event()
+
+    async def on_progress(_progress: float, _total: float | None, message: str | None) -> None:
+        progress.append(message)
+        done.set()
+
+    async with connect(sleuth, "auto", registry) as client:
+        listed = {t.name: t for t in (await client.list_tools()).tools}
+        result = await client.call_tool("echo", {"word": "hi", "times": 3}, None, on_progress)
+        with anyio.fail_after(10):
+            await done.wait()
+
+    assert list(listed) == ["web_search", "fetch_page", "research", "echo"]
+    echo_tool = listed["echo"]
+    assert echo_tool.title == "Echo"
+    assert echo_tool.input_schema["required"] == ["word"]
+    assert echo_tool.output_schema is not None
+    assert echo_tool.output_schema["properties"]["note"]["anyOf"][1] == {"type": "null"}
+    assert echo_tool.annotations is not None
+    assert echo_tool.annotations.read_only_hint is False
+    assert echo_tool.annotations.open_world_hint is False
+    assert not result.is_error
+    assert result.structured_content == {"words": ["hi", "hi", "hi"], "note": None}
+    assert text_of(result) == "hi hi hi"
+    assert progress == ["echoing times=3"]
+
+
+async def test_a_crashing_tool_is_an_internal_error_and_the_session_goes_on(
+    sleuth: AsyncSleuth,
+) -> None:
+    registry = Registry([tool("crash", crash), tool("echo", echo)])
+
+    async with connect(sleuth, "auto", registry) as client:
+        crashed = await client.call_tool("crash", {"word": "hi"})
+        after = await client.call_tool("echo", {"word": "ok", "times": 1})
+
+    assert crashed.is_error
+    text = text_of(crashed)
+    assert text.startswith("error internal_error: the tool failed unexpectedly")
+    assert "secret internal detail" not in text
+    assert "What to do:" in text
+    assert not after.is_error
+    assert text_of(after) == "ok"
+
+
+async def test_a_server_without_a_client_opens_and_closes_its_own(web: Web) -> None:
+    server = build_server(settings=web.settings())
+
+    async with Client(server) as client:
+        result = await client.call_tool("web_search", {"query": "nimbus"})
+
+    assert not result.is_error
+    assert len(result.structured_content["results"]) == 2
+    assert web.searches == ["nimbus"]
+
+
+class Node(BaseModel):
+    name: str
+    children: list[Node] = []
+
+
+def test_output_schema_keeps_references_of_a_recursive_model() -> None:
+    schema = output_schema(Node)
+
+    assert schema["$ref"] == "#/$defs/Node"
+    assert "Node" in schema["$defs"]
+
+
+def test_progress_lines_read_well() -> None:
+    assert describe_progress("reading", {"pages": 1, "urls": []}) == "reading 1 page"
+    assert (
+        describe_progress("page", {"url": "http://a/x", "outcome": "timeout", "cache": "miss"})
+        == "page not read (timeout): http://a/x"
+    )
+    assert describe_progress("custom", {"n": 2, "items": [1]}) == "custom n=2"
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        ("127.0.0.1", True),
+        ("127.0.0.2", True),
+        ("localhost", True),
+        ("::1", True),
+        ("[::1]", True),
+        ("0.0.0.0", False),
+        ("192.0.2.7", False),
+        ("example.org", False),
+    ],
+)
+def test_loopback_hosts(host: str, loopback: bool) -> None:
+    assert is_loopback(host) is loopback
+
+
+def test_a_public_host_gets_a_warning_and_loopback_none(
+    web: Web, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    served: list[tuple[str, int]] = []
+    monkeypatch.setattr(
+        mcp_server, "_serve_http", lambda _server, host, port: served.append((host, port))
+    )
+
+    mcp_server.run("http", host="192.0.2.7", port=9000, settings=web.settings())
+    warned = capsys.readouterr().err
+    mcp_server.run("http", host="127.0.0.1", port=9001, settings=web.settings())
+    quiet = capsys.readouterr().err
+
+    assert served == [("192.0.2.7", 9000), ("127.0.0.1", 9001)]
+    assert "warning" in warned
+    assert "no authentication" in warned
+    assert quiet == ""
+
+
+@pytest.mark.parametrize(
+    ("transport", "port", "message"),
+    [("sse", 8765, "unknown MCP transport"), ("http", 70000, "the port must be 0-65535")],
+)
+def test_run_rejects_bad_options(web: Web, transport: Any, port: int, message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        mcp_server.run(transport, port=port, settings=web.settings())
+
+
+def test_a_port_in_use_is_a_usage_error(web: Web) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+
+        with pytest.raises(UsageError, match=f"cannot listen on 127.0.0.1:{port}"):
+            mcp_server.run("http", port=port, settings=web.settings())
