@@ -1,0 +1,84 @@
+"""``sleuth.tools``: one tool call by name, for people who run their own loop."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import sleuth
+from loopback import Web, serve
+from sleuth.api import AsyncSleuth
+from sleuth.errors import ToolError, UnknownTool
+from sleuth.tools import CitationLedger, acall, tool_definitions
+from sleuth.tools.builtin import PageOutput, WebSearchOutput
+
+FACTS = [
+    "The Nimbus client waits thirty seconds for a response before it gives up on a request, "
+    "and the timeout can be changed with the NIMBUS_TIMEOUT variable in every release.",
+    "Retries use exponential backoff starting at half a second, so a flaky network costs "
+    "little while an outage is reported quickly to the caller that made the request.",
+]
+
+
+@pytest.fixture
+def web() -> Iterator[Web]:
+    with serve() as site:
+        web = Web(site)
+        site.add("/search", handler=web._search)
+        yield web
+
+
+async def test_search_then_fetch_share_one_ledger(web: Web) -> None:
+    url = web.page("/nimbus", "Nimbus timeouts", FACTS)
+    ledger = CitationLedger()
+    async with AsyncSleuth(web.settings()) as client:
+        found = await acall("web_search", {"query": "nimbus"}, client=client, ledger=ledger)
+        page = await acall(
+            "fetch_page", {"url": url, "max_chars": 300}, client=client, ledger=ledger
+        )
+    assert isinstance(found.data, WebSearchOutput)
+    assert [(item.id, item.url) for item in found.data.results] == [(1, url)]
+    assert isinstance(page.data, PageOutput)
+    assert page.data.id == 1
+    assert page.data.next_start_index == 300
+    assert page.text.startswith(f"[1] Nimbus timeouts\nURL: {url}\nCharacters 0-300 of")
+    assert "start_index=300" in page.text
+
+
+async def test_a_web_failure_comes_back_as_an_error_not_an_exception(web: Web) -> None:
+    web.site.add("/robots.txt", "User-agent: *\nDisallow: /private\n")
+    url = web.page("/private/notes", "Private", FACTS)
+    async with AsyncSleuth(web.settings()) as client:
+        out = await acall("fetch_page", {"url": url}, client=client)
+    assert out.data is None
+    assert out.error is not None
+    assert out.error.code == "robots_disallowed"
+    assert out.text.startswith("error robots_disallowed: could not read")
+
+
+async def test_bad_calls_raise_typed_errors(web: Web) -> None:
+    async with AsyncSleuth(web.settings()) as client:
+        with pytest.raises(UnknownTool, match="no tool named 'rm'") as unknown:
+            await acall("rm", {}, client=client)
+        with pytest.raises(ToolError, match="max_results") as invalid:
+            await acall("web_search", {"query": "x", "max_results": 99}, client=client)
+    assert unknown.value.exit_code == 54
+    assert invalid.value.exit_code == 55
+    assert "web_search, fetch_page, research" in unknown.value.hint
+
+
+def test_the_blocking_call_and_definitions_from_the_package(
+    web: Web, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    url = web.page("/nimbus", "Nimbus timeouts", FACTS)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setenv("SLEUTH_ALLOW_HOSTS", f"127.0.0.1:{web.site.port}")
+    monkeypatch.setenv("SLEUTH_CACHE", "memory")
+    monkeypatch.setenv("SLEUTH_RENDER", "never")
+    out = sleuth.tools.call("fetch_page", {"url": url})
+    assert out.error is None
+    assert "thirty seconds" in out.text
+    names = [tool["name"] for tool in tool_definitions("anthropic")]
+    assert names == ["web_search", "fetch_page", "research"]
