@@ -27,8 +27,7 @@ async def ask(
     on_progress: Progress | None = None,
     sleep: Callable[[float], Awaitable[None]] | None = None,
 ) -> Answer:
-    from sleuth.llm.budget import Budget
-    from sleuth.llm.pricing import load_prices
+    from sleuth.llm.meter import Meter
     from sleuth.llm.setup import open_provider
     from sleuth.tools import CitationLedger, ToolContext, default_registry
 
@@ -44,16 +43,9 @@ async def ask(
     )
     try:
         session = Session(
-            provider=llm,
-            config=config,
+            meter=Meter.open(llm, config, settings, client.cache),
             registry=registry or default_registry(),
             context=ToolContext(client=client, ledger=CitationLedger(), on_progress=None),
-            budget=Budget(
-                client.cache,
-                session_usd=settings.llm_session_budget_usd,
-                daily_usd=settings.llm_daily_budget_usd,
-            ),
-            prices=load_prices(settings.llm_prices_file),
             max_turns=turns,
             deadline=time.monotonic() + settings.llm_deadline,
             max_output_tokens=settings.llm_max_output_tokens,

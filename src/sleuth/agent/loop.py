@@ -21,13 +21,12 @@ from typing import Any, Literal
 
 from sleuth import log
 from sleuth.agent import prompts
-from sleuth.agent.envelope import Envelope
 from sleuth.agent.models import Answer, SearchMode, ToolCallInfo
 from sleuth.errors import LLMTimeout, LLMToolsUnsupported, LLMTurnLimit, UsageError
-from sleuth.llm.budget import Budget
+from sleuth.llm.envelope import Envelope
 from sleuth.llm.jsonreply import strip_reasoning
-from sleuth.llm.models import ChatRequest, Completion, Message, StopReason, ToolSpec, Usage
-from sleuth.llm.pricing import PriceTable
+from sleuth.llm.meter import Meter
+from sleuth.llm.models import ChatRequest, Completion, Message, StopReason, ToolSpec
 from sleuth.llm.providers import Provider
 from sleuth.llm.setup import LLMConfig
 from sleuth.tools.registry import Registry, ToolContext
@@ -54,19 +53,14 @@ def choose_search(choice: SearchChoice, provider: Provider, config: LLMConfig) -
 
 @dataclass
 class Session:
-    provider: Provider
-    config: LLMConfig
+    meter: Meter
     registry: Registry
     context: ToolContext
-    budget: Budget
-    prices: PriceTable
     max_turns: int
     deadline: float  # time.monotonic() instant
     max_output_tokens: int = 2048
     on_progress: Progress | None = None
     envelope: Envelope = field(default_factory=Envelope)
-    usage: Usage = field(default_factory=Usage)
-    cost: float | None = 0.0
     calls: list[ToolCallInfo] = field(default_factory=list)
     turns: int = 0
 
@@ -82,7 +76,9 @@ class Session:
         except LLMToolsUnsupported as error:
             if self.turns > 1:
                 raise
-            log.event("llm_directive_fallback", provider=self.provider.name, reason=error.message)
+            log.event(
+                "llm_directive_fallback", provider=self.meter.provider.name, reason=error.message
+            )
             return await self._directive(question)
 
     async def _tools(self, question: str, search: SearchMode) -> Answer:
@@ -91,7 +87,7 @@ class Session:
             ToolSpec(tool.name, tool.description, tool.parameters)
             for tool in self.registry
             # Never shadow the provider's own search tool with a function of that name.
-            if not (native and tool.name in ("web_search", self.provider.native_search))
+            if not (native and tool.name in ("web_search", self.meter.provider.native_search))
         ]
         messages = [
             Message(
@@ -120,7 +116,7 @@ class Session:
                     return self._answer(text, search, "max_turns")
                 raise LLMTurnLimit(
                     f"the model still wanted tools after {self.turns} turns",
-                    provider=self.provider.name,
+                    provider=self.meter.provider.name,
                 )
             note = f"\n{prompts.LAST_TURN}" if self.turns == self.max_turns - 1 else ""
             for call in completion.message.tool_calls:
@@ -159,44 +155,15 @@ class Session:
             )
 
     async def _complete(self, request: ChatRequest) -> Completion:
-        await self.budget.check()
         if time.monotonic() >= self.deadline:
             raise LLMTimeout(
                 "the deadline for this question passed",
-                provider=self.provider.name,
+                provider=self.meter.provider.name,
                 retryable=False,
             )
         self.turns += 1
         self._progress("thinking", turn=self.turns)
-        started = time.monotonic()
-        completion = await self.provider.complete(request, deadline=self.deadline)
-        cost = self.prices.cost(
-            self.provider.name,
-            completion.model or self.config.model,
-            completion.usage,
-            local=self.config.local,
-        )
-        log.event(
-            "llm_call",
-            provider=self.provider.name,
-            model=completion.model,
-            turn=self.turns,
-            stop=completion.stop_reason.value,
-            input_tokens=completion.usage.input_tokens,
-            output_tokens=completion.usage.output_tokens,
-            cost_usd=cost,
-            latency_ms=int((time.monotonic() - started) * 1000),
-        )
-        self.usage = self.usage + completion.usage
-        if cost is None:
-            if self.cost is not None:
-                log.warn("llm_price_unknown", model=completion.model)
-            self.cost = None
-        else:
-            if self.cost is not None:
-                self.cost += cost
-            await self.budget.charge(cost)
-        return completion
+        return await self.meter.complete(request, deadline=self.deadline)
 
     async def _run(
         self, name: str, arguments: dict[str, Any], argument_error: str | None
@@ -240,10 +207,10 @@ class Session:
             citations=checked.citations,
             flagged_citations=checked.flagged,
             tool_calls=self.calls,
-            usage=self.usage,
-            cost_usd=None if self.cost is None else round(self.cost, 6),
-            provider=self.provider.name,
-            model=self.config.model,
+            usage=self.meter.usage,
+            cost_usd=None if self.meter.cost is None else round(self.meter.cost, 6),
+            provider=self.meter.provider.name,
+            model=self.meter.config.model,
             search=search,
             turns=self.turns,
             stop_reason=stop,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sleuth.agent.envelope import Envelope
+from sleuth.llm.envelope import Envelope
 
 TOOLS = """You answer questions using web tools. Work like a careful researcher:
 - Look things up instead of guessing; prefer official and primary sources.

@@ -1,0 +1,70 @@
+"""Every metered LLM call: budget checked first, cost and usage counted after.
+
+``ask`` and ``detect``'s fallback both call models; both go through a
+:class:`Meter`, so budgets and prices mean the same thing everywhere.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from sleuth import log
+from sleuth.cache import Cache
+from sleuth.config import Settings
+from sleuth.llm.budget import Budget
+from sleuth.llm.models import ChatRequest, Completion, Usage
+from sleuth.llm.pricing import PriceTable, load_prices
+from sleuth.llm.providers import Provider
+from sleuth.llm.setup import LLMConfig
+
+
+@dataclass
+class Meter:
+    provider: Provider
+    config: LLMConfig
+    budget: Budget
+    prices: PriceTable
+    usage: Usage = field(default_factory=Usage)
+    cost: float | None = 0.0  # None once a call had no known price
+    calls: int = 0
+
+    @classmethod
+    def open(cls, provider: Provider, config: LLMConfig, settings: Settings, cache: Cache) -> Meter:
+        budget = Budget(
+            cache,
+            session_usd=settings.llm_session_budget_usd,
+            daily_usd=settings.llm_daily_budget_usd,
+        )
+        return cls(provider, config, budget, load_prices(settings.llm_prices_file))
+
+    async def complete(self, request: ChatRequest, *, deadline: float | None = None) -> Completion:
+        await self.budget.check()
+        self.calls += 1
+        started = time.monotonic()
+        completion = await self.provider.complete(request, deadline=deadline)
+        model = completion.model or self.config.model
+        cost = self.prices.cost(
+            self.provider.name, model, completion.usage, local=self.config.local
+        )
+        log.event(
+            "llm_call",
+            provider=self.provider.name,
+            model=model,
+            call=self.calls,
+            stop=completion.stop_reason.value,
+            input_tokens=completion.usage.input_tokens,
+            output_tokens=completion.usage.output_tokens,
+            cost_usd=cost,
+            latency_ms=int((time.monotonic() - started) * 1000),
+        )
+        self.usage = self.usage + completion.usage
+        if cost is None:
+            if self.cost is not None:
+                log.warn("llm_price_unknown", model=model)
+            self.cost = None
+        else:
+            if self.cost is not None:
+                self.cost += cost
+            await self.budget.charge(cost)
+        return completion
