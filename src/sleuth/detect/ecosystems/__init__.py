@@ -1,0 +1,1 @@
+"""Deterministic detectors, one module per ecosystem."""

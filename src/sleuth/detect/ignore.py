@@ -1,0 +1,108 @@
+"""Which paths a repository keeps out of version control, and so out of detection.
+
+Folders that are build output or dependency caches in some ecosystem are skipped by name
+before any ``.gitignore`` is consulted. Each ``.gitignore`` is compiled once, for the folder
+it sits in; a deeper file overrides a shallower one, as in git. ``pathspec`` gives git's exact
+semantics but costs a regex per pattern per path, so every file's patterns are also joined into
+one regex that answers the common case ("no pattern matches") in a single call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import pathspec
+
+# Build outputs, dependency caches and tool state, by folder name. Hidden folders (".git",
+# ".venv", ".next", ...) are skipped wholesale by the scanner.
+SKIP_DIRS: frozenset[str] = frozenset(
+    {
+        "node_modules",
+        "bower_components",
+        "jspm_packages",
+        "vendor",
+        "target",
+        "build",
+        "dist",
+        "out",
+        "obj",
+        "venv",
+        "env",
+        "__pycache__",
+        "site-packages",
+        "htmlcov",
+        "coverage",
+        "_build",
+        "zig-cache",
+        "zig-out",
+        "builddir",
+        "cmake-build-debug",
+        "cmake-build-release",
+        "bazel-bin",
+        "bazel-out",
+        "bazel-testlogs",
+        "Pods",
+        "DerivedData",
+        "elm-stuff",
+        "tmp",
+    }
+)
+
+# Folders that are build output only next to a given manifest: .NET's bin/ (elsewhere bin/
+# holds sources, as in Dart, or scripts), Mix's deps/.
+CONTEXT_SKIPS: dict[str, tuple[str, ...]] = {
+    "bin": (".csproj", ".fsproj", ".vbproj"),
+    "deps": ("mix.exs",),
+}
+
+_NAMED_GROUP = re.compile(r"\(\?P<[^>]+>")
+
+
+class IgnoreFile:
+    """The patterns of one ``.gitignore``, matched against paths relative to its folder.
+
+    Paths of folders end with ``/`` so that ``build/`` matches the folder and not a file.
+    """
+
+    __slots__ = ("_any", "_spec", "folders_only")
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self._spec = pathspec.GitIgnoreSpec.from_lines(list(lines))
+        active = [
+            p
+            for p in self._spec.patterns
+            if p.include is not None and p.regex is not None and isinstance(p.regex.pattern, str)
+        ]
+        parts = [f"(?:{_NAMED_GROUP.sub('(?:', p.regex.pattern)})" for p in active]  # type: ignore[union-attr]
+        self._any: re.Pattern[str] | None = None
+        if parts:
+            try:
+                self._any = re.compile("|".join(parts))
+            except re.error:  # an unusual pattern: let pathspec judge every path
+                self._any = re.compile("")
+        # Patterns ending in "/" match folders only; files need no check against such a file.
+        self.folders_only = all(str(p.pattern).rstrip().endswith("/") for p in active)
+
+    def __bool__(self) -> bool:
+        return self._any is not None
+
+    def suspects(self, prefix: str, names: list[str], tail: str) -> list[str]:
+        """Names that some pattern may match (``prefix + name + tail``); a cheap superset."""
+        if self._any is None or (self.folders_only and not tail):
+            return []
+        match = self._any.match
+        return [n for n in names if match(f"{prefix}{n}{tail}")]
+
+    def verdict(self, path: str) -> bool | None:
+        """True when ignored, False when re-included by ``!``, None when no pattern matches."""
+        if self._any is None or self._any.match(path) is None:
+            return None
+        include = self._spec.check_file(path).include
+        return None if include is None else bool(include)
+
+
+def parse_ignore(text: str) -> IgnoreFile | None:
+    """Compile a ``.gitignore``; None when it holds no patterns."""
+    rules = IgnoreFile(text.splitlines())
+    return rules if rules else None

@@ -1,0 +1,52 @@
+"""Whatever a manifest holds, detection finishes and reports sane numbers."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sleuth.detect import detect_path
+from sleuth.detect.manifests import KNOWN
+
+NAMES = sorted(KNOWN | {"App.csproj", "Shop.sln", "x.gemspec"})
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+contents = st.one_of(
+    st.text(max_size=300),
+    st.binary(max_size=300),
+    json_values.map(json.dumps),
+    st.dictionaries(
+        st.sampled_from(
+            ["name", "workspaces", "scripts", "dependencies", "projects", "packageManager"]
+        ),
+        json_values,
+    ).map(json.dumps),
+    st.sampled_from(["[package]\nname = 1\n", "[workspace]\nmembers = 3\n", "<project><modules>"]),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(files=st.dictionaries(st.sampled_from(NAMES), contents, min_size=1, max_size=4))
+def test_any_manifest_content_is_survivable(files: dict[str, str | bytes]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for name, content in files.items():
+            path = root / "svc" / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content, encoding="utf-8", errors="surrogatepass")
+        projects = detect_path(root)
+        assert len(projects) == 1
+        assert 0.0 <= projects[0].confidence <= 1.0
+        assert projects[0].path == "svc"
