@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from sleuth.detect import detect_path
+from sleuth.stack import detect_path
 
 GOALS = {"monorepo_s": 1.0, "single_ms": 10.0}
 

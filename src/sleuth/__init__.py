@@ -1,7 +1,8 @@
 """sleuth: safe, fast, cited access to the web for people and LLM agents.
 
-``sleuth.fetch``, ``sleuth.search``, ``sleuth.research`` and ``sleuth.ask`` (and
-their async twins) are one-shot shortcuts; ``sleuth.tools`` runs single tool calls;
+``sleuth.fetch``, ``sleuth.search``, ``sleuth.research``, ``sleuth.ask`` and
+``sleuth.detect`` (and their async twins) are one-shot shortcuts; ``sleuth.tools`` runs
+single tool calls;
 :class:`Sleuth` and :class:`AsyncSleuth` keep connections and the cache across calls.
 Names load on first use, so ``sleuth --version`` and light imports do not pay for
 the extractor.
@@ -21,10 +22,12 @@ if TYPE_CHECKING:
         AsyncSleuth,
         Sleuth,
         aask,
+        adetect,
         afetch,
         aresearch,
         asearch,
         ask,
+        detect,
         fetch,
         research,
         search,
@@ -33,13 +36,17 @@ if TYPE_CHECKING:
     from sleuth.digest import Digest
     from sleuth.errors import SleuthError
     from sleuth.pages import FetchResult
+    from sleuth.stack import Project
     from sleuth.websearch import SearchResponse
 
 _EXPORTS = {
     "Answer": "sleuth.agent",
     "AsyncSleuth": "sleuth.api",
     "aask": "sleuth.api",
+    "adetect": "sleuth.api",
     "ask": "sleuth.api",
+    "detect": "sleuth.api",
+    "Project": "sleuth.stack",
     "Sleuth": "sleuth.api",
     "afetch": "sleuth.api",
     "aresearch": "sleuth.api",
@@ -60,16 +67,19 @@ __all__ = [
     "AsyncSleuth",
     "Digest",
     "FetchResult",
+    "Project",
     "SearchResponse",
     "Settings",
     "Sleuth",
     "SleuthError",
     "__version__",
     "aask",
+    "adetect",
     "afetch",
     "aresearch",
     "asearch",
     "ask",
+    "detect",
     "fetch",
     "load_settings",
     "research",

@@ -24,6 +24,7 @@ from sleuth.pages.fetcher import OutputFormat, RenderMode
 if TYPE_CHECKING:
     from sleuth.agent import Answer
     from sleuth.digest import Digest
+    from sleuth.stack import Project
     from sleuth.websearch import ProviderChain, SearchResponse
 
 T = TypeVar("T")
@@ -178,6 +179,31 @@ class AsyncSleuth:
             on_progress=on_progress,
         )
 
+    async def detect(
+        self,
+        path: Path | str = ".",
+        *,
+        mode: str | None = None,
+        provider: str | None = None,
+        model: str | None = None,
+    ) -> list[Project]:
+        """Every project in a repository and its stack; see :mod:`sleuth.stack`.
+
+        ``mode`` is ``full`` (static, then a model for what static cannot place, when one
+        is configured), ``static`` or ``llm``; default ``SLEUTH_DETECTION_MODE``.
+        """
+        from sleuth.stack.run import detect_stack
+
+        return await detect_stack(
+            path,
+            settings=self.settings,
+            cache=self.cache,
+            mode=mode,
+            provider=provider,
+            model=model,
+            resolver=self.resolver,
+        )
+
     async def aclose(self) -> None:
         if self._fetcher is not None:
             await self._fetcher.aclose()
@@ -224,6 +250,9 @@ class Sleuth:
     def ask(self, question: str, **kwargs: Any) -> Answer:
         return self._run(self._async.ask(question, **kwargs))
 
+    def detect(self, path: Path | str = ".", **kwargs: Any) -> list[Project]:
+        return self._run(self._async.detect(path, **kwargs))
+
     def close(self) -> None:
         try:
             asyncio.get_running_loop()
@@ -262,6 +291,12 @@ def ask(question: str, **kwargs: Any) -> Answer:
         return client.ask(question, **kwargs)
 
 
+def detect(path: Path | str = ".", **kwargs: Any) -> list[Project]:
+    """The stack of every project under ``path`` (see :meth:`AsyncSleuth.detect`)."""
+    with Sleuth() as client:
+        return client.detect(path, **kwargs)
+
+
 async def afetch(url: str, **kwargs: Any) -> FetchResult:
     async with AsyncSleuth() as client:
         return await client.fetch(url, **kwargs)
@@ -280,3 +315,8 @@ async def aresearch(question: str, **kwargs: Any) -> Digest:
 async def aask(question: str, **kwargs: Any) -> Answer:
     async with AsyncSleuth() as client:
         return await client.ask(question, **kwargs)
+
+
+async def adetect(path: Path | str = ".", **kwargs: Any) -> list[Project]:
+    async with AsyncSleuth() as client:
+        return await client.detect(path, **kwargs)

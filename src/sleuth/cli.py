@@ -758,6 +758,53 @@ def mcp(
     run(transport.value, host=host, port=port, settings=settings)
 
 
+class DetectMode(StrEnum):
+    full = "full"
+    static = "static"
+    llm = "llm"
+    llm_only = "llm_only"
+
+
+@app.command(cls=PlainHelp)
+def detect(
+    path: Annotated[
+        Path, typer.Argument(metavar="PATH", help="The repository to scan. Default: here.")
+    ] = Path("."),
+    mode: Annotated[
+        DetectMode | None,
+        typer.Option(
+            help="static: detectors only; full: an LLM names what they cannot (when one is "
+            "configured); llm: the LLM names everything. Default: SLEUTH_DETECTION_MODE."
+        ),
+    ] = None,
+    provider: Annotated[
+        str | None, typer.Option(metavar="NAME", help="LLM provider for full and llm modes.")
+    ] = None,
+    model: Annotated[str | None, typer.Option(metavar="MODEL", help="LLM model.")] = None,
+    json_output: JsonFlag = False,
+) -> None:
+    """Find every project in a repository and its stack, build and run commands."""
+    from sleuth.stack import render_json, render_table
+
+    STATE.json = json_output
+    client = _client()
+
+    async def run() -> Any:
+        async with client:
+            return await client.detect(
+                path, mode=mode.value if mode else None, provider=provider, model=model
+            )
+
+    with _status(f"scanning {path}", _interactive(json_output)):
+        projects = asyncio.run(run())
+    if json_output:
+        _out(render_json(projects) + "\n")
+    elif projects:
+        _out(render_table(projects).rstrip("\n") + "\n")
+    else:
+        sys.stderr.write(f"no projects found under {path}\n")
+
+
 @config_app.command("show")
 def config_show(json_output: JsonFlag = False) -> None:
     """Print the effective settings (secrets masked) and where each came from."""

@@ -154,6 +154,12 @@ class Settings(BaseSettings):
     llm_daily_budget_usd: float = Field(10.0, ge=0, description="0 means no limit")
     llm_prices_file: Path | None = None
 
+    # Stack detection
+    detection_mode: Literal["full", "static", "llm"] = Field(
+        "full", description="full: static, then the LLM for what it cannot place"
+    )
+    detect_max_file_bytes: int = Field(1 << 20, ge=1, description="larger files are not read")
+
     @field_validator("allow_hosts", "search_providers", mode="before")
     @classmethod
     def _split_commas(cls, value: Any) -> Any:
@@ -174,6 +180,15 @@ class Settings(BaseSettings):
         """``OpenAI_Responses`` and ``openai_responses`` name the same provider."""
         if isinstance(value, str):
             return value.strip().lower().replace("_", "-") or None
+        return value
+
+    @field_validator("detection_mode", mode="before")
+    @classmethod
+    def _mode_synonyms(cls, value: Any) -> Any:
+        """``llm_only`` (the name other tools use) means ``llm``."""
+        if isinstance(value, str):
+            lowered = value.strip().lower()
+            return "llm" if lowered in ("llm_only", "llm-only") else lowered
         return value
 
     @field_validator("allow_ports")

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from detect.trees import Repo
-from sleuth.detect.candidate import Files
-from sleuth.detect.discover import Spot, discover
-from sleuth.detect.scan import scan
+from sleuth.stack.candidate import Files
+from sleuth.stack.discover import Spot, discover
+from sleuth.stack.scan import scan
 
 
 def spots(root: Path) -> dict[str, Spot]:

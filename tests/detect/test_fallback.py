@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from detect.trees import Repo
-from sleuth.detect import (
+from sleuth.errors import ConfigError
+from sleuth.stack import (
     Candidate,
     Detector,
     FallbackDetector,
@@ -21,8 +22,7 @@ from sleuth.detect import (
     detect_path,
     detect_projects,
 )
-from sleuth.detect.model import Evidence
-from sleuth.errors import ConfigError
+from sleuth.stack.model import Evidence
 
 SPEC = {
     "api/Cargo.toml": '[package]\nname = "api"\nversion = "0.1.0"\n',

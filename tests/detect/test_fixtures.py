@@ -9,7 +9,7 @@ import pytest
 
 from detect.fixtures import MONO, SINGLE
 from detect.trees import write_tree
-from sleuth.detect import detect_path
+from sleuth.stack import detect_path
 
 EXPECTED = Path(__file__).parent / "expected"
 ALL = {**SINGLE, **MONO}

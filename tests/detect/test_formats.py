@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from sleuth.detect.ecosystems.common import parse_port
-from sleuth.detect.ecosystems.dotnet import solution_projects
-from sleuth.detect.ecosystems.golang import directives, short_name
-from sleuth.detect.ecosystems.gradle import included
-from sleuth.detect.ecosystems.python import requirement_names
-from sleuth.detect.formats.dockerfile import exposed_ports
-from sleuth.detect.formats.jsonc import loads
-from sleuth.detect.formats.properties import parse_properties
-from sleuth.detect.formats.xmlfile import XMLRefused, parse_xml
-from sleuth.detect.formats.yaml_lite import load, lookup
+from sleuth.stack.ecosystems.common import parse_port
+from sleuth.stack.ecosystems.dotnet import solution_projects
+from sleuth.stack.ecosystems.golang import directives, short_name
+from sleuth.stack.ecosystems.gradle import included
+from sleuth.stack.ecosystems.python import requirement_names
+from sleuth.stack.formats.dockerfile import exposed_ports
+from sleuth.stack.formats.jsonc import loads
+from sleuth.stack.formats.properties import parse_properties
+from sleuth.stack.formats.xmlfile import XMLRefused, parse_xml
+from sleuth.stack.formats.yaml_lite import load, lookup
 
 
 def test_yaml_lists_and_nested_mappings() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sleuth.detect.globs import MemberGlobs, glob_regex
-from sleuth.detect.ignore import parse_ignore
+from sleuth.stack.globs import MemberGlobs, glob_regex
+from sleuth.stack.ignore import parse_ignore
 
 
 @pytest.mark.parametrize(

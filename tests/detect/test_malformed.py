@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from detect.trees import Repo, Spec
-from sleuth.detect import CONFIDENT, detect_path
+from sleuth.stack import CONFIDENT, detect_path
 
 
 @pytest.mark.parametrize(
@@ -56,7 +56,7 @@ def test_undecodable_bytes_do_not_crash(repo: Repo) -> None:
 
 
 def test_a_crashing_detector_is_recorded_and_others_still_answer(repo: Repo) -> None:
-    from sleuth.detect import default_detectors
+    from sleuth.stack import default_detectors
 
     class Broken:
         name = "broken"

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from detect.trees import Repo
-from sleuth.detect import detect_path, detect_projects, normalize_mode
 from sleuth.errors import UsageError
+from sleuth.stack import detect_path, detect_projects, normalize_mode
 
 
 @pytest.mark.parametrize(

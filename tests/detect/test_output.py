@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from sleuth.detect import Build, Evidence, Project, Run, render_table
-from sleuth.detect.confidence import score
+from sleuth.stack import Build, Evidence, Project, Run, render_table
+from sleuth.stack.confidence import score
 
 FIELDS = [
     "project_name",
@@ -115,7 +115,7 @@ def test_table_cells_for_missing_values() -> None:
 
 
 def test_json_output_is_an_array_of_reports() -> None:
-    from sleuth.detect import render_json
+    from sleuth.stack import render_json
 
     text = render_json([project(), project(path="web", project_name="web")])
     data = json.loads(text)

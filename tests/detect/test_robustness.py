@@ -9,8 +9,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sleuth.detect import detect_path
-from sleuth.detect.manifests import KNOWN
+from sleuth.stack import detect_path
+from sleuth.stack.manifests import KNOWN
 
 NAMES = sorted(KNOWN | {"App.csproj", "Shop.sln", "x.gemspec"})
 json_values = st.recursive(

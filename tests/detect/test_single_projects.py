@@ -8,7 +8,7 @@ import pytest
 
 from detect.fixtures import SINGLE
 from detect.trees import Repo, write_tree
-from sleuth.detect import Project, detect_path
+from sleuth.stack import Project, detect_path
 
 
 def only(tmp_path: Path, name: str) -> Project:
@@ -141,3 +141,15 @@ def test_confidence_rises_with_agreeing_evidence(repo: Repo) -> None:
     with_lock = detect_path(root)[0].confidence
     assert bare < with_sources < with_lock <= 1.0
     assert bare >= 0.5
+
+
+def test_a_module_named_setup_py_is_no_build_script(tmp_path: Path) -> None:
+    tree = {
+        "pyproject.toml": '[project]\nname = "app"\n[build-system]\n'
+        'build-backend = "hatchling.build"\n',
+        "src/app/__init__.py": "",
+        "src/app/llm/setup.py": "def resolve(settings):\n    return settings\n",
+        "src/app/llm/models.py": "X = 1\n",
+    }
+    projects = detect_path(write_tree(tmp_path / "app", tree))
+    assert [(p.path, p.build_system) for p in projects] == [(".", "Hatch")]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from detect.trees import Repo
-from sleuth.detect import detect_path
+from sleuth.stack import detect_path
 
 PKG = {"name": "x", "dependencies": {"express": "4"}}
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from detect.fixtures import MONO, pom
 from detect.trees import Repo, write_tree
-from sleuth.detect import Project, detect_path
+from sleuth.stack import Project, detect_path
 
 
 def layout(tmp_path: Path, name: str) -> dict[str, Project]:

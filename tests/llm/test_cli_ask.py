@@ -166,7 +166,7 @@ def test_tools_prints_definitions_in_each_format(tmp_path: Path, fmt: str) -> No
         assert tools[1]["annotations"]["readOnlyHint"] is True
         assert tools[1]["annotations"]["openWorldHint"] is True
         assert "text" in tools[1]["outputSchema"]["properties"]
-    assert names == ["web_search", "fetch_page", "research"]
+    assert names == ["web_search", "fetch_page", "research", "detect"]
     assert schema["required"] == ["url"]
     assert schema["properties"]["max_chars"] == {
         "default": 5000,

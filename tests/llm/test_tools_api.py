@@ -81,4 +81,4 @@ def test_the_blocking_call_and_definitions_from_the_package(
     assert out.error is None
     assert "thirty seconds" in out.text
     names = [tool["name"] for tool in tool_definitions("anthropic")]
-    assert names == ["web_search", "fetch_page", "research"]
+    assert names == ["web_search", "fetch_page", "research", "detect"]

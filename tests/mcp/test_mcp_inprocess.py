@@ -75,7 +75,7 @@ async def test_lists_every_registry_tool_with_schemas_and_annotations(
         listed = {tool.name: tool for tool in (await client.list_tools()).tools}
     registry = default_registry()
 
-    assert list(listed) == registry.names() == ["web_search", "fetch_page", "research"]
+    assert list(listed) == registry.names() == ["web_search", "fetch_page", "research", "detect"]
     for tool in registry:
         declared = listed[tool.name]
         assert declared.title == tool.title
@@ -90,7 +90,7 @@ async def test_lists_every_registry_tool_with_schemas_and_annotations(
         assert annotations is not None
         assert annotations.title == tool.title
         assert annotations.read_only_hint is True
-        assert annotations.open_world_hint is True
+        assert annotations.open_world_hint is tool.open_world
         assert annotations.destructive_hint is False
         assert annotations.idempotent_hint is True
     assert listed["web_search"].input_schema["required"] == ["query"]
@@ -297,7 +297,7 @@ async def test_a_tool_added_to_the_registry_is_served_like_the_built_ins(
         with anyio.fail_after(10):
             await done.wait()
 
-    assert list(listed) == ["web_search", "fetch_page", "research", "echo"]
+    assert list(listed) == ["web_search", "fetch_page", "research", "detect", "echo"]
     echo_tool = listed["echo"]
     assert echo_tool.title == "Echo"
     assert echo_tool.input_schema["required"] == ["word"]
@@ -415,3 +415,21 @@ def test_a_port_in_use_is_a_usage_error(web: Web) -> None:
 
         with pytest.raises(UsageError, match=f"cannot listen on 127.0.0.1:{port}"):
             mcp_server.run("http", port=port, settings=web.settings())
+
+
+async def test_detect_reads_a_local_repository(sleuth: AsyncSleuth, tmp_path: Path) -> None:
+    repo = tmp_path / "svc"
+    (repo / "src").mkdir(parents=True)
+    (repo / "Cargo.toml").write_text('[package]\nname = "svc"\nversion = "0.1.0"\n')
+    (repo / "src" / "main.rs").write_text("fn main() {}\n")
+    async with connect(sleuth, "auto") as client:
+        result = await client.call_tool("detect", {"path": str(repo)})
+    assert result.is_error is False
+    assert result.structured_content is not None
+    [project] = result.structured_content["projects"]
+    assert (project["language"], project["build_system"], project["source"]) == (
+        "Rust",
+        "Cargo",
+        "static",
+    )
+    assert "Cargo" in result.content[0].text

@@ -44,7 +44,7 @@ async def ask(
     try:
         session = Session(
             meter=Meter.open(llm, config, settings, client.cache),
-            registry=registry or default_registry(),
+            registry=registry or default_registry(local=False),
             context=ToolContext(client=client, ledger=CitationLedger(), on_progress=None),
             max_turns=turns,
             deadline=time.monotonic() + settings.llm_deadline,

@@ -17,9 +17,13 @@ if TYPE_CHECKING:
     from sleuth.api import AsyncSleuth
 
 
-def default_registry() -> Registry:
-    """A fresh registry of the built-in tools; later capabilities add theirs here."""
-    return Registry(BUILTIN_TOOLS)
+def default_registry(*, local: bool = True) -> Registry:
+    """A fresh registry of the built-in tools; ``local=False`` leaves out those that read
+    this machine's files (for loops where web content could steer the model)."""
+    from sleuth.tools.repo import DETECT
+
+    tools = (*BUILTIN_TOOLS, DETECT)
+    return Registry(tool for tool in tools if local or not tool.local)
 
 
 async def acall(

@@ -58,6 +58,7 @@ class Tool:
     title: str = ""
     read_only: bool = True
     open_world: bool = True  # it reaches the web, whose content nobody vouches for
+    local: bool = False  # it reads this machine's files
 
     @property
     def parameters(self) -> dict[str, Any]:

@@ -1,0 +1,96 @@
+"""Which folders are candidates, and which files and sub-folders each one answers for.
+
+A folder holding a manifest is a candidate, except that a folder holding only build-file
+fragments (``CMakeLists.txt``, ``Makefile``, Bazel ``BUILD``) belongs to the project around
+it when there is one. A folder of source files with no candidate above it is a candidate
+too, so loose sources reach the LLM fallback. The platform folders of a Flutter app
+(``android/``, ``ios/`` ...) hold Gradle and CocoaPods files that belong to the app, so
+nothing under them starts a project. Every other folder belongs to its nearest candidate
+above, which is what makes a candidate's extension counts its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sleuth.stack.candidate import Reason
+from sleuth.stack.languages import LANGUAGE_BY_EXTENSION
+from sleuth.stack.manifests import FRAGMENTS, manifests_in
+from sleuth.stack.model import Evidence
+from sleuth.stack.scan import Folder, Tree
+
+# Sub-folders that belong to the app in the folder above them, by the manifest that app holds.
+EMBEDDED: dict[str, frozenset[str]] = {
+    "pubspec.yaml": frozenset({"android", "ios", "macos", "linux", "windows", "web"}),
+}
+
+
+@dataclass(slots=True)
+class Spot:
+    """A candidate folder before any detector has looked at it."""
+
+    path: str
+    reason: Reason
+    manifests: tuple[str, ...]
+    files: frozenset[str]
+    dirs: frozenset[str]
+    extensions: dict[str, int] = field(default_factory=dict)
+    folders: list[str] = field(default_factory=list)
+    notes: list[Evidence] = field(default_factory=list)
+
+    @property
+    def depth(self) -> int:
+        return 0 if self.path == "." else self.path.count("/") + 1
+
+
+_EMBEDDED_NAMES = frozenset().union(*EMBEDDED.values())
+
+
+def _embedded(tree: Tree, folder: Folder) -> bool:
+    """Whether ``folder`` is a platform folder of the app in its parent folder."""
+    name = folder.rel.rpartition("/")[2]
+    if name not in _EMBEDDED_NAMES:
+        return False
+    files = tree.folders[folder.parent].files
+    return any(name in names and marker in files for marker, names in EMBEDDED.items())
+
+
+def _reason(folder: Folder, names: list[str], enclosed: bool) -> Reason | None:
+    if any(n not in FRAGMENTS for n in names) or (names and not enclosed):
+        return "manifest"
+    if not enclosed and any(ext in LANGUAGE_BY_EXTENSION for ext in folder.extensions):
+        return "sources"
+    return None
+
+
+def discover(tree: Tree) -> list[Spot]:
+    """Candidate folders, parents before children."""
+    spots: list[Spot] = []
+    owner: list[int] = []  # per folder: index of the candidate it belongs to, or -1
+    sealed: list[bool] = []  # per folder: inside an embedded platform folder
+    for folder in tree.folders:
+        above = owner[folder.parent] if folder.parent >= 0 else -1
+        closed = folder.parent >= 0 and (sealed[folder.parent] or _embedded(tree, folder))
+        sealed.append(closed)
+        names = manifests_in(folder.files, folder.extensions)
+        reason = None if closed else _reason(folder, names, above >= 0)
+        if reason is not None:
+            above = len(spots)
+            spots.append(
+                Spot(
+                    path=folder.rel,
+                    reason=reason,
+                    manifests=tuple(names),
+                    files=frozenset(folder.files),
+                    dirs=frozenset(folder.dirs),
+                )
+            )
+        owner.append(above)
+        if above >= 0:
+            spot = spots[above]
+            spot.folders.append(folder.rel)
+            counts = spot.extensions
+            for ext, n in folder.extensions.items():
+                counts[ext] = counts.get(ext, 0) + n
+            spot.notes.extend(tree.notes.get(folder.rel, ()))
+    return spots

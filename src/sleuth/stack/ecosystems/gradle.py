@@ -1,0 +1,193 @@
+"""Gradle builds in either DSL, single or multi-project, with version catalogs.
+
+Build scripts are programs, so they are not parsed: quoted strings are scanned for Maven
+coordinates and plugin ids, and ``libs.*`` accessors are resolved through
+``gradle/libs.versions.toml``. Subprojects come from ``include`` in the settings script; one
+without a build script of its own is not reported.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sleuth.stack.candidate import Candidate
+from sleuth.stack.ecosystems.common import (
+    StaticDetector,
+    cache_at_root,
+    choose_ports,
+    ev,
+    lock_evidence,
+    read_toml,
+    sources,
+    table,
+    tool_path,
+)
+from sleuth.stack.ecosystems.jvm import configured_port, framework_for, has_health, jvm_language
+from sleuth.stack.finding import Finding, Workspace
+from sleuth.stack.model import Build, Evidence, Run
+
+BUILD_SCRIPTS = ("build.gradle.kts", "build.gradle")
+SETTINGS_SCRIPTS = ("settings.gradle.kts", "settings.gradle")
+CATALOG = "gradle/libs.versions.toml"
+
+_QUOTED = re.compile(r"""["']([^"'\s$]+)["']""")
+_INCLUDE = re.compile(r"^\s*include(Flat)?\b\s*\(?(.*)$", re.MULTILINE)
+_ROOT_NAME = re.compile(r"""rootProject\.name\s*=\s*["']([^"']+)["']""")
+_ACCESSOR = re.compile(r"\blibs\.((?:plugins\.)?[A-Za-z0-9_.]+)")
+_KOTLIN = re.compile(r"""kotlin\s*\(\s*["']jvm["']|org\.jetbrains\.kotlin""")
+_APPLICATION = re.compile(
+    r"""(?m)^\s*(?:id\s*\(?\s*["']application["']|application\b\s*$|`application`)"""
+)
+
+
+def _catalog_aliases(catalog: dict[str, Any]) -> dict[str, str]:
+    """``libs`` accessor -> coordinate or plugin id, from a version catalog."""
+    out: dict[str, str] = {}
+    for alias, spec in table(catalog, "libraries").items():
+        coord: str | None = None
+        if isinstance(spec, str):
+            coord = spec.rsplit(":", 1)[0] if spec.count(":") >= 2 else spec
+        elif isinstance(spec, dict):
+            module = spec.get("module")
+            if isinstance(module, str):
+                coord = module
+            elif isinstance(spec.get("group"), str) and isinstance(spec.get("name"), str):
+                coord = f"{spec['group']}:{spec['name']}"
+        if coord:
+            out[re.sub(r"[-_]", ".", alias)] = coord
+    for alias, spec in table(catalog, "plugins").items():
+        plugin = spec.get("id") if isinstance(spec, dict) else str(spec).split(":", 1)[0]
+        if isinstance(plugin, str):
+            out["plugins." + re.sub(r"[-_]", ".", alias)] = plugin
+    return out
+
+
+def _coordinates(script: str, aliases: dict[str, str]) -> list[str]:
+    """Coordinates and plugin ids the script names, directly or through the catalog.
+
+    A plugin id like ``org.springframework.boot`` is given a ``:plugin`` artifact so that it
+    reads as a coordinate too.
+    """
+    coords: list[str] = []
+    for value in _QUOTED.findall(script):
+        if ":" in value:
+            coords.append(":".join(value.split(":")[:2]))
+        elif "." in value:
+            coords.append(f"{value}:plugin")
+    for accessor in _ACCESSOR.findall(script):
+        target = aliases.get(accessor.rstrip("."))
+        if target:
+            coords.append(target if ":" in target else f"{target}:plugin")
+    return coords
+
+
+def included(settings: str) -> list[str]:
+    """Folders of the subprojects a settings script includes."""
+    paths: list[str] = []
+    for flat, args in _INCLUDE.findall(settings):
+        for name in _QUOTED.findall(args.split("//", 1)[0]):
+            path = name.strip(":").replace(":", "/")
+            if path:
+                paths.append(f"../{path}" if flat else path)
+    return paths
+
+
+class GradleDetector(StaticDetector):
+    name = "gradle"
+
+    def detect(self, candidate: Candidate) -> Finding | None:
+        script_name = next((n for n in BUILD_SCRIPTS if n in candidate.files), None)
+        settings_name = next((n for n in SETTINGS_SCRIPTS if n in candidate.files), None)
+        if script_name is None and settings_name is None:
+            return None
+        evidence: list[Evidence] = []
+        finding = Finding(build_system="Gradle", runtime="JVM")
+        script = ""
+        if script_name is not None:
+            finding.manifests.append(script_name)
+            script = candidate.read(script_name) or ""
+            dsl = "Kotlin DSL" if script_name.endswith(".kts") else "Groovy DSL"
+            evidence.append(ev("manifest", script_name, f"Gradle build script ({dsl})"))
+        if settings_name is not None:
+            finding.manifests.append(settings_name)
+            settings = candidate.read(settings_name) or ""
+            evidence.append(ev("manifest", settings_name, "Gradle settings script"))
+            match = _ROOT_NAME.search(settings)
+            if match:
+                finding.project_name = match.group(1)
+            members = included(settings)
+            if members:
+                finding.orchestrator = "Gradle multi-project"
+                finding.workspace = Workspace(
+                    orchestrator="Gradle multi-project",
+                    members=members,
+                    member_manifests=list(BUILD_SCRIPTS),
+                )
+                evidence.append(ev("workspace", settings_name, f"includes {', '.join(members)}"))
+        aliases = self._aliases(candidate, evidence)
+        coords = _coordinates(script, aliases)
+        kotlin = _KOTLIN.search(script) or any(c.startswith("org.jetbrains.kotlin") for c in coords)
+        finding.language = jvm_language(candidate, "Kotlin" if kotlin else None)
+        evidence += [e for e in (sources(candidate, "Java", "Kotlin", "Scala"),) if e is not None]
+        _, found = lock_evidence(candidate, "gradle.lockfile")
+        evidence += found
+        if "gradlew" in candidate.files:
+            evidence.append(ev("marker", "gradlew", "Gradle wrapper"))
+
+        gradle = tool_path(candidate, "gradlew") or "gradle"
+        caches = [
+            "~/.gradle/caches",
+            "~/.gradle/wrapper",
+            "build",
+            cache_at_root(candidate, ".gradle"),
+        ]
+        finding.build = Build(commands=[f"{gradle} assemble"], cache_dirs=caches)
+
+        framework = framework_for(coords)
+        if framework is not None:
+            spec, coord = framework
+            finding.framework = spec.name
+            evidence.append(
+                ev("dependency", script_name or "", f"uses {coord.removesuffix(':plugin')}")
+            )
+            if spec.name == "Spring Boot":
+                command = f"{gradle} bootRun"
+            elif spec.name == "Quarkus":
+                command = "java -jar build/quarkus-app/quarkus-run.jar"
+            else:
+                command = f"{gradle} run"
+            finding.run = Run(command=command)
+            finding.run.ports = choose_ports(
+                candidate,
+                evidence,
+                configured=configured_port(candidate, spec),
+                default=spec.port,
+                default_reason=f"{spec.name} listens on {spec.port} by default",
+            )
+            if has_health(spec, coords):
+                finding.run.health_endpoint = spec.health
+                evidence.append(
+                    ev(
+                        "dependency",
+                        script_name or "",
+                        f"{spec.health_artifact} serves {spec.health}",
+                    )
+                )
+        elif _APPLICATION.search(script):
+            finding.run = Run(command=f"{gradle} run")
+            evidence.append(ev("note", script_name or "", "applies the application plugin"))
+        finding.evidence = evidence
+        return finding
+
+    @staticmethod
+    def _aliases(candidate: Candidate, evidence: list[Evidence]) -> dict[str, str]:
+        """The version catalog of this build, which members share with their root."""
+        path = CATALOG
+        workspace = candidate.workspace
+        if not candidate.has(path) and workspace is not None:
+            path = f"{workspace.up}/{CATALOG}"
+        if not candidate.has(path):
+            return {}
+        catalog = read_toml(candidate, path, evidence)
+        return _catalog_aliases(catalog) if catalog is not None else {}

@@ -1,0 +1,320 @@
+"""JavaScript and TypeScript packages: npm, Yarn, pnpm and Bun, their workspaces, and the
+monorepo tools on top of them (Turborepo, Nx, Lerna, Rush).
+
+The package manager is the one ``packageManager`` names, else the workspace's, else the one
+whose lockfile is present, else npm. Members run the same install command as their root:
+npm (7+), Yarn, pnpm and Bun all find the workspace root from a member folder.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from sleuth.stack.candidate import Candidate
+from sleuth.stack.ecosystems.common import (
+    StaticDetector,
+    choose_ports,
+    ev,
+    lockfile,
+    read_json,
+    sources,
+    strings,
+    table,
+)
+from sleuth.stack.finding import Finding, Workspace
+from sleuth.stack.formats.yaml_lite import load as load_yaml
+from sleuth.stack.languages import dominant
+from sleuth.stack.model import Build, Evidence, Run
+
+MANAGERS = ("npm", "Yarn", "pnpm", "Bun")
+LOCKFILES = (
+    ("pnpm-lock.yaml", "pnpm"),
+    ("yarn.lock", "Yarn"),
+    ("bun.lock", "Bun"),
+    ("bun.lockb", "Bun"),
+    ("package-lock.json", "npm"),
+    ("npm-shrinkwrap.json", "npm"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeFramework:
+    package: str
+    name: str
+    port: int
+    cache: str | None  # the framework's own build cache, worth keeping between builds
+    serve: str | None  # how to serve a production build when there is no start script
+
+
+FRAMEWORKS = (
+    NodeFramework("next", "Next.js", 3000, ".next/cache", "npx next start"),
+    NodeFramework("nuxt", "Nuxt", 3000, ".nuxt", "node .output/server/index.mjs"),
+    NodeFramework("@sveltejs/kit", "SvelteKit", 3000, ".svelte-kit", "node build"),
+    NodeFramework("@nestjs/core", "NestJS", 3000, None, "node dist/main"),
+    NodeFramework("fastify", "Fastify", 3000, None, None),
+    NodeFramework("express", "Express", 3000, None, None),
+)
+# Monorepo tools by marker file, in the order they win when several are present.
+ORCHESTRATORS = (
+    ("turbo.json", "Turborepo", "npx turbo run build", ".turbo"),
+    ("nx.json", "Nx", "npx nx run-many -t build", ".nx/cache"),
+    ("lerna.json", "Lerna", "npx lerna run build", None),
+)
+STORES = {
+    "npm": "~/.npm",
+    "Yarn": "~/.cache/yarn",
+    "pnpm": "~/.local/share/pnpm/store",
+    "Bun": "~/.bun/install/cache",
+}
+_PORT_FLAG = re.compile(r"(?:-p|--port)[ =](\d{2,5})\b|\bPORT=(\d{2,5})\b")
+
+
+@dataclass(frozen=True, slots=True)
+class Manager:
+    name: str
+    lock: str | None
+    berry: bool  # Yarn 2+, which has different flags and keeps its cache in the repo
+
+    def install(self) -> str:
+        if self.name == "npm":
+            return "npm ci" if self.lock else "npm install"
+        if self.name == "Yarn":
+            if self.berry:
+                return "yarn install --immutable" if self.lock else "yarn install"
+            return "yarn install --frozen-lockfile" if self.lock else "yarn install"
+        frozen = " --frozen-lockfile" if self.lock else ""
+        return f"{self.name.lower()} install{frozen}"
+
+    def run(self, script: str) -> str:
+        if self.name == "npm":
+            return "npm start" if script == "start" else f"npm run {script}"
+        return f"{self.name.lower()} run {script}"
+
+    def recursive_build(self) -> str:
+        return {
+            "npm": "npm run build --workspaces --if-present",
+            "pnpm": "pnpm -r run build",
+            "Bun": "bun run --filter '*' build",
+        }.get(
+            self.name,
+            "yarn workspaces foreach -A run build" if self.berry else "yarn workspaces run build",
+        )
+
+    def store(self, candidate: Candidate) -> str:
+        if self.name == "Yarn" and self.berry:
+            up = candidate.workspace.up + "/" if candidate.workspace else ""
+            return f"{up}.yarn/cache"
+        return STORES[self.name]
+
+
+def _manager(candidate: Candidate, package: dict[str, Any], evidence: list[Evidence]) -> Manager:
+    declared = package.get("packageManager")
+    name: str | None = None
+    berry = False
+    if isinstance(declared, str) and "@" in declared:
+        tool, _, version = declared.partition("@")
+        name = {"npm": "npm", "yarn": "Yarn", "pnpm": "pnpm", "bun": "Bun"}.get(tool)
+        berry = tool == "yarn" and not version.startswith("1.")
+        if name:
+            evidence.append(ev("marker", "package.json", f"packageManager is {declared}"))
+    workspace = candidate.workspace
+    if name is None and workspace is not None and workspace.build_system in MANAGERS:
+        name = workspace.build_system
+    lock: str | None = None
+    for file, manager in LOCKFILES:
+        if name in (None, manager):
+            lock = lockfile(candidate, file)
+            if lock is not None:
+                name = manager
+                evidence.append(ev("lockfile", lock, f"{manager} lockfile"))
+                break
+    name = name or "npm"
+    if name == "Yarn" and not berry:
+        berry = ".yarnrc.yml" in candidate.files or (
+            workspace is not None and ".yarnrc.yml" in workspace.files
+        )
+    return Manager(name, lock, berry)
+
+
+def _dependencies(package: dict[str, Any]) -> set[str]:
+    names: set[str] = set()
+    for key in ("dependencies", "devDependencies", "peerDependencies"):
+        names.update(table(package, key))
+    return names
+
+
+def _workspace_globs(
+    candidate: Candidate, package: dict[str, Any], evidence: list[Evidence]
+) -> list[str]:
+    declared = package.get("workspaces")
+    globs = strings(declared.get("packages") if isinstance(declared, dict) else declared)
+    if globs:
+        evidence.append(ev("workspace", "package.json", f"workspaces: {', '.join(globs)}"))
+    if "pnpm-workspace.yaml" in candidate.files:
+        data = load_yaml(candidate.read("pnpm-workspace.yaml") or "")
+        listed = strings(data.get("packages")) if isinstance(data, dict) else []
+        if listed:
+            globs += listed
+            evidence.append(
+                ev("workspace", "pnpm-workspace.yaml", f"packages: {', '.join(listed)}")
+            )
+    return globs
+
+
+def _language(candidate: Candidate, deps: set[str]) -> str:
+    counted = dominant(candidate.languages(), ("TypeScript", "JavaScript"))
+    if counted:
+        return counted
+    return (
+        "TypeScript" if "tsconfig.json" in candidate.files or "typescript" in deps else "JavaScript"
+    )
+
+
+class NodeDetector(StaticDetector):
+    name = "node"
+
+    def detect(self, candidate: Candidate) -> Finding | None:
+        if "package.json" not in candidate.files:
+            if "rush.json" in candidate.files:
+                return self._rush_root(candidate)
+            return None
+        evidence: list[Evidence] = []
+        finding = Finding(manifests=["package.json"])
+        package = read_json(candidate, "package.json", evidence)
+        if package is None:
+            evidence.append(ev("manifest", "package.json", "npm package manifest (unreadable)"))
+            package = {}
+        else:
+            name = package.get("name")
+            label = (
+                f"declares the package {name}" if isinstance(name, str) else "npm package manifest"
+            )
+            evidence.append(ev("manifest", "package.json", label))
+            if isinstance(name, str) and name:
+                finding.project_name = name
+        manager = _manager(candidate, package, evidence)
+        finding.build_system = manager.name
+        finding.runtime = "Bun" if manager.name == "Bun" else "Node.js"
+        deps = _dependencies(package)
+        finding.language = _language(candidate, deps)
+        evidence += [e for e in (sources(candidate, "TypeScript", "JavaScript"),) if e is not None]
+        if "tsconfig.json" in candidate.files:
+            evidence.append(ev("marker", "tsconfig.json", "TypeScript compiler settings"))
+
+        scripts = {k: v for k, v in table(package, "scripts").items() if isinstance(v, str)}
+        framework = next((f for f in FRAMEWORKS if f.package in deps), None)
+        if framework is not None:
+            finding.framework = framework.name
+            evidence.append(ev("dependency", "package.json", f"depends on {framework.package}"))
+
+        orchestrator, root_build, tool_cache = self._orchestrate(
+            candidate, package, manager, finding, evidence
+        )
+        commands = [manager.install()]
+        if "build" in scripts:
+            commands.append(manager.run("build"))
+        elif root_build:
+            commands.append(root_build)
+        workspace = candidate.workspace
+        if workspace is not None and workspace.orchestrator == "Rush":
+            name = finding.project_name or candidate.name
+            commands = ["rush install", f"rush build --to {name}"]
+        modules = ["node_modules"]
+        if workspace is not None:
+            modules.insert(0, f"{workspace.up}/node_modules")
+        caches = [manager.store(candidate), *modules]
+        if framework is not None and framework.cache:
+            caches.append(framework.cache)
+        if tool_cache:
+            caches.append(tool_cache)
+        finding.build = Build(commands=commands, cache_dirs=caches)
+        finding.orchestrator = orchestrator
+
+        command: str | None = None
+        if "start" in scripts:
+            command = manager.run("start")
+        elif framework is not None and framework.serve:
+            command = framework.serve
+        elif isinstance(package.get("main"), str):
+            command = f"node {package['main']}"
+        if command is not None or framework is not None:
+            finding.run = Run(command=command)
+            configured: list[tuple[int, str, str]] = []
+            match = _PORT_FLAG.search(scripts.get("start", ""))
+            if match:
+                port = int(match.group(1) or match.group(2))
+                configured.append((port, "package.json", "the start script"))
+            finding.run.ports = choose_ports(
+                candidate,
+                evidence,
+                configured=configured,
+                default=framework.port if framework else None,
+                default_reason=f"{framework.name} serves on {framework.port} by default"
+                if framework
+                else "",
+            )
+        finding.evidence = evidence
+        return finding
+
+    @staticmethod
+    def _orchestrate(
+        candidate: Candidate,
+        package: dict[str, Any],
+        manager: Manager,
+        finding: Finding,
+        evidence: list[Evidence],
+    ) -> tuple[str | None, str | None, str | None]:
+        """The monorepo tool at this folder, its build-everything command and its cache."""
+        globs = _workspace_globs(candidate, package, evidence)
+        for marker, name, build, cache in ORCHESTRATORS:
+            if marker not in candidate.files:
+                continue
+            evidence.append(ev("marker", marker, f"{name} configuration"))
+            members = list(globs)
+            if not members and name == "Lerna":
+                scratch: list[Evidence] = []
+                lerna = read_json(candidate, "lerna.json", scratch) or {}
+                members = strings(lerna.get("packages")) or ["packages/*"]
+            if not members and name == "Nx":
+                members = ["**"]
+            manifests = ["package.json", "project.json"] if name == "Nx" else ["package.json"]
+            finding.workspace = Workspace(
+                orchestrator=name, members=members, member_manifests=manifests
+            )
+            return name, build, cache
+        if globs:
+            name = f"{manager.name} workspaces"
+            finding.workspace = Workspace(
+                orchestrator=name, members=globs, member_manifests=["package.json"]
+            )
+            return name, manager.recursive_build(), None
+        return None, None, None
+
+    @staticmethod
+    def _rush_root(candidate: Candidate) -> Finding:
+        evidence: list[Evidence] = []
+        rush = read_json(candidate, "rush.json", evidence, comments=True)
+        finding = Finding(runtime="Node.js", orchestrator="Rush", manifests=["rush.json"])
+        evidence.append(ev("manifest", "rush.json", "Rush monorepo configuration"))
+        if rush is None:
+            rush = {}
+        finding.build_system = (
+            "pnpm" if "pnpmVersion" in rush else "Yarn" if "yarnVersion" in rush else "npm"
+        )
+        projects = rush.get("projects")
+        folders = [
+            p["projectFolder"]
+            for p in (projects if isinstance(projects, list) else [])
+            if isinstance(p, dict) and isinstance(p.get("projectFolder"), str)
+        ]
+        if folders:
+            evidence.append(ev("workspace", "rush.json", f"{len(folders)} projects"))
+        finding.workspace = Workspace(
+            orchestrator="Rush", members=folders, member_manifests=["package.json"]
+        )
+        finding.language = _language(candidate, set())
+        finding.build = Build(commands=["rush install", "rush build"], cache_dirs=["common/temp"])
+        finding.evidence = evidence
+        return finding

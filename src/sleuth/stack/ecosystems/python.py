@@ -1,0 +1,234 @@
+"""Python projects: pip requirements, Pipenv, Poetry, uv, PDM, Hatch, Flit and setuptools.
+
+The tool that owns the environment wins over the build backend: a ``uv.lock`` next to a
+Hatch backend means the project is worked on with uv. Dependencies are read from every place
+they can be declared, so Django is found whether it is pinned in ``requirements.txt`` or
+listed in ``pyproject.toml``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from sleuth.stack.candidate import Candidate
+from sleuth.stack.ecosystems.common import (
+    StaticDetector,
+    cache_at_root,
+    choose_ports,
+    ev,
+    lock_evidence,
+    lockfile,
+    read_toml,
+    sources,
+    strings,
+    table,
+)
+from sleuth.stack.finding import Finding, Workspace
+from sleuth.stack.model import Build, Evidence, Run
+
+MANIFESTS = ("pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile")
+_REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+# A build script imports setuptools (or distutils) and calls setup(...).
+_SETUP_CALL = re.compile(r"(?:setuptools|distutils)[\s\S]*\bsetup\s*\(")
+_SETUP_NAME = re.compile(r"""\bname\s*=\s*["']([^"']+)["']""")
+_INSTALL_REQUIRES = re.compile(r"install_requires\s*=\s*\[(.*?)\]", re.DOTALL)
+_QUOTED = re.compile(r"""["']([^"']+)["']""")
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    name: str
+    install: str
+    runner: str  # prefix that runs a command inside the tool's environment
+    caches: tuple[str, ...]
+
+
+TOOLS = {
+    "uv": Tool("uv", "uv sync --frozen --no-dev", "uv run ", ("~/.cache/uv", ".venv")),
+    "Poetry": Tool(
+        "Poetry",
+        "poetry install --only main --no-interaction",
+        "poetry run ",
+        ("~/.cache/pypoetry",),
+    ),
+    "PDM": Tool("PDM", "pdm install --prod", "pdm run ", ("~/.cache/pdm", ".venv")),
+    "Pipenv": Tool("Pipenv", "pipenv install --deploy", "pipenv run ", ("~/.cache/pipenv",)),
+    "Hatch": Tool("Hatch", "pip install .", "", ("~/.cache/pip",)),
+    "Flit": Tool("Flit", "pip install .", "", ("~/.cache/pip",)),
+    "setuptools": Tool("setuptools", "pip install .", "", ("~/.cache/pip",)),
+    "pip": Tool("pip", "pip install -r requirements.txt", "", ("~/.cache/pip",)),
+}
+BACKENDS = (
+    ("poetry", "Poetry"),
+    ("pdm", "PDM"),
+    ("hatchling", "Hatch"),
+    ("flit_core", "Flit"),
+    ("setuptools", "setuptools"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PyFramework:
+    package: str
+    name: str
+    port: int
+
+
+FRAMEWORKS = (
+    PyFramework("django", "Django", 8000),
+    PyFramework("fastapi", "FastAPI", 8000),
+    PyFramework("flask", "Flask", 5000),
+)
+
+
+def normalise(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def requirement_names(lines: list[str]) -> set[str]:
+    """Distribution names from PEP 508 strings or requirements lines (options skipped)."""
+    names: set[str] = set()
+    for raw in lines:
+        line = raw.split("#", 1)[0].strip()
+        if not line or line.startswith("-"):
+            continue
+        match = _REQUIREMENT.match(line)
+        if match:
+            names.add(normalise(match.group(1)))
+    return names
+
+
+def _tool(candidate: Candidate, pyproject: dict[str, Any], present: list[str]) -> str:
+    tools = table(pyproject, "tool")
+    backend = str(table(pyproject, "build-system").get("build-backend", ""))
+    if lockfile(candidate, "uv.lock") or "uv" in tools:
+        return "uv"
+    if lockfile(candidate, "poetry.lock") or "poetry" in tools:
+        return "Poetry"
+    if lockfile(candidate, "pdm.lock") or "pdm" in tools:
+        return "PDM"
+    if "Pipfile" in candidate.files:
+        return "Pipenv"
+    for prefix, name in BACKENDS:
+        if backend.startswith(prefix):
+            return name
+    if "hatch" in tools:
+        return "Hatch"
+    if "setup.py" in present or "setup.cfg" in present:
+        return "setuptools"
+    if "requirements.txt" in candidate.files or not table(pyproject, "project"):
+        return "pip"
+    return "setuptools"  # a [project] table without a backend builds with setuptools
+
+
+class PythonDetector(StaticDetector):
+    name = "python"
+
+    def detect(self, candidate: Candidate) -> Finding | None:
+        present = [m for m in MANIFESTS if m in candidate.files]
+        if "setup.py" in present and not _SETUP_CALL.search(candidate.read("setup.py") or ""):
+            present.remove("setup.py")  # a module that happens to be named setup.py
+        if not present:
+            return None
+        evidence: list[Evidence] = []
+        finding = Finding(language="Python", runtime="CPython", manifests=present)
+        deps: set[str] = set()
+        pyproject: dict[str, Any] = {}
+        if "pyproject.toml" in candidate.files:
+            parsed = read_toml(candidate, "pyproject.toml", evidence)
+            pyproject = parsed or {}
+            project = table(pyproject, "project")
+            poetry = table(pyproject, "tool", "poetry")
+            name = project.get("name") or poetry.get("name")
+            if isinstance(name, str):
+                finding.project_name = name
+            if parsed is None:
+                evidence.append(
+                    ev("manifest", "pyproject.toml", "Python project file (unreadable)")
+                )
+            elif project or poetry or table(pyproject, "build-system"):
+                evidence.append(ev("manifest", "pyproject.toml", f"declares {name or 'a project'}"))
+            else:
+                evidence.append(ev("weak_manifest", "pyproject.toml", "tool settings only"))
+            deps |= requirement_names(strings(project.get("dependencies")))
+            deps |= {normalise(k) for k in table(poetry, "dependencies")}
+            members = strings(table(pyproject, "tool", "uv", "workspace").get("members"))
+            if members:
+                finding.orchestrator = "uv workspaces"
+                finding.workspace = Workspace(
+                    orchestrator="uv workspaces",
+                    members=members,
+                    member_manifests=["pyproject.toml"],
+                )
+                evidence.append(
+                    ev("workspace", "pyproject.toml", f"uv workspace: {', '.join(members)}")
+                )
+        if "requirements.txt" in candidate.files:
+            text = candidate.read("requirements.txt") or ""
+            deps |= requirement_names(text.splitlines())
+            evidence.append(ev("manifest", "requirements.txt", "pip requirements"))
+        if "Pipfile" in candidate.files:
+            pipfile = read_toml(candidate, "Pipfile", evidence) or {}
+            deps |= {normalise(k) for k in table(pipfile, "packages")}
+            evidence.append(ev("manifest", "Pipfile", "Pipenv dependencies"))
+        if "setup.py" in present:
+            text = candidate.read("setup.py") or ""
+            evidence.append(ev("manifest", "setup.py", "setuptools script"))
+            match = _SETUP_NAME.search(text)
+            if match and finding.project_name is None:
+                finding.project_name = match.group(1)
+            block = _INSTALL_REQUIRES.search(text)
+            if block:
+                deps |= requirement_names(_QUOTED.findall(block.group(1)))
+        if "setup.cfg" in candidate.files:
+            evidence.append(ev("manifest", "setup.cfg", "setuptools configuration"))
+        evidence += [e for e in (sources(candidate, "Python"),) if e is not None]
+        _, found = lock_evidence(candidate, "uv.lock", "poetry.lock", "pdm.lock", "Pipfile.lock")
+        evidence += found
+
+        tool = TOOLS[_tool(candidate, pyproject, present)]
+        finding.build_system = tool.name
+        install = tool.install
+        if tool.name == "uv" and not lockfile(candidate, "uv.lock"):
+            install = "uv sync --no-dev"
+        if tool.name == "Pipenv" and "Pipfile.lock" not in candidate.files:
+            install = "pipenv install"
+        caches = [cache_at_root(candidate, c) if c == ".venv" else c for c in tool.caches]
+        finding.build = Build(commands=[install], cache_dirs=caches)
+
+        framework = next((f for f in FRAMEWORKS if f.package in deps), None)
+        if framework is not None:
+            finding.framework = framework.name
+            evidence.append(ev("dependency", present[0], f"depends on {framework.package}"))
+            finding.run = Run(command=self._run(candidate, framework, tool))
+            finding.run.ports = choose_ports(
+                candidate,
+                evidence,
+                default=framework.port,
+                default_reason=f"{framework.name}'s server listens on {framework.port} by default",
+            )
+        if "manage.py" in candidate.files:
+            evidence.append(ev("marker", "manage.py", "Django management script"))
+        finding.evidence = evidence
+        return finding
+
+    @staticmethod
+    def _run(candidate: Candidate, framework: PyFramework, tool: Tool) -> str | None:
+        run = tool.runner
+        if framework.name == "Django":
+            if "manage.py" in candidate.files:
+                return f"{run}python manage.py runserver 0.0.0.0:8000"
+            return None
+        if framework.name == "FastAPI":
+            for path, module in (
+                ("main.py", "main"),
+                ("app.py", "app"),
+                ("app/main.py", "app.main"),
+                ("src/main.py", "src.main"),
+            ):
+                if candidate.has(path):
+                    return f"{run}uvicorn {module}:app --host 0.0.0.0 --port 8000"
+            return None
+        return f"{run}flask run --host 0.0.0.0 --port 5000"

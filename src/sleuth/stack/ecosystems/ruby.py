@@ -1,0 +1,99 @@
+"""Ruby projects managed with Bundler: Rails and Sinatra apps, and gems."""
+
+from __future__ import annotations
+
+import re
+
+from sleuth.stack.candidate import Candidate
+from sleuth.stack.ecosystems.common import (
+    StaticDetector,
+    choose_ports,
+    ev,
+    lock_evidence,
+    parse_port,
+    sources,
+)
+from sleuth.stack.finding import Finding
+from sleuth.stack.model import Build, Evidence, Run
+
+_GEM = re.compile(r"""^\s*gem\s+["']([^"']+)["']""", re.MULTILINE)
+_SPEC_DEP = re.compile(r"""add_(?:runtime_)?dependency\s*\(?\s*["']([^"']+)["']""")
+_SPEC_NAME = re.compile(r"""\.name\s*=\s*["']([^"']+)["']""")
+_PUMA_PORT = re.compile(
+    r"""^\s*port\s+(?:ENV\.fetch\(\s*["']PORT["']\s*\)\s*\{\s*)?(\d{2,5})""", re.MULTILINE
+)
+_RAILS_HEALTH = re.compile(r"""["']rails/health#show["']""")
+_UP_ROUTE = re.compile(r"""get\s+["']/?(\w[\w/-]*)["']\s*=>\s*["']rails/health#show["']""")
+
+
+class RubyDetector(StaticDetector):
+    name = "ruby"
+
+    def detect(self, candidate: Candidate) -> Finding | None:
+        gemspecs = sorted(n for n in candidate.files if n.endswith(".gemspec"))
+        if "Gemfile" not in candidate.files and not gemspecs:
+            return None
+        evidence: list[Evidence] = []
+        manifests = (["Gemfile"] if "Gemfile" in candidate.files else []) + gemspecs
+        finding = Finding(
+            language="Ruby", build_system="Bundler", runtime="CRuby", manifests=manifests
+        )
+        gems: set[str] = set()
+        if "Gemfile" in candidate.files:
+            gems.update(_GEM.findall(candidate.read("Gemfile") or ""))
+            evidence.append(ev("manifest", "Gemfile", "Bundler Gemfile"))
+        for spec in gemspecs:
+            text = candidate.read(spec) or ""
+            gems.update(_SPEC_DEP.findall(text))
+            match = _SPEC_NAME.search(text)
+            if match and finding.project_name is None:
+                finding.project_name = match.group(1)
+            evidence.append(ev("manifest", spec, "gem specification"))
+        _, found = lock_evidence(candidate, "Gemfile.lock")
+        evidence += found
+        evidence += [e for e in (sources(candidate, "Ruby"),) if e is not None]
+        commands = ["bundle config set --local path vendor/bundle", "bundle install"]
+        if "rails" in gems or "railties" in gems:
+            finding.framework = "Rails"
+            evidence.append(ev("dependency", "Gemfile", "depends on rails"))
+            if candidate.has_dir("app/assets") or candidate.has_dir("app/javascript"):
+                commands.append("bundle exec rails assets:precompile")
+            finding.run = Run(command="bundle exec rails server -b 0.0.0.0")
+            configured = []
+            puma = candidate.read("config/puma.rb") if candidate.has("config/puma.rb") else None
+            match = _PUMA_PORT.search(puma or "")
+            port = parse_port(match.group(1)) if match else None
+            if port is not None:
+                configured.append((port, "config/puma.rb", "the port directive"))
+            finding.run.ports = choose_ports(
+                candidate,
+                evidence,
+                configured=configured,
+                default=3000,
+                default_reason="rails server listens on 3000 by default",
+            )
+            routes = (
+                candidate.read("config/routes.rb") if candidate.has("config/routes.rb") else None
+            )
+            if routes and _RAILS_HEALTH.search(routes):
+                up = _UP_ROUTE.search(routes)
+                finding.run.health_endpoint = "/" + (up.group(1) if up else "up")
+                evidence.append(ev("config", "config/routes.rb", "routes rails/health#show"))
+        elif "sinatra" in gems:
+            finding.framework = "Sinatra"
+            evidence.append(ev("dependency", "Gemfile", "depends on sinatra"))
+            if "config.ru" in candidate.files:
+                finding.run = Run(command="bundle exec rackup --host 0.0.0.0")
+                default, why = 9292, "rackup listens on 9292 by default"
+            else:
+                main = next(
+                    (n for n in ("app.rb", "main.rb", "server.rb") if n in candidate.files), None
+                )
+                finding.run = Run(command=f"bundle exec ruby {main}" if main else None)
+                default, why = 4567, "Sinatra listens on 4567 by default"
+            finding.run.ports = choose_ports(
+                candidate, evidence, default=default, default_reason=why
+            )
+        finding.build = Build(commands=commands, cache_dirs=["vendor/bundle"])
+        finding.evidence = evidence
+        return finding

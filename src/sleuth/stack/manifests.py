@@ -1,0 +1,125 @@
+"""Which file names mark a folder as a project, and which only describe a piece of one.
+
+A folder holding any of these names is a candidate. The deterministic detectors understand
+``KNOWN``; ``PROJECT_LIKE`` names mark projects of ecosystems only the LLM fallback can name.
+``FRAGMENTS`` appear in every sub-folder of a native build (``add_subdirectory``, recursive
+make, Bazel packages), so they only start a project where no enclosing project exists; a
+``setup.py`` inside a project is far more often a module of that name than a build script.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+KNOWN: frozenset[str] = frozenset(
+    {
+        "Cargo.toml",
+        "pom.xml",
+        "build.gradle",
+        "build.gradle.kts",
+        "settings.gradle",
+        "settings.gradle.kts",
+        "build.sbt",
+        "package.json",
+        "rush.json",
+        "deno.json",
+        "deno.jsonc",
+        "pyproject.toml",
+        "setup.py",
+        "setup.cfg",
+        "requirements.txt",
+        "Pipfile",
+        "go.mod",
+        "go.work",
+        "Gemfile",
+        "composer.json",
+        "mix.exs",
+        "Package.swift",
+        "pubspec.yaml",
+        "build.zig",
+        "build.zig.zon",
+        "CMakeLists.txt",
+        "meson.build",
+        "Makefile",
+        "makefile",
+        "GNUmakefile",
+        "WORKSPACE",
+        "WORKSPACE.bazel",
+        "MODULE.bazel",
+        "BUILD",
+        "BUILD.bazel",
+    }
+)
+KNOWN_SUFFIXES: tuple[str, ...] = (".csproj", ".fsproj", ".vbproj", ".sln", ".gemspec")
+
+PROJECT_LIKE: frozenset[str] = frozenset(
+    {
+        "project.clj",
+        "deps.edn",
+        "build.boot",
+        "stack.yaml",
+        "cabal.project",
+        "dune-project",
+        "rebar.config",
+        "gleam.toml",
+        "shard.yml",
+        "Project.toml",
+        "cpanfile",
+        "Makefile.PL",
+        "dist.ini",
+        "v.mod",
+        "build.xml",
+        "SConstruct",
+        "premake5.lua",
+        "xmake.lua",
+        "BUCK",
+        "pants.toml",
+        "Earthfile",
+        "flake.nix",
+        "elm.json",
+        "spago.yaml",
+        "spago.dhall",
+        "Podfile",
+        "conanfile.txt",
+        "conanfile.py",
+        "vcpkg.json",
+        "project.json",
+    }
+)
+PROJECT_LIKE_SUFFIXES: tuple[str, ...] = (".cabal", ".opam", ".nimble", ".rockspec")
+
+FRAGMENTS: frozenset[str] = frozenset(
+    {
+        "CMakeLists.txt",
+        "meson.build",
+        "Makefile",
+        "makefile",
+        "GNUmakefile",
+        "BUILD",
+        "BUILD.bazel",
+        "setup.py",
+    }
+)
+
+_ALL = KNOWN | PROJECT_LIKE
+_ALL_SUFFIXES = KNOWN_SUFFIXES + PROJECT_LIKE_SUFFIXES
+SUFFIX_EXTENSIONS = frozenset(_ALL_SUFFIXES)  # every suffix is a whole extension
+
+
+def manifests_in(
+    names: Collection[str], extensions: Collection[str] = SUFFIX_EXTENSIONS
+) -> list[str]:
+    """The manifest names among ``names``, sorted.
+
+    ``extensions`` (lower-cased, with the dot) lets a caller that has already counted them
+    skip the per-name suffix test in folders that cannot hold a suffix-named manifest.
+    """
+    found = set(_ALL.intersection(names))
+    if not SUFFIX_EXTENSIONS.isdisjoint(extensions):
+        found.update(n for n in names if n.endswith(_ALL_SUFFIXES))
+    return sorted(found)
+
+
+def is_known(name: str) -> bool:
+    """Whether a deterministic detector reads this manifest."""
+    return name in KNOWN or name.endswith(KNOWN_SUFFIXES)

@@ -1,0 +1,53 @@
+"""``detect`` as the API and CLI run it: the mode decides whether a model is asked at all.
+
+``full`` asks a model only when one is configured (static results otherwise, with a log
+line saying so); ``llm`` requires one; ``static`` never opens a provider.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sleuth import log
+from sleuth.cache import Cache
+from sleuth.config import Settings
+from sleuth.errors import LLMNotConfigured
+from sleuth.stack.model import Project
+from sleuth.stack.modes import normalize_mode
+from sleuth.stack.walk import detect_projects
+
+
+async def detect_stack(
+    path: Path | str,
+    *,
+    settings: Settings,
+    cache: Cache,
+    mode: str | None = None,
+    provider: str | None = None,
+    model: str | None = None,
+    resolver: Any = None,
+) -> list[Project]:
+    from sleuth.llm.meter import Meter
+    from sleuth.llm.setup import open_provider
+    from sleuth.stack.llm import LLMDetector
+
+    chosen = normalize_mode(mode or settings.detection_mode)
+    fallback: LLMDetector | None = None
+    if chosen != "static":
+        try:
+            llm, config = open_provider(settings, provider=provider, model=model, resolver=resolver)
+        except LLMNotConfigured:
+            if chosen == "llm":
+                raise
+            log.event("detect_static_only", reason="no LLM provider is configured")
+        else:
+            meter = Meter.open(llm, config, settings, cache)
+            fallback = LLMDetector(meter, required=chosen == "llm")
+    try:
+        return await detect_projects(
+            path, mode=chosen, fallback=fallback, max_file_bytes=settings.detect_max_file_bytes
+        )
+    finally:
+        if fallback is not None:
+            await fallback.meter.provider.aclose()
