@@ -72,8 +72,11 @@ StackReply.model_rebuild()
 
 
 def summarize(candidate: Candidate) -> str:
-    """What the model sees: names, counts and capped manifest text, never the whole tree."""
-    lines = [f"Folder: {candidate.path} (named {candidate.name})"]
+    """What the model sees: names, counts and capped manifest text, never the whole tree.
+
+    The folder's place in the repository is left out, so identical folders cost one call.
+    """
+    lines = [f"Folder: {candidate.name}"]
     files = sorted(candidate.files)
     lines.append(f"Files here ({len(files)}): " + ", ".join(files[:MAX_ROOT_FILES]))
     if candidate.dirs:
