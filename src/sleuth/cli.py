@@ -783,7 +783,7 @@ def detect(
     model: Annotated[str | None, typer.Option(metavar="MODEL", help="LLM model.")] = None,
     json_output: JsonFlag = False,
 ) -> None:
-    """Find every project in a repository and its stack, build and run commands."""
+    """Find every project in a repository: its stack, build and run."""
     from sleuth.stack import render_json, render_table
 
     STATE.json = json_output
