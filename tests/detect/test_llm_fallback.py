@@ -7,7 +7,6 @@ shaped like the documented ones); replay runs with no server at all.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,13 +20,6 @@ from sleuth.errors import LLMNotConfigured, MalformedReply, ReplayMiss
 from sleuth.log import LOGGER
 from sleuth.stack import Project
 from sleuth.stack.run import detect_stack
-
-
-@pytest.fixture(autouse=True)
-def _no_developer_keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in list(os.environ):
-        if name.startswith("SLEUTH_") or name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
-            monkeypatch.delenv(name)
 
 
 def replaying(**overrides: Any) -> Settings:

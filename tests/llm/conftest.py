@@ -2,38 +2,15 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from loopback import Web, serve
 from search.wire import Wire, start
 from sleuth.config import Settings
-
-# Names Settings reads besides SLEUTH_*; a developer's own keys must not leak into tests.
-_FOREIGN_ENV = (
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "ANTHROPIC_API_KEY",
-    "GEMINI_API_KEY",
-    "GOOGLE_API_KEY",
-    "OLLAMA_HOST",
-    "BRAVE_API_KEY",
-    "BRAVE_SEARCH_API_KEY",
-    "TAVILY_API_KEY",
-    "SERPAPI_API_KEY",
-    "SEARXNG_URL",
-    "REDIS_URL",
-)
-
-
-@pytest.fixture(autouse=True)
-def _isolated_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in list(os.environ):
-        if name.upper().startswith("SLEUTH_") or name.upper() in _FOREIGN_ENV:
-            monkeypatch.delenv(name)
 
 
 @pytest.fixture
@@ -46,6 +23,14 @@ def wire() -> Iterator[Wire]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
+
+
+@pytest.fixture
+def web() -> Iterator[Web]:
+    with serve() as site:
+        web = Web(site)
+        site.add("/search", handler=web._search)
+        yield web
 
 
 @pytest.fixture

@@ -6,30 +6,15 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from llm import payloads_openai as model
-from loopback import Web, serve
+from llm.pages import NIMBUS_FACTS
+from loopback import Web
 from search.wire import Wire
 from sleuth.errors import EXIT_CODES
-
-FACTS = [
-    "The Nimbus client waits thirty seconds for a response before it gives up on a request, "
-    "and the timeout can be changed with the NIMBUS_TIMEOUT variable in every release.",
-    "Retries use exponential backoff starting at half a second, so a flaky network costs "
-    "little while an outage is reported quickly to the caller that made the request.",
-]
-
-
-@pytest.fixture
-def web() -> Iterator[Web]:
-    with serve() as site:
-        web = Web(site)
-        site.add("/search", handler=web._search)
-        yield web
 
 
 def run_sleuth(
@@ -68,7 +53,7 @@ def ask_env(wire: Wire, web: Web) -> dict[str, str]:
 def test_ask_json_every_citation_maps_to_a_fetched_page(
     wire: Wire, web: Web, tmp_path: Path
 ) -> None:
-    page = web.page("/nimbus/timeouts", "Nimbus timeouts", FACTS)
+    page = web.page("/nimbus/timeouts", "Nimbus timeouts", NIMBUS_FACTS)
     wire.on(
         model.PATH,
         model.tool_call("call_1", "web_search", {"query": "nimbus timeout"}),
@@ -105,7 +90,7 @@ def test_ask_json_every_citation_maps_to_a_fetched_page(
 
 
 def test_ask_text_prints_answer_sources_and_usage(wire: Wire, web: Web, tmp_path: Path) -> None:
-    page = web.page("/nimbus/timeouts", "Nimbus timeouts", FACTS)
+    page = web.page("/nimbus/timeouts", "Nimbus timeouts", NIMBUS_FACTS)
     wire.on(
         model.PATH,
         model.tool_call("call_2", "fetch_page", {"url": page}),

@@ -7,7 +7,7 @@ loopback server speaks that provider's documented format (see payloads_*.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -21,7 +21,8 @@ from llm import (
     payloads_responses,
 )
 from llm.conftest import Sleeps
-from loopback import Web, serve
+from llm.pages import NIMBUS_FACTS
+from loopback import Web
 from search.wire import Wire
 from sleuth.agent import ask
 from sleuth.api import AsyncSleuth
@@ -35,20 +36,6 @@ FORMATS: dict[str, ModuleType] = {
     "gemini": payloads_gemini,
     "ollama": payloads_ollama,
 }
-FACTS = [
-    "The Nimbus client waits thirty seconds for a response before it gives up on a request, "
-    "and the timeout can be changed with the NIMBUS_TIMEOUT variable in every release.",
-    "Retries use exponential backoff starting at half a second, so a flaky network costs "
-    "little while an outage is reported quickly to the caller that made the request.",
-]
-
-
-@pytest.fixture
-def web() -> Iterator[Web]:
-    with serve() as site:
-        web = Web(site)
-        site.add("/search", handler=web._search)
-        yield web
 
 
 @pytest.fixture(params=list(FORMATS))
@@ -84,7 +71,7 @@ async def test_a_conversation_with_mistakes_and_a_cited_answer(
     wire: Wire, web: Web, settings: Callable[..., Settings], provider: str, sleeps: Sleeps
 ) -> None:
     fmt = FORMATS[provider]
-    page = web.page("/nimbus", "Nimbus timeouts", FACTS)
+    page = web.page("/nimbus", "Nimbus timeouts", NIMBUS_FACTS)
     script(wire, fmt, page)
     async with AsyncSleuth(settings(llm_search="local")) as client:
         answer = await ask(client, "How long does Nimbus wait?", sleep=sleeps)
@@ -110,7 +97,7 @@ async def test_the_same_conversation_replays_from_cassettes(
     wire: Wire, web: Web, settings: Callable[..., Settings], provider: str, sleeps: Sleeps
 ) -> None:
     fmt = FORMATS[provider]
-    page = web.page("/nimbus", "Nimbus timeouts", FACTS)
+    page = web.page("/nimbus", "Nimbus timeouts", NIMBUS_FACTS)
     script(wire, fmt, page)
     async with AsyncSleuth(settings(llm_search="local", llm_record="record")) as client:
         live = await ask(client, "How long does Nimbus wait?", sleep=sleeps)
@@ -150,7 +137,7 @@ async def test_the_last_turn_forbids_tools_in_each_wire_format(
     wire: Wire, web: Web, settings: Callable[..., Settings], provider: str
 ) -> None:
     fmt = FORMATS[provider]
-    page = web.page("/nimbus", "Nimbus timeouts", FACTS)
+    page = web.page("/nimbus", "Nimbus timeouts", NIMBUS_FACTS)
     wire.on(
         fmt.PATH,
         fmt.tool_call("call_f1", "fetch_page", {"url": page}),

@@ -2,36 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import sleuth
-from loopback import Web, serve
+from llm.pages import NIMBUS_FACTS
+from loopback import Web
 from sleuth.api import AsyncSleuth
 from sleuth.errors import ToolError, UnknownTool
 from sleuth.tools import CitationLedger, acall, tool_definitions
 from sleuth.tools.builtin import PageOutput, WebSearchOutput
 
-FACTS = [
-    "The Nimbus client waits thirty seconds for a response before it gives up on a request, "
-    "and the timeout can be changed with the NIMBUS_TIMEOUT variable in every release.",
-    "Retries use exponential backoff starting at half a second, so a flaky network costs "
-    "little while an outage is reported quickly to the caller that made the request.",
-]
-
-
-@pytest.fixture
-def web() -> Iterator[Web]:
-    with serve() as site:
-        web = Web(site)
-        site.add("/search", handler=web._search)
-        yield web
-
 
 async def test_search_then_fetch_share_one_ledger(web: Web) -> None:
-    url = web.page("/nimbus", "Nimbus timeouts", FACTS)
+    url = web.page("/nimbus", "Nimbus timeouts", NIMBUS_FACTS)
     ledger = CitationLedger()
     async with AsyncSleuth(web.settings()) as client:
         found = await acall("web_search", {"query": "nimbus"}, client=client, ledger=ledger)
@@ -49,7 +34,7 @@ async def test_search_then_fetch_share_one_ledger(web: Web) -> None:
 
 async def test_a_web_failure_comes_back_as_an_error_not_an_exception(web: Web) -> None:
     web.site.add("/robots.txt", "User-agent: *\nDisallow: /private\n")
-    url = web.page("/private/notes", "Private", FACTS)
+    url = web.page("/private/notes", "Private", NIMBUS_FACTS)
     async with AsyncSleuth(web.settings()) as client:
         out = await acall("fetch_page", {"url": url}, client=client)
     assert out.data is None
@@ -72,7 +57,7 @@ async def test_bad_calls_raise_typed_errors(web: Web) -> None:
 def test_the_blocking_call_and_definitions_from_the_package(
     web: Web, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    url = web.page("/nimbus", "Nimbus timeouts", FACTS)
+    url = web.page("/nimbus", "Nimbus timeouts", NIMBUS_FACTS)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     monkeypatch.setenv("SLEUTH_ALLOW_HOSTS", f"127.0.0.1:{web.site.port}")
     monkeypatch.setenv("SLEUTH_CACHE", "memory")

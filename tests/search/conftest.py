@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -12,23 +11,6 @@ from search.wire import Wire, start
 from sleuth.cache import MemoryCache
 from sleuth.config import Settings
 from sleuth.websearch import ProviderHealth
-
-# Names Settings reads besides SLEUTH_*; a developer's own keys must not leak into tests.
-_FOREIGN_ENV = (
-    "BRAVE_API_KEY",
-    "BRAVE_SEARCH_API_KEY",
-    "TAVILY_API_KEY",
-    "SERPAPI_API_KEY",
-    "SEARXNG_URL",
-    "REDIS_URL",
-)
-
-
-@pytest.fixture(autouse=True)
-def _isolated_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in list(os.environ):
-        if name.upper().startswith("SLEUTH_") or name.upper() in _FOREIGN_ENV:
-            monkeypatch.delenv(name)
 
 
 @pytest.fixture
