@@ -554,3 +554,18 @@ def test_config_show_json_keeps_value_types() -> None:
     assert "0123456789" not in done.stdout
     assert "hunter2-pass" not in done.stdout
     assert shown["redis_url"].startswith("redis://")
+
+
+def test_progress_text_from_paths_and_models_is_never_read_as_markup(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+
+    from rich.console import Console
+
+    from sleuth import cli
+
+    screen = io.StringIO()
+    monkeypatch.setattr(cli, "stderr", Console(file=screen, force_terminal=True, width=80))
+    with cli._status("scanning repo[/x]", True) as status:
+        status.update(cli.escape(cli._ask_progress("tool_call", {"name": "[/bold]evil"})))

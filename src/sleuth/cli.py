@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from typer._click import ClickException, Context, HelpFormatter, Parameter
 from typer.core import TyperCommand
 
@@ -181,7 +182,7 @@ def _interactive(json_output: bool) -> bool:
 @contextmanager
 def _status(message: str, enabled: bool) -> Iterator[Any]:
     if enabled:
-        with stderr.status(message) as status:
+        with stderr.status(escape(message)) as status:
             yield status
     else:
         yield None
@@ -556,7 +557,7 @@ def research(
     async def run(status: Any) -> Any:
         def progress(stage: str, detail: dict[str, Any]) -> None:
             if status is not None:
-                status.update(_progress_line(stage, detail))
+                status.update(escape(_progress_line(stage, detail)))
 
         async with client:
             return await client.research(
@@ -652,12 +653,14 @@ def ask(
             if stage == "tool_call":
                 arguments = json.dumps(detail.get("arguments", {}), ensure_ascii=False)
                 stderr.print(f"→ {detail.get('name')} {arguments}", markup=False)
+            elif stage == "native_search":
+                stderr.print(f"→ native search {detail.get('query')!r}", markup=False)
             elif stage == "tool_done":
                 stderr.print(
                     f"  {detail.get('outcome')} in {detail.get('latency_ms')} ms", markup=False
                 )
             if status is not None:
-                status.update(_ask_progress(stage, detail))
+                status.update(escape(_ask_progress(stage, detail)))
 
         async with client:
             return await client.ask(
@@ -680,6 +683,7 @@ def ask(
                     "citations",
                     "flagged_citations",
                     "tool_calls",
+                    "native_searches",
                     "usage",
                     "cost_usd",
                     "provider",

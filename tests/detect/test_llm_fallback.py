@@ -180,3 +180,17 @@ async def test_without_a_provider_full_mode_is_static_and_llm_mode_says_what_to_
     assert project.source == "static"
     with pytest.raises(LLMNotConfigured):
         await detect(folder, Settings(cache="memory"), "llm_only")
+
+
+async def test_a_vendor_key_alone_never_sends_a_repository_to_a_model(
+    tmp_path: Path, model: tuple[ScriptedModel, str]
+) -> None:
+    scripted, url = model
+    folder = write_repo(tmp_path, "gleam-app")
+    vendor_only = Settings(openai_api_key="sk-for-other-tools", openai_base_url=url, cache="memory")
+    projects = await detect(folder, vendor_only, "full")
+    assert scripted.asked == []
+    assert all(p.source == "static" for p in projects)
+    [named] = await detect(folder, vendor_only, "llm")  # asking for the model is explicit
+    assert scripted.asked == ["gleam-app"]
+    assert named.language == "Gleam"

@@ -47,3 +47,16 @@ def test_an_absurd_range_is_read_as_its_ends() -> None:
     checked = ledger_with_three().check("x [1-900]")
     assert checked.text == "x [1]"
     assert checked.flagged == [900]
+
+
+def test_code_indexing_years_and_code_spans_are_not_citations() -> None:
+    text = "Use `d[1]` or `my_list[0]`; released [2024]; ```\nx[1]\na[2][3]\n``` fact[1][2]"
+    checked = ledger_with_three().check(text)
+    assert checked.text == text
+    assert checked.flagged == []
+    assert [source.id for source in checked.citations] == [1, 2]
+
+
+def test_a_huge_number_in_brackets_is_text() -> None:
+    text = "[" + "9" * 5000 + "]"
+    assert ledger_with_three().check(text).text == text

@@ -271,3 +271,19 @@ async def test_native_search_on_a_provider_without_it_is_a_usage_error(
         with pytest.raises(UsageError, match="no native web search"):
             await ask(client, "q?", search="native")
     assert wire.to(PATH) == []
+
+
+async def test_the_directive_fallback_keeps_to_the_turn_limit(
+    wire: Wire, web: Web, settings: Callable[..., Settings]
+) -> None:
+    pages(web)
+    wire.on(
+        PATH,
+        model.error(400, "model gemma:2b does not support tools", "api_error", None),
+        model.answer("[[WEB_SEARCH: nimbus]] I would search forever."),
+    )
+    async with AsyncSleuth(settings(llm_max_turns=1)) as client:
+        answer = await ask(client, "q?")
+    assert len(sent(wire)) == 2  # the refused call, then one directive turn, then stop
+    assert answer.answer == "I would search forever."
+    assert answer.tool_calls == []

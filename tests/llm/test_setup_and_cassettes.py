@@ -29,6 +29,9 @@ def test_nothing_set_means_not_configured() -> None:
         ({"GOOGLE_API_KEY": "g"}, "gemini", "https://generativelanguage.googleapis.com", "g"),
         ({"GEMINI_API_KEY": "g2"}, "gemini", "https://generativelanguage.googleapis.com", "g2"),
         ({"OLLAMA_HOST": "0.0.0.0:11500"}, "ollama", "http://127.0.0.1:11500", None),
+        ({"OLLAMA_HOST": "gpu-box"}, "ollama", "http://gpu-box:11434", None),
+        ({"OLLAMA_HOST": "https://ollama.com"}, "ollama", "https://ollama.com", None),
+        ({"OLLAMA_HOST": "http://gpu-box/ollama/"}, "ollama", "http://gpu-box/ollama", None),
         (
             {"SLEUTH_LLM_BASE_URL": "http://localhost:1234/v1"},
             "openai",
@@ -144,3 +147,22 @@ def test_auto_records_a_miss_and_replay_refuses_it(tmp_path: Path) -> None:
         Cassette("replay", tmp_path, "openai").replay(canonical)
     assert '"q": 2' in str(caught.value)
     assert caught.value.exit_code == 52
+
+
+@pytest.mark.parametrize(
+    ("headers", "wanted"),
+    [
+        ({"retry-after": "7"}, 7.0),
+        ({"Retry-After-Ms": "1500", "retry-after": "9"}, 1.5),
+        ({"retry-after": "soon"}, None),
+        ({"retry-after": "Wed, 21 Oct 2015 07:28:00"}, 0.0),  # a past date, no zone: UTC
+        ({"retry-after": "-3"}, 0.0),
+        ({}, None),
+    ],
+)
+def test_retry_after_is_read_or_ignored_never_raised(
+    headers: dict[str, str], wanted: float | None
+) -> None:
+    from sleuth.llm.failures import retry_after
+
+    assert retry_after(headers) == wanted

@@ -384,6 +384,14 @@ def test_a_public_host_gets_a_warning_and_loopback_none(
     web: Web, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     served: list[tuple[str, int]] = []
+    offered: list[list[str]] = []
+    build = mcp_server.build_server
+
+    def recording_build(registry: Any = None, **kwargs: Any) -> Any:
+        offered.append(registry.names() if registry is not None else [])
+        return build(registry, **kwargs)
+
+    monkeypatch.setattr(mcp_server, "build_server", recording_build)
     monkeypatch.setattr(
         mcp_server, "_serve_http", lambda _server, host, port: served.append((host, port))
     )
@@ -394,6 +402,11 @@ def test_a_public_host_gets_a_warning_and_loopback_none(
     quiet = capsys.readouterr().err
 
     assert served == [("192.0.2.7", 9000), ("127.0.0.1", 9001)]
+    # Other machines never get the tools that read this one's disk.
+    assert offered == [
+        ["web_search", "fetch_page", "research"],
+        ["web_search", "fetch_page", "research", "detect"],
+    ]
     assert "warning" in warned
     assert "no authentication" in warned
     assert quiet == ""

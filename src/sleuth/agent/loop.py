@@ -62,6 +62,7 @@ class Session:
     on_progress: Progress | None = None
     envelope: Envelope = field(default_factory=Envelope)
     calls: list[ToolCallInfo] = field(default_factory=list)
+    searches: list[str] = field(default_factory=list)  # run by the provider's own search
     turns: int = 0
 
     def _progress(self, stage: str, **detail: Any) -> None:
@@ -76,6 +77,7 @@ class Session:
         except LLMToolsUnsupported as error:
             if self.turns > 1:
                 raise
+            self.turns = 0  # the refused call answered nothing; the fallback gets every turn
             log.event(
                 "llm_directive_fallback", provider=self.meter.provider.name, reason=error.message
             )
@@ -96,7 +98,7 @@ class Session:
             Message("user", question),
         ]
         while True:
-            last = self.turns == self.max_turns - 1
+            last = self.turns >= self.max_turns - 1
             request = ChatRequest(
                 messages,
                 tools=tools,
@@ -118,7 +120,7 @@ class Session:
                     f"the model still wanted tools after {self.turns} turns",
                     provider=self.meter.provider.name,
                 )
-            note = f"\n{prompts.LAST_TURN}" if self.turns == self.max_turns - 1 else ""
+            note = f"\n{prompts.LAST_TURN}" if self.turns >= self.max_turns - 1 else ""
             for call in completion.message.tool_calls:
                 content, failed = await self._run(call.name, call.arguments, call.error)
                 messages.append(
@@ -137,7 +139,7 @@ class Session:
             Message("user", question),
         ]
         while True:
-            last = self.turns == self.max_turns - 1
+            last = self.turns >= self.max_turns - 1
             completion = await self._complete(
                 ChatRequest(messages, max_output_tokens=self.max_output_tokens)
             )
@@ -149,7 +151,7 @@ class Session:
             findings = [
                 (await self._run("research", {"question": query}, None))[0] for query in queries
             ]
-            closing = prompts.ANSWER_NOW if self.turns == self.max_turns - 1 else ""
+            closing = prompts.ANSWER_NOW if self.turns >= self.max_turns - 1 else ""
             messages.append(
                 Message("user", "\n\n".join([prompts.FINDINGS, *findings, closing]).strip())
             )
@@ -163,7 +165,11 @@ class Session:
             )
         self.turns += 1
         self._progress("thinking", turn=self.turns)
-        return await self.meter.complete(request, deadline=self.deadline)
+        completion = await self.meter.complete(request, deadline=self.deadline)
+        for query in completion.searches:
+            self._progress("native_search", query=query)
+        self.searches += completion.searches
+        return completion
 
     async def _run(
         self, name: str, arguments: dict[str, Any], argument_error: str | None
@@ -207,6 +213,7 @@ class Session:
             citations=checked.citations,
             flagged_citations=checked.flagged,
             tool_calls=self.calls,
+            native_searches=self.searches,
             usage=self.meter.usage,
             cost_usd=None if self.meter.cost is None else round(self.meter.cost, 6),
             provider=self.meter.provider.name,

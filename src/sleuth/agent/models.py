@@ -28,6 +28,9 @@ class Answer(BaseModel):
         default_factory=list, description="ids the model cited that sleuth never issued"
     )
     tool_calls: list[ToolCallInfo] = Field(default_factory=list)
+    native_searches: list[str] = Field(
+        default_factory=list, description="queries the provider's own search ran"
+    )
     usage: Usage = Field(default_factory=Usage)
     cost_usd: float | None = None
     provider: str

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from sleuth.cache import Cache
+from sleuth.cache.counter import decode_counter
 from sleuth.errors import BudgetExceeded, CacheError
 from sleuth.log import warn
 
@@ -39,7 +40,7 @@ class Budget:
         except CacheError as error:
             warn("budget_unreadable", error=error.message)
             return 0.0
-        return int(raw or 0) / MICRO
+        return (decode_counter(self._key, raw) if raw else 0) / MICRO
 
     async def check(self) -> None:
         if self.session_usd and self.spent_usd >= self.session_usd:

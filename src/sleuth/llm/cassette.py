@@ -53,7 +53,9 @@ def _normalizers() -> list[tuple[re.Pattern[str], str]]:
     }
     for place, label in sorted(places.items(), key=lambda item: -len(item[0])):
         if len(place) > 1:
-            rules.append((re.compile(re.escape(place) + r"(?:/[^\s\"'<>)\]]*)?"), label))
+            # Whole paths only: HOME=/root must not touch "github.com/rootless".
+            pattern = r"(?<![\w.-])" + re.escape(place) + r"(?![\w.-])(?:/[^\s\"'<>)\]]*)?"
+            rules.append((re.compile(pattern), label))
     rules += [
         (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "<uuid>"),
         (

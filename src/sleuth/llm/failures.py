@@ -10,6 +10,7 @@ from __future__ import annotations
 import email.utils
 import re
 import time
+from datetime import UTC
 
 from sleuth.errors import (
     LLMAuthError,
@@ -55,8 +56,14 @@ def retry_after(headers: dict[str, str]) -> float | None:
     try:
         return max(float(value), 0.0)
     except ValueError:
-        parsed = email.utils.parsedate_to_datetime(value) if value.strip() else None
-        return None if parsed is None else max(parsed.timestamp() - time.time(), 0.0)
+        pass
+    try:
+        parsed = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None  # a header nobody can read is no instruction
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return max(parsed.timestamp() - time.time(), 0.0)
 
 
 def classify(
@@ -69,6 +76,15 @@ def classify(
 ) -> LLMError:
     """The error for a non-2xx reply; ``code`` is the provider's own type or code string."""
     status = reply.status
+    if 300 <= status < 400:
+        where = {k.lower(): v for k, v in reply.headers.items()}.get("location", "elsewhere")
+        return LLMInvalidRequest(
+            f"{provider} redirected the request ({status}) to {where}",
+            provider=provider,
+            status=status,
+            hint="set SLEUTH_LLM_BASE_URL to the final address; sleuth never sends API keys "
+            "through a redirect",
+        )
     wait = delay if delay is not None else retry_after(reply.headers)
     text = f"{provider} {status}: {message or reply.text[:300] or 'no message'}"
     both = f"{code} {message}"

@@ -157,7 +157,9 @@ class LLMHttp:
         url = self.base_url + path
         try:
             response = await asyncio.wait_for(
-                self._http().post(url, json=body, headers=headers), timeout
+                # Keys in custom headers (x-api-key) would follow a redirect; never follow one.
+                self._http().post(url, json=body, headers=headers, follow_redirects=False),
+                timeout,
             )
         except (TimeoutError, httpx.TimeoutException):
             raise LLMTimeout(
@@ -176,7 +178,7 @@ class LLMHttp:
             {
                 name: value
                 for name, value in response.headers.items()
-                if name.lower() in ("content-type", "retry-after", "retry-after-ms")
+                if name.lower() in ("content-type", "retry-after", "retry-after-ms", "location")
             },
             response.text,
         )

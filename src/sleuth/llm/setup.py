@@ -58,16 +58,18 @@ def is_local(base_url: str) -> bool:
 
 
 def _ollama_url(host: str) -> str:
-    """``OLLAMA_HOST`` may be ``0.0.0.0``, ``host:port`` or a URL; the server listens there."""
-    if "://" not in host:
-        host = f"http://{host}"
-    parts = urlsplit(host)
+    """``OLLAMA_HOST`` read as Ollama reads it: ``host:port`` without a scheme means port
+    11434, a URL keeps its scheme's port and its path; ``0.0.0.0`` is where it listens."""
+    bare = "://" not in host
+    parts = urlsplit(f"http://{host}" if bare else host)
     name = parts.hostname or "127.0.0.1"
     if name in ("0.0.0.0", "::"):
         name = "127.0.0.1"
     if ":" in name:
         name = f"[{name}]"
-    return f"{parts.scheme}://{name}:{parts.port or 11434}"
+    port = parts.port or (11434 if bare else None)
+    netloc = f"{name}:{port}" if port else name
+    return f"{parts.scheme}://{netloc}{parts.path.rstrip('/')}"
 
 
 def _guess(settings: Settings) -> str | None:

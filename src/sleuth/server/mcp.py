@@ -38,7 +38,6 @@ from mcp.types import (
     ListToolsResult,
     PaginatedRequestParams,
     TextContent,
-    ToolAnnotations,
 )
 from mcp.types import Tool as ToolDeclaration
 
@@ -49,6 +48,7 @@ from sleuth.errors import SleuthError, UsageError
 from sleuth.pages.result import ErrorInfo
 from sleuth.tools import CallRecord, CitationLedger, Registry, Tool, ToolContext, default_registry
 from sleuth.tools.registry import Progress
+from sleuth.tools.schema import mcp_declaration
 
 LOGGER = logging.getLogger("sleuth.server.mcp")
 
@@ -158,22 +158,8 @@ def build_server(
 
 
 def declare(tool: Tool) -> ToolDeclaration:
-    """``tool`` as ``tools/list`` declares it."""
-    title = tool.title or tool.name
-    return ToolDeclaration(
-        name=tool.name,
-        title=title,
-        description=tool.description,
-        input_schema=tool.parameters,
-        output_schema=tool.output_schema,
-        annotations=ToolAnnotations(
-            title=title,
-            read_only_hint=tool.read_only,
-            destructive_hint=False,
-            idempotent_hint=True,
-            open_world_hint=tool.open_world,
-        ),
-    )
+    """``tool`` as ``tools/list`` declares it (the same entry ``sleuth tools --format mcp``)."""
+    return ToolDeclaration.model_validate(mcp_declaration(tool))
 
 
 def to_result(record: CallRecord) -> CallToolResult:
@@ -267,17 +253,21 @@ def run(
         raise UsageError(f"unknown MCP transport {transport!r}", hint="use stdio or http")
     if not 0 <= port <= 65535:
         raise UsageError(f"the port must be 0-65535, not {port}")
-    server = build_server(settings=settings or load_settings())
+    settings = settings or load_settings()
     if transport == "stdio":
-        anyio.run(_serve_stdio, server)
+        anyio.run(_serve_stdio, build_server(settings=settings))
         return
-    if not is_loopback(host):
+    local = is_loopback(host)
+    if not local:
         sys.stderr.write(
             f"sleuth: warning: serving MCP on {host}, which is not a loopback address. The "
             "server has no authentication: anyone who can reach the port can make it search "
-            "and fetch pages. Bind to 127.0.0.1 unless that is what you want.\n"
+            "and fetch pages (tools that read this machine's files are not offered there). "
+            "Bind to 127.0.0.1 unless that is what you want.\n"
         )
-    _serve_http(server, host, port)
+    # Reachable from other machines: never offer tools that read this one's disk.
+    registry = default_registry(local=local)
+    _serve_http(build_server(registry, settings=settings), host, port)
 
 
 def is_loopback(host: str) -> bool:

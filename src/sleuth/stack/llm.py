@@ -105,7 +105,7 @@ class LLMDetector:
     name = "llm"
     source: Source = "llm"
 
-    def __init__(self, meter: Meter, *, required: bool = False, max_output_tokens: int = 800):
+    def __init__(self, meter: Meter, *, required: bool = False, max_output_tokens: int = 2048):
         self.meter = meter
         self.required = required  # --mode llm: a failing model is an error, not a shrug
         self.max_output_tokens = max_output_tokens
@@ -127,7 +127,6 @@ class LLMDetector:
                 Message("user", self.envelope.wrap("repository", summary)),
             ],
             max_output_tokens=self.max_output_tokens,
-            temperature=0.0,
         )
         try:
             completion = await self.meter.complete(request)

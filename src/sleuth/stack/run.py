@@ -1,7 +1,9 @@
 """``detect`` as the API and CLI run it: the mode decides whether a model is asked at all.
 
-``full`` asks a model only when one is configured (static results otherwise, with a log
-line saying so); ``llm`` requires one; ``static`` never opens a provider.
+``full`` asks a model only when sleuth's own LLM settings name one (``SLEUTH_LLM_PROVIDER``
+or ``SLEUTH_LLM_BASE_URL``) or a provider is passed: a vendor key exported for other tools
+must not send a private repository's manifests anywhere. ``llm`` requires a model (vendor
+keys count there: asking for it is explicit); ``static`` never opens a provider.
 """
 
 from __future__ import annotations
@@ -34,7 +36,10 @@ async def detect_stack(
 
     chosen = normalize_mode(mode or settings.detection_mode)
     fallback: LLMDetector | None = None
-    if chosen != "static":
+    chosen_by_user = bool(provider or settings.llm_provider or settings.llm_base_url)
+    if chosen == "full" and not chosen_by_user:
+        log.event("detect_static_only", reason="SLEUTH_LLM_PROVIDER is not set")
+    elif chosen != "static":
         try:
             llm, config = open_provider(settings, provider=provider, model=model, resolver=resolver)
         except LLMNotConfigured:

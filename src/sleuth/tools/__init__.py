@@ -45,7 +45,9 @@ async def acall(
     owned = client is None
     session = client or AsyncSleuth()
     try:
-        context = ToolContext(client=session, ledger=ledger or CitationLedger())
+        context = ToolContext(
+            client=session, ledger=ledger if ledger is not None else CitationLedger()
+        )
         record = await registry.call(context, tool.name, parsed.model_dump())
         return record.output
     finally:

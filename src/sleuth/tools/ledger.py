@@ -13,8 +13,10 @@ from typing import Literal
 from pydantic import BaseModel
 
 SourceKind = Literal["search_result", "page", "native_search"]
-# [3], [3, 4], [3,4-6]; not [link](url) or [x].
-_MARK = re.compile(r"\[(\d+(?:\s*[-–,]\s*\d+)*)\](?!\()")
+# [3], [3, 4], [3,4-6], word[3][4]; not [link](url), [x] or [2024]. Code is skipped whole:
+# outside backticks, "build[1]" is how models cite.
+_MARK = re.compile(r"\[(\d{1,3}(?:\s*[-–,]\s*\d{1,3})*)\](?!\()")
+_CODE = re.compile(r"(```.*?(?:```|$)|`[^`\n]*`)", re.DOTALL)
 _SPACE_BEFORE_PUNCT = re.compile(r"[ \t]+([.,;:!?)])")
 
 
@@ -75,7 +77,10 @@ class CitationLedger:
                     kept.append(number)
             return "".join(f"[{number}]" for number in kept)
 
-        cleaned = _MARK.sub(keep, text)
+        parts = _CODE.split(text)  # odd parts are code, left as written
+        cleaned = "".join(
+            part if index % 2 else _MARK.sub(keep, part) for index, part in enumerate(parts)
+        )
         if flagged:
             cleaned = _SPACE_BEFORE_PUNCT.sub(r"\1", cleaned)
         return CheckedAnswer(text=cleaned, citations=list(cited.values()), flagged=flagged)

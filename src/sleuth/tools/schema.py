@@ -75,51 +75,30 @@ def output_schema(model: type[BaseModel]) -> dict[str, Any]:
 
 
 def definitions(tools: list[Tool], fmt: Format) -> Any:
-    """The tools as ``fmt``'s API wants them declared."""
-    if fmt == "openai":
-        return [
-            {
-                "type": "function",
-                "function": {
-                    "name": tool.name,
-                    "description": tool.description,
-                    "parameters": tool.parameters,
-                },
-            }
-            for tool in tools
-        ]
-    if fmt == "anthropic":
-        return [
-            {"name": tool.name, "description": tool.description, "input_schema": tool.parameters}
-            for tool in tools
-        ]
-    if fmt == "gemini":
-        return [
-            {
-                "functionDeclarations": [
-                    {
-                        "name": tool.name,
-                        "description": tool.description,
-                        "parametersJsonSchema": tool.parameters,
-                    }
-                    for tool in tools
-                ]
-            }
-        ]
-    return [
-        {
-            "name": tool.name,
-            "title": tool.title or tool.name,
-            "description": tool.description,
-            "inputSchema": tool.parameters,
-            "outputSchema": tool.output_schema,
-            "annotations": {
-                "title": tool.title or tool.name,
-                "readOnlyHint": tool.read_only,
-                "destructiveHint": False,
-                "idempotentHint": True,
-                "openWorldHint": tool.open_world,
-            },
-        }
-        for tool in tools
-    ]
+    """The tools as ``fmt``'s API wants them declared: the same code the providers send."""
+    if fmt == "mcp":
+        return [mcp_declaration(tool) for tool in tools]
+    from sleuth.llm.models import ToolSpec
+    from sleuth.llm.providers import PROVIDERS
+
+    specs = [ToolSpec(tool.name, tool.description, tool.parameters) for tool in tools]
+    return PROVIDERS[fmt].declare_tools(specs)
+
+
+def mcp_declaration(tool: Tool) -> dict[str, Any]:
+    """``tool`` as an MCP ``tools/list`` entry; the MCP server declares exactly this."""
+    title = tool.title or tool.name
+    return {
+        "name": tool.name,
+        "title": title,
+        "description": tool.description,
+        "inputSchema": tool.parameters,
+        "outputSchema": tool.output_schema,
+        "annotations": {
+            "title": title,
+            "readOnlyHint": tool.read_only,
+            "destructiveHint": False,
+            "idempotentHint": True,
+            "openWorldHint": tool.open_world,
+        },
+    }

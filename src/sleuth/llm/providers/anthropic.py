@@ -35,6 +35,7 @@ from sleuth.llm.models import (
     NativeSource,
     StopReason,
     ToolCall,
+    ToolSpec,
     Usage,
 )
 from sleuth.llm.providers.base import HttpCall, Provider, parse_arguments, reply_fields
@@ -137,6 +138,10 @@ class Anthropic(Provider):
     default_model = "claude-sonnet-4-5"
     native_search = "web_search"
 
+    @staticmethod
+    def declare(tool: ToolSpec) -> dict[str, Any]:
+        return {"name": tool.name, "description": tool.description, "input_schema": tool.parameters}
+
     def build(self, request: ChatRequest) -> HttpCall:
         body: dict[str, Any] = {
             "model": self.model,
@@ -148,11 +153,13 @@ class Anthropic(Provider):
             body["system"] = "\n\n".join(system)
         if request.temperature is not None:
             body["temperature"] = min(max(request.temperature, 0.0), 1.0)  # Anthropic's range
-        tools: list[dict[str, Any]] = [
-            {"name": tool.name, "description": tool.description, "input_schema": tool.parameters}
-            for tool in request.tools
-            if not (request.native_search and tool.name == self.native_search)
-        ]
+        tools = self.declare_tools(
+            [
+                t
+                for t in request.tools
+                if not (request.native_search and t.name == self.native_search)
+            ]
+        )
         if request.native_search:
             tools.append(dict(SEARCH_TOOL))
         if tools:

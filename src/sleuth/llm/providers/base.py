@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from sleuth.errors import LLMError, MalformedReply
 from sleuth.llm.http import LLMHttp, Reply
-from sleuth.llm.models import ChatRequest, Completion, ToolCall
+from sleuth.llm.models import ChatRequest, Completion, ToolCall, ToolSpec
 
 HttpCall = tuple[str, dict[str, Any], dict[str, str]]  # path, JSON body, headers
 
@@ -23,6 +23,29 @@ class Provider(ABC):
     default_model: ClassVar[str]
     # The name of the provider's own search tool when it has one; None when it has none.
     native_search: ClassVar[str | None] = None
+
+    @staticmethod
+    def declare(tool: ToolSpec) -> dict[str, Any]:
+        """``tool`` as this API declares a function; the Chat Completions shape by default."""
+        return {
+            "type": "function",
+            "function": {
+                "name": tool.name,
+                "description": tool.description,
+                "parameters": tool.parameters,
+            },
+        }
+
+    @classmethod
+    def declare_tools(cls, tools: list[ToolSpec]) -> list[dict[str, Any]]:
+        """The request's ``tools`` list for these functions (``sleuth tools`` prints it too)."""
+        return [cls.declare(tool) for tool in tools]
+
+    def functions(self, request: ChatRequest) -> list[ToolSpec]:
+        """The request's functions, less any that would shadow the enabled server search."""
+        if not request.native_search:
+            return list(request.tools)
+        return [tool for tool in request.tools if tool.name != self.native_search]
 
     def __init__(self, *, model: str, http: LLMHttp, api_key: str | None = None) -> None:
         self.model = model

@@ -128,6 +128,12 @@ def gemini_schema(schema: Any) -> Any:
     return clean
 
 
+def _mixes_search_and_functions(model: str) -> bool:
+    """Gemini 3 takes google_search together with functions; earlier models answer 400."""
+    match = re.match(r"(?:models/)?gemini-(\d+)", model)
+    return match is not None and int(match.group(1)) >= 3
+
+
 def _declaration(tool: ToolSpec) -> dict[str, Any]:
     return {
         "name": tool.name,
@@ -256,24 +262,29 @@ class Gemini(Provider):
         version = "" if _VERSIONED.search(urlsplit(self.http.base_url).path) else "/v1beta"
         return f"{version}/{quote(model, safe='/')}:generateContent"
 
+    @staticmethod
+    def declare(tool: ToolSpec) -> dict[str, Any]:
+        return _declaration(tool)
+
+    @classmethod
+    def declare_tools(cls, tools: list[ToolSpec]) -> list[dict[str, Any]]:
+        """Gemini groups every function in one ``functionDeclarations`` entry."""
+        return [{"functionDeclarations": [cls.declare(tool) for tool in tools]}] if tools else []
+
     def build(self, request: ChatRequest) -> HttpCall:
         body: dict[str, Any] = {"contents": _contents(request.messages)}
         system = [m.content for m in request.messages if m.role == "system" and m.content]
         if system:
             body["systemInstruction"] = {"parts": [{"text": text} for text in system]}
-        tools: list[dict[str, Any]] = []
-        declarations = [
-            _declaration(tool)
-            for tool in request.tools
-            if not (request.native_search and tool.name == self.native_search)
-        ]
-        if declarations:
-            tools.append({"functionDeclarations": declarations})
+        functions = self.functions(request)
+        if request.native_search and not _mixes_search_and_functions(self.model):
+            functions = []  # Gemini 2.x refuses google_search beside function declarations
+        tools = self.declare_tools(functions)
         if request.native_search:
             tools.append({"google_search": {}})
         if tools:
             body["tools"] = tools
-        if declarations and request.tool_choice == "none":
+        if functions and request.tool_choice == "none":
             body["toolConfig"] = {"functionCallingConfig": {"mode": "NONE"}}
         config: dict[str, Any] = {"maxOutputTokens": request.max_output_tokens}
         if request.temperature is not None:

@@ -59,17 +59,7 @@ class OpenAIChat(Provider):
         if request.temperature is not None:
             body["temperature"] = request.temperature
         if request.tools:
-            body["tools"] = [
-                {
-                    "type": "function",
-                    "function": {
-                        "name": tool.name,
-                        "description": tool.description,
-                        "parameters": tool.parameters,
-                    },
-                }
-                for tool in request.tools
-            ]
+            body["tools"] = self.declare_tools(request.tools)
             if request.tool_choice == "none":
                 body["tool_choice"] = "none"
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}

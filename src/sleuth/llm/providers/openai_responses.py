@@ -25,6 +25,7 @@ from sleuth.llm.models import (
     NativeSource,
     StopReason,
     ToolCall,
+    ToolSpec,
     Usage,
 )
 from sleuth.llm.providers.base import HttpCall, Provider, parse_arguments, reply_fields
@@ -139,6 +140,18 @@ class OpenAIResponses(Provider):
     default_model = "gpt-5-mini"
     native_search = "web_search"
 
+    @staticmethod
+    def declare(tool: ToolSpec) -> dict[str, Any]:
+        # Responses makes a schema strict unless told not to, which would turn every
+        # optional parameter into a required one.
+        return {
+            "type": "function",
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": tool.parameters,
+            "strict": False,
+        }
+
     def build(self, request: ChatRequest) -> HttpCall:
         instructions = "\n\n".join(
             message.content
@@ -160,19 +173,13 @@ class OpenAIResponses(Provider):
             body["instructions"] = instructions
         if request.temperature is not None:
             body["temperature"] = request.temperature
-        # Responses makes a schema strict unless told not to, which would turn every
-        # optional parameter into a required one.
-        tools: list[dict[str, Any]] = [
-            {
-                "type": "function",
-                "name": tool.name,
-                "description": tool.description,
-                "parameters": tool.parameters,
-                "strict": False,
-            }
-            for tool in request.tools
-            if not (request.native_search and tool.name == self.native_search)
-        ]
+        tools = self.declare_tools(
+            [
+                t
+                for t in request.tools
+                if not (request.native_search and t.name == self.native_search)
+            ]
+        )
         if request.native_search:
             tools.append({"type": "web_search"})
             body["include"] = [_SOURCES]
