@@ -686,6 +686,7 @@ def ask(
                     "native_searches",
                     "usage",
                     "cost_usd",
+                    "cost_estimated",
                     "provider",
                     "model",
                     "search",
@@ -706,6 +707,8 @@ def ask(
         _out(f"\nRemoved citations sleuth never issued: {ids}\n")
     usage = answer.usage
     cost = "cost unknown" if answer.cost_usd is None else f"${answer.cost_usd:.4f}"
+    if answer.cost_estimated:
+        cost += " (estimated: the model is not in the price table)"
     _out(
         f"\n{answer.provider} {answer.model} · {answer.turns} turns · "
         f"{len(answer.tool_calls)} tool calls · {usage.input_tokens:,} in / "

@@ -7,8 +7,8 @@ import gzip
 import threading
 
 import pytest
-from conftest import PARAGRAPHS
 
+from conftest import PARAGRAPHS
 from loopback import Site, article, serve
 from sleuth.cache import MemoryCache
 from sleuth.config import Settings

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from search.wire import Wire, json_reply
 from sleuth.cache import MemoryCache
+from sleuth.config import Settings
 from sleuth.errors import BudgetExceeded, ConfigError
 from sleuth.llm.budget import Budget
 from sleuth.llm.models import Usage
@@ -44,10 +47,13 @@ def test_reasoning_is_billed_once_inside_output() -> None:
     assert PRICES.cost("gemini", "gemini-2.5-flash", usage, local=False) == pytest.approx(0.5)
 
 
-def test_local_servers_cost_nothing_and_unknown_models_have_no_price() -> None:
-    usage = Usage(input_tokens=10_000, output_tokens=10_000)
+def test_local_servers_cost_nothing_and_unknown_models_get_the_high_estimate() -> None:
+    usage = Usage(input_tokens=1_000_000, output_tokens=1_000_000)
     assert PRICES.cost("openai", "gpt-5", usage, local=True) == 0.0
-    assert PRICES.cost("openai", "mystery-model", usage, local=False) is None
+    assert PRICES.cost("openai", "mystery-model", usage, local=False) == pytest.approx(30.0)
+    assert PRICES.cost("openai", "mystery-model", usage, local=False) > PRICES.cost(
+        "openai", "gpt-5", usage, local=False
+    )
 
 
 def test_a_price_file_replaces_the_table(tmp_path: Path) -> None:
@@ -56,6 +62,7 @@ def test_a_price_file_replaces_the_table(tmp_path: Path) -> None:
     table = load_prices(path)
     usage = Usage(input_tokens=1_000_000, output_tokens=1_000_000)
     assert table.cost("openai", "house-model", usage, local=False) == pytest.approx(3.0)
+    assert table.cost("openai", "other-model", usage, local=False) is None  # no estimate given
     path.write_text(json.dumps({"models": {"house-model": {"output": 2}}}))
     with pytest.raises(ConfigError, match="malformed"):
         load_prices(path)
@@ -108,3 +115,29 @@ async def test_two_processes_share_the_daily_budget_through_redis() -> None:
         finally:
             await first_cache.aclose()
             await second_cache.aclose()
+
+
+async def test_an_unlisted_cloud_model_is_estimated_and_still_stopped_by_the_budget(
+    wire: Wire, llm_settings: Callable[..., Settings]
+) -> None:
+    from dataclasses import replace
+
+    from llm import payloads_openai
+    from sleuth.llm import ChatRequest, Message, open_provider
+    from sleuth.llm.meter import Meter
+
+    body = json.loads(payloads_openai.answer("ok").body)
+    body["model"] = "house-llm-7b"  # a model no price table lists
+    wire.on(payloads_openai.PATH, json_reply(body))
+    settings = llm_settings("openai", llm_session_budget_usd=0.001)
+    provider, config = open_provider(settings)
+    cloud = replace(config, local=False)  # as if the server were a paid API
+    meter = Meter.open(provider, cloud, settings, MemoryCache())
+    request = ChatRequest([Message("user", "q")])
+    await meter.complete(request)
+    assert meter.estimated
+    assert meter.cost == pytest.approx((93 * 5.0 + 1024 * 0.5 + 46 * 25.0) / 1_000_000)
+    with pytest.raises(BudgetExceeded):
+        await meter.complete(request)
+    assert len(wire.to(payloads_openai.PATH)) == 1  # the second call never left
+    await provider.aclose()

@@ -216,6 +216,7 @@ class Session:
             native_searches=self.searches,
             usage=self.meter.usage,
             cost_usd=None if self.meter.cost is None else round(self.meter.cost, 6),
+            cost_estimated=self.meter.estimated,
             provider=self.meter.provider.name,
             model=self.meter.config.model,
             search=search,

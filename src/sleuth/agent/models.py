@@ -33,6 +33,9 @@ class Answer(BaseModel):
     )
     usage: Usage = Field(default_factory=Usage)
     cost_usd: float | None = None
+    cost_estimated: bool = Field(
+        False, description="the model is not in the price table; cost_usd is an estimate"
+    )
     provider: str
     model: str
     search: SearchMode

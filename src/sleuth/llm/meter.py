@@ -26,7 +26,8 @@ class Meter:
     budget: Budget
     prices: PriceTable
     usage: Usage = field(default_factory=Usage)
-    cost: float | None = 0.0  # None once a call had no known price
+    cost: float | None = 0.0  # None once a call had no price at all
+    estimated: bool = False  # a model missing from the price table was priced as unknown
     calls: int = 0
 
     @classmethod
@@ -59,6 +60,9 @@ class Meter:
             latency_ms=int((time.monotonic() - started) * 1000),
         )
         self.usage = self.usage + completion.usage
+        if cost and self.prices.price(model) is None and not self.estimated:
+            self.estimated = True
+            log.warn("llm_price_estimated", model=model, hint="add it to SLEUTH_LLM_PRICES_FILE")
         if cost is None:
             if self.cost is not None:
                 log.warn("llm_price_unknown", model=model)

@@ -29,6 +29,7 @@ class Price:
 class PriceTable:
     models: dict[str, Price]
     web_search_per_1k: dict[str, float]
+    unknown_model: Price | None = None  # the estimate for models the table does not list
 
     def price(self, model: str) -> Price | None:
         """The entry whose name is the longest prefix of ``model`` (``models/`` ignored)."""
@@ -37,10 +38,10 @@ class PriceTable:
         return self.models[max(matches, key=len)] if matches else None
 
     def cost(self, provider: str, model: str, usage: Usage, *, local: bool) -> float | None:
-        """USD for ``usage``; None when the model has no price (the tokens still count)."""
+        """USD for ``usage``: an estimate for unlisted models, None when there is none."""
         if local:
             return 0.0
-        price = self.price(model)
+        price = self.price(model) or self.unknown_model
         if price is None:
             return None
         cached = min(usage.cached_tokens, usage.input_tokens)
@@ -52,22 +53,23 @@ class PriceTable:
 
 
 def _parse(data: Any, origin: str) -> PriceTable:
+    def price(entry: Any) -> Price:
+        return Price(
+            float(entry["input"]),
+            float(entry.get("cached_input", entry["input"])),
+            float(entry["output"]),
+        )
+
     try:
-        models = {
-            name.lower(): Price(
-                float(entry["input"]),
-                float(entry.get("cached_input", entry["input"])),
-                float(entry["output"]),
-            )
-            for name, entry in data["models"].items()
-        }
+        models = {name.lower(): price(entry) for name, entry in data["models"].items()}
         searches = {k: float(v) for k, v in data.get("web_search_per_1k", {}).items()}
+        unknown = price(data["unknown_model"]) if "unknown_model" in data else None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ConfigError(
             f"price table {origin} is malformed ({type(exc).__name__}: {exc})",
             hint='each model needs {"input": USD, "output": USD} per million tokens',
         ) from None
-    return PriceTable(models, searches)
+    return PriceTable(models, searches, unknown)
 
 
 @cache
