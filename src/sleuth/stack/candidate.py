@@ -163,7 +163,7 @@ class Candidate:
         out; enough for a reader, such as a model, to see the shape of the project."""
         out: list[str] = []
         prefix = "" if self.path == ROOT else self.path + "/"
-        for rel in self._folders or (self.path,):
+        for rel in sorted(self._folders or (self.path,)):  # listing order varies by filesystem
             folder = self._files.tree.folder(rel)
             if folder is None:
                 continue

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from sleuth.stack.candidate import Reason
 from sleuth.stack.languages import LANGUAGE_BY_EXTENSION
-from sleuth.stack.manifests import FRAGMENTS, manifests_in
+from sleuth.stack.manifests import FRAGMENT_FAMILIES, FRAGMENTS, manifests_in
 from sleuth.stack.model import Evidence
 from sleuth.stack.scan import Folder, Tree
 
@@ -55,11 +55,17 @@ def _embedded(tree: Tree, folder: Folder) -> bool:
     return any(name in names and marker in files for marker, names in EMBEDDED.items())
 
 
-def _reason(folder: Folder, names: list[str], enclosed: bool) -> Reason | None:
-    if any(n not in FRAGMENTS for n in names) or (names and not enclosed):
+def _reason(folder: Folder, names: list[str], enclosing: Spot | None) -> Reason | None:
+    if enclosing is None:
+        if names:
+            return "manifest"
+        if any(ext in LANGUAGE_BY_EXTENSION for ext in folder.extensions):
+            return "sources"
+        return None
+    outer = set(enclosing.manifests)
+    # A fragment belongs to an enclosing project of the same build tool; anything else starts one.
+    if any(n not in FRAGMENTS or outer.isdisjoint(FRAGMENT_FAMILIES[n]) for n in names):
         return "manifest"
-    if not enclosed and any(ext in LANGUAGE_BY_EXTENSION for ext in folder.extensions):
-        return "sources"
     return None
 
 
@@ -73,7 +79,7 @@ def discover(tree: Tree) -> list[Spot]:
         closed = folder.parent >= 0 and (sealed[folder.parent] or _embedded(tree, folder))
         sealed.append(closed)
         names = manifests_in(folder.files, folder.extensions)
-        reason = None if closed else _reason(folder, names, above >= 0)
+        reason = None if closed else _reason(folder, names, spots[above] if above >= 0 else None)
         if reason is not None:
             above = len(spots)
             spots.append(

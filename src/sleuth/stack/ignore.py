@@ -14,29 +14,19 @@ from collections.abc import Iterable
 
 import pathspec
 
-# Build outputs, dependency caches and tool state, by folder name. Hidden folders (".git",
-# ".venv", ".next", ...) are skipped wholesale by the scanner.
+# Dependency caches and tool state, by folder name: never a project of their own. Hidden
+# folders (".git", ".venv", ".next", ...) are skipped wholesale by the scanner.
 SKIP_DIRS: frozenset[str] = frozenset(
     {
         "node_modules",
         "bower_components",
         "jspm_packages",
         "vendor",
-        "target",
-        "build",
-        "dist",
-        "out",
-        "obj",
-        "venv",
-        "env",
         "__pycache__",
         "site-packages",
         "htmlcov",
-        "coverage",
-        "_build",
         "zig-cache",
         "zig-out",
-        "builddir",
         "cmake-build-debug",
         "cmake-build-release",
         "bazel-bin",
@@ -45,6 +35,23 @@ SKIP_DIRS: frozenset[str] = frozenset(
         "Pods",
         "DerivedData",
         "elm-stuff",
+    }
+)
+
+# Names that are build output in some ecosystem but also fine names for a workspace member
+# ("packages/build", "tools/env"): skipped unless the folder holds a manifest of its own.
+OUTPUT_DIRS: frozenset[str] = frozenset(
+    {
+        "target",
+        "build",
+        "dist",
+        "out",
+        "obj",
+        "venv",
+        "env",
+        "coverage",
+        "_build",
+        "builddir",
         "tmp",
     }
 )
@@ -53,7 +60,12 @@ SKIP_DIRS: frozenset[str] = frozenset(
 # holds sources, as in Dart, or scripts), Mix's deps/.
 CONTEXT_SKIPS: dict[str, tuple[str, ...]] = {
     "bin": (".csproj", ".fsproj", ".vbproj"),
+    "obj": (".csproj", ".fsproj", ".vbproj"),
     "deps": ("mix.exs",),
+    # Output folders that sit right beside the manifest producing them, whatever they hold.
+    "target": ("Cargo.toml", "pom.xml", "build.sbt"),
+    "build": ("build.gradle", "build.gradle.kts", "CMakeLists.txt", "pyproject.toml", "setup.py"),
+    "dist": ("package.json", "pyproject.toml", "setup.py"),
 }
 
 _NAMED_GROUP = re.compile(r"\(\?P<[^>]+>")
@@ -68,7 +80,7 @@ class IgnoreFile:
     __slots__ = ("_any", "_spec", "folders_only")
 
     def __init__(self, lines: Iterable[str]) -> None:
-        self._spec = pathspec.GitIgnoreSpec.from_lines(list(lines))
+        self._spec = pathspec.GitIgnoreSpec.from_lines(_valid(lines))
         active = [
             p
             for p in self._spec.patterns
@@ -100,6 +112,19 @@ class IgnoreFile:
             return None
         include = self._spec.check_file(path).include
         return None if include is None else bool(include)
+
+
+def _valid(lines: Iterable[str]) -> list[str]:
+    """The lines git would use: an invalid pattern (``!`` alone, ``[z-a]``) is skipped, as git
+    skips it, instead of spoiling the whole file."""
+    kept = []
+    for line in lines:
+        try:
+            pathspec.GitIgnoreSpec.from_lines([line])
+        except (ValueError, re.error):  # pathspec's pattern errors are ValueErrors
+            continue
+        kept.append(line)
+    return kept
 
 
 def parse_ignore(text: str) -> IgnoreFile | None:

@@ -3,8 +3,9 @@
 A folder holding any of these names is a candidate. The deterministic detectors understand
 ``KNOWN``; ``PROJECT_LIKE`` names mark projects of ecosystems only the LLM fallback can name.
 ``FRAGMENTS`` appear in every sub-folder of a native build (``add_subdirectory``, recursive
-make, Bazel packages), so they only start a project where no enclosing project exists; a
-``setup.py`` inside a project is far more often a module of that name than a build script.
+make, Bazel packages), so they start a project only where no enclosing project of the same
+build tool exists; a ``setup.py`` inside a Python project is far more often a module of that
+name than a build script.
 """
 
 from __future__ import annotations
@@ -100,6 +101,28 @@ FRAGMENTS: frozenset[str] = frozenset(
         "setup.py",
     }
 )
+
+# Which manifests make a fragment part of the enclosing project: a Makefile or CMakeLists.txt
+# inside a native build (CMake, Make, Meson, Bazel) is a piece of it, inside an npm package it
+# is a C/C++ project of its own; a setup.py is a piece only of a Python project.
+_NATIVE = frozenset(
+    {
+        "CMakeLists.txt",
+        "meson.build",
+        "Makefile",
+        "makefile",
+        "GNUmakefile",
+        "BUILD",
+        "BUILD.bazel",
+        "WORKSPACE",
+        "WORKSPACE.bazel",
+        "MODULE.bazel",
+    }
+)
+FRAGMENT_FAMILIES: dict[str, frozenset[str]] = {
+    **dict.fromkeys(FRAGMENTS - {"setup.py"}, _NATIVE),
+    "setup.py": frozenset({"setup.py", "setup.cfg", "pyproject.toml", "requirements.txt"}),
+}
 
 _ALL = KNOWN | PROJECT_LIKE
 _ALL_SUFFIXES = KNOWN_SUFFIXES + PROJECT_LIKE_SUFFIXES

@@ -11,7 +11,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sleuth.stack.ignore import CONTEXT_SKIPS, SKIP_DIRS, IgnoreFile, parse_ignore
+from sleuth.stack.ignore import CONTEXT_SKIPS, OUTPUT_DIRS, SKIP_DIRS, IgnoreFile, parse_ignore
+from sleuth.stack.manifests import KNOWN, KNOWN_SUFFIXES
 from sleuth.stack.model import Evidence
 from sleuth.stack.reader import read_limited
 
@@ -86,7 +87,9 @@ def scan(root: Path, *, max_file_bytes: int) -> Tree:
                     # follow_symlinks=False: a symlink is neither, so it is never followed
                     if entry.is_dir(follow_symlinks=False):
                         name = entry.name
-                        if name[0] != "." and name not in SKIP_DIRS:
+                        if name[0] == "." or name in SKIP_DIRS:
+                            continue
+                        if name not in OUTPUT_DIRS or _holds_manifest(entry.path):
                             dirs.append(name)
                     elif entry.is_file(follow_symlinks=False):
                         files.append(entry.name)
@@ -120,6 +123,17 @@ def scan(root: Path, *, max_file_bytes: int) -> Tree:
         for name in dirs:
             stack.append((f"{path}/{name}", prefix + name, index, ignores))
     return tree
+
+
+def _holds_manifest(path: str) -> bool:
+    """Whether a folder named like build output declares a project itself (a member)."""
+    try:
+        with os.scandir(path) as entries:
+            return any(
+                entry.name in KNOWN or entry.name.endswith(KNOWN_SUFFIXES) for entry in entries
+            )
+    except OSError:
+        return False
 
 
 def _kept(checks: list[tuple[str, IgnoreFile]], names: list[str], tail: str) -> list[str]:

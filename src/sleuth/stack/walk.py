@@ -54,8 +54,14 @@ def _failed(candidate: Candidate, name: str, exc: Exception) -> None:
     candidate.notes.append(Evidence(file=candidate.path, reason=reason))
 
 
+def _rank(answer: Answer) -> tuple[bool, float]:
+    # A folder that is a Django app with a Vite frontend is the Django app: a finding that
+    # names a framework beats a bare toolchain, then confidence decides.
+    return (answer.finding.framework is not None, answer.confidence)
+
+
 def best_static(candidate: Candidate, detectors: Sequence[Detector]) -> Answer | None:
-    """The most confident deterministic finding for ``candidate``."""
+    """The deterministic finding for ``candidate`` that names the most (see :func:`_rank`)."""
     best: Answer | None = None
     for detector in detectors:
         try:
@@ -67,7 +73,7 @@ def best_static(candidate: Candidate, detectors: Sequence[Detector]) -> Answer |
             continue
         if finding is not None:
             answer = _judge(finding, detector.source)
-            if best is None or answer.confidence > best.confidence:
+            if best is None or _rank(answer) > _rank(best):
                 best = answer
     return best
 
