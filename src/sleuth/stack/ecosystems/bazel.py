@@ -35,7 +35,7 @@ class BazelDetector(StaticDetector):
         language = dominant(candidate.languages())
         finding.language = language
         if language is not None:
-            evidence += [e for e in (sources(candidate, language),) if e is not None]
+            evidence += sources(candidate, language)
         _, found = lock_evidence(candidate, "MODULE.bazel.lock")
         evidence += found
         if ".bazelversion" in candidate.files:

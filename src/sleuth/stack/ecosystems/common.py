@@ -14,6 +14,8 @@ from sleuth.stack.formats.jsonc import loads as jsonc_loads
 from sleuth.stack.model import Evidence, EvidenceKind, Source
 
 HERE = "."
+# Why a manifest that the parser gave up on is a problem: Python's parsers recurse per level.
+TOO_DEEP = "is nested too deeply to parse"
 
 
 class StaticDetector:
@@ -50,17 +52,18 @@ def lock_evidence(candidate: Candidate, *names: str) -> tuple[str | None, list[E
     return found, [ev("lockfile", found, "lockfile pins the dependencies")]
 
 
-def sources(candidate: Candidate, *languages: str) -> Evidence | None:
-    """Evidence that the folder's sources are in ``languages``, weighted by their share."""
+def sources(candidate: Candidate, *languages: str) -> list[Evidence]:
+    """Evidence that the folder's sources are in ``languages``, weighted by their share;
+    [] when it has none in them, so that it can be added to the evidence as it is."""
     counts = candidate.languages()
     total = sum(counts.values())
     mine = sum(counts.get(lang, 0) for lang in languages)
     if mine == 0 or total == 0:
-        return None
+        return []
     share = mine / total
     label = "/".join(lang for lang in languages if counts.get(lang))
     reason = f"{mine} {label} source file{'s' if mine != 1 else ''} ({share:.0%} of sources)"
-    return ev("sources", HERE, reason, share)
+    return [ev("sources", HERE, reason, share)]
 
 
 def read_toml(candidate: Candidate, name: str, evidence: list[Evidence]) -> dict[str, Any] | None:
@@ -72,7 +75,9 @@ def read_toml(candidate: Candidate, name: str, evidence: list[Evidence]) -> dict
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         evidence.append(ev("problem", name, f"is not valid TOML: {exc}"))
-        return None
+    except RecursionError:
+        evidence.append(ev("problem", name, TOO_DEEP))
+    return None
 
 
 def read_json(
@@ -86,6 +91,9 @@ def read_json(
         data = jsonc_loads(text) if comments else json.loads(text)
     except ValueError as exc:
         evidence.append(ev("problem", name, f"is not valid JSON: {exc}"))
+        return None
+    except RecursionError:
+        evidence.append(ev("problem", name, TOO_DEEP))
         return None
     if not isinstance(data, dict):
         evidence.append(ev("problem", name, "is not a JSON object"))
@@ -127,29 +135,51 @@ def parse_port(value: Any) -> int | None:
     return number if 0 < number < 65536 else None
 
 
+# A port a command line binds: --port 8000, --port=8000, -p 8000, PORT=8000, 0.0.0.0:8000.
+_BOUND_PORT = re.compile(
+    r"(?:--port[= ]|(?<![\w-])-p[= ]?|\bPORT=|"
+    r"(?:\b\d{1,3}(?:\.\d{1,3}){3}|\blocalhost|\]|(?<![\w/.-])\*):)(\d{2,5})\b"
+)
+
+
+def bound_port(command: str | None) -> int | None:
+    """The port ``command`` binds on its own command line, if it names one."""
+    match = _BOUND_PORT.search(command or "")
+    return parse_port(match.group(1)) if match else None
+
+
 def choose_ports(
     candidate: Candidate,
     evidence: list[Evidence],
     *,
+    command: str | None = None,
     configured: Sequence[tuple[int, str, str]] = (),
     default: int | None = None,
     default_reason: str = "",
 ) -> list[int]:
-    """Configured port, else the Dockerfile's ``EXPOSE``, else the framework default.
+    """The port ``command`` binds, else a configured port, else the Dockerfile's ``EXPOSE``,
+    else the framework default.
 
-    ``configured`` holds (port, file, setting) in order of preference.
+    What the process itself is told wins over what the image declares: a run command that
+    says ``--port=8000`` listens on 8000 whatever ``EXPOSE`` claims. ``configured`` holds
+    (port, file, setting) in order of preference.
     """
+    port = bound_port(command)
+    if port is not None:
+        same = port == default and default_reason
+        reason = default_reason if same else f"port {port} (bound by the run command)"
+        evidence.append(ev("note", HERE, reason))
+        return [port]
     if configured:
         port, file, setting = configured[0]
         evidence.append(ev("config", file, f"port {port} (from {setting})"))
         return [port]
-    if "Dockerfile" in candidate.files:
-        text = candidate.read("Dockerfile")
-        exposed = exposed_ports(text) if text else []
-        if exposed:
-            listed = ", ".join(str(p) for p in exposed)
-            evidence.append(ev("config", "Dockerfile", f"EXPOSE {listed}"))
-            return exposed
+    text = candidate.read("Dockerfile")
+    exposed = exposed_ports(text) if text else []
+    if exposed:
+        listed = ", ".join(str(p) for p in exposed)
+        evidence.append(ev("config", "Dockerfile", f"EXPOSE {listed}"))
+        return exposed
     if default is not None:
         evidence.append(ev("note", HERE, default_reason or f"default port {default}"))
         return [default]

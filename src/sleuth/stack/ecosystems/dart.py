@@ -32,7 +32,7 @@ class PubDetector(StaticDetector):
             finding.project_name = name
         _, found = lock_evidence(candidate, "pubspec.lock")
         evidence += found
-        evidence += [e for e in (sources(candidate, "Dart"),) if e is not None]
+        evidence += sources(candidate, "Dart")
         flutter = table(spec, "dependencies", "flutter").get("sdk") == "flutter"
         caches = [".dart_tool", "~/.pub-cache"]
         if flutter:

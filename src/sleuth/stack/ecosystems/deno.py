@@ -38,7 +38,7 @@ class DenoDetector(StaticDetector):
         finding.language = (
             dominant(candidate.languages(), ("TypeScript", "JavaScript")) or "TypeScript"
         )
-        evidence += [e for e in (sources(candidate, "TypeScript", "JavaScript"),) if e is not None]
+        evidence += sources(candidate, "TypeScript", "JavaScript")
         _, found = lock_evidence(candidate, "deno.lock")
         evidence += found
         members = strings(config.get("workspace"))
@@ -69,6 +69,7 @@ class DenoDetector(StaticDetector):
             finding.run.ports = choose_ports(
                 candidate,
                 evidence,
+                command=command,
                 default=8000 if finding.framework else None,
                 default_reason="Fresh listens on 8000 by default",
             )

@@ -121,7 +121,7 @@ class DotnetDetector(StaticDetector):
         finding.language = LANGUAGES[ext]
         finding.project_name = stem
         evidence.append(ev("manifest", file, f"{finding.language} project"))
-        evidence += [e for e in (sources(candidate, finding.language),) if e is not None]
+        evidence += sources(candidate, finding.language)
         root: ET.Element | None = None
         try:
             root = parse_xml(candidate.read(file) or "")
@@ -150,12 +150,12 @@ class DotnetDetector(StaticDetector):
             finding.run.ports = choose_ports(
                 candidate,
                 evidence,
+                command=finding.run.command,
                 configured=_configured_ports(candidate),
                 default=5000,
                 default_reason="Kestrel listens on 5000 unless configured",
             )
-            program = candidate.read("Program.cs") if "Program.cs" in candidate.files else None
-            match = _HEALTH.search(program or "")
+            match = _HEALTH.search(candidate.read("Program.cs") or "")
             if match:
                 finding.run.health_endpoint = match.group(1)
                 evidence.append(ev("config", "Program.cs", f'MapHealthChecks("{match.group(1)}")'))

@@ -48,7 +48,7 @@ class MixDetector(StaticDetector):
             evidence.append(ev("workspace", "mix.exs", f"umbrella apps in {umbrella.group(1)}/"))
         _, found = lock_evidence(candidate, "mix.lock")
         evidence += found
-        evidence += [e for e in (sources(candidate, "Elixir"),) if e is not None]
+        evidence += sources(candidate, "Elixir")
         deps = set(_DEP.findall(text))
         commands = ["mix deps.get --only prod", "MIX_ENV=prod mix compile"]
         if "phoenix" in deps:
@@ -58,18 +58,14 @@ class MixDetector(StaticDetector):
                 commands.append("MIX_ENV=prod mix assets.deploy")
             finding.run = Run(command="MIX_ENV=prod mix phx.server")
             configured = []
-            runtime = (
-                candidate.read("config/runtime.exs")
-                if candidate.has("config/runtime.exs")
-                else None
-            )
-            match = _RUNTIME_PORT.search(runtime or "")
+            match = _RUNTIME_PORT.search(candidate.read("config/runtime.exs") or "")
             port = parse_port(match.group(1)) if match else None
             if port is not None:
                 configured.append((port, "config/runtime.exs", "the PORT fallback"))
             finding.run.ports = choose_ports(
                 candidate,
                 evidence,
+                command=finding.run.command,
                 configured=configured,
                 default=4000,
                 default_reason="Phoenix listens on 4000 by default",

@@ -84,7 +84,7 @@ class GoDetector(StaticDetector):
             requires = directives(text, "require")
         _, found = lock_evidence(candidate, "go.sum", "go.work.sum")
         evidence += found
-        evidence += [e for e in (sources(candidate, "Go"),) if e is not None]
+        evidence += sources(candidate, "Go")
         for module, framework in FRAMEWORKS:
             if any(r == module or r.startswith(module + "/") for r in requires):
                 finding.framework = framework
@@ -111,6 +111,7 @@ class GoDetector(StaticDetector):
             finding.run.ports = choose_ports(
                 candidate,
                 evidence,
+                command=finding.run.command,
                 default=8080 if finding.framework == "Gin" else None,
                 default_reason="Gin's Run() listens on :8080 by default",
             )

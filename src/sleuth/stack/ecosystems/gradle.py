@@ -3,7 +3,8 @@
 Build scripts are programs, so they are not parsed: quoted strings are scanned for Maven
 coordinates and plugin ids, and ``libs.*`` accessors are resolved through
 ``gradle/libs.versions.toml``. Subprojects come from ``include`` in the settings script; one
-without a build script of its own is not reported.
+without a build script of its own is not reported. Plugins declared with ``apply false`` are
+for the subprojects, and a multi-project root without a ``src`` folder has nothing to run.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from sleuth.stack.candidate import Candidate
 from sleuth.stack.ecosystems.common import (
+    HERE,
     StaticDetector,
     cache_at_root,
     choose_ports,
@@ -32,7 +34,15 @@ SETTINGS_SCRIPTS = ("settings.gradle.kts", "settings.gradle")
 CATALOG = "gradle/libs.versions.toml"
 
 _QUOTED = re.compile(r"""["']([^"'\s$]+)["']""")
-_INCLUDE = re.compile(r"^\s*include(Flat)?\b\s*\(?(.*)$", re.MULTILINE)
+# ``include`` or ``includeFlat`` (never ``includeBuild``) as a statement, not a method of
+# something else; its arguments follow in parentheses or, in Groovy, after blanks.
+_INCLUDE = re.compile(r"(?<![\w.$])include(Flat)?(?![\w$])[ \t]*(\()?")
+# A comment, or a quoted string (group 1) that may hold what looks like one.
+_COMMENT = re.compile(
+    r"""//[^\n]*|/\*[\s\S]*?(?:\*/|$)|("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
+)
+# A plugin only declared for subprojects: ``id("x") version "1" apply false``.
+_APPLY_FALSE = re.compile(r"^[^\n]*\bapply\s*\(?\s*false\b[^\n]*$", re.MULTILINE)
 _ROOT_NAME = re.compile(r"""rootProject\.name\s*=\s*["']([^"']+)["']""")
 _ACCESSOR = re.compile(r"\blibs\.((?:plugins\.)?[A-Za-z0-9_.]+)")
 _KOTLIN = re.compile(r"""kotlin\s*\(\s*["']jvm["']|org\.jetbrains\.kotlin""")
@@ -82,11 +92,34 @@ def _coordinates(script: str, aliases: dict[str, str]) -> list[str]:
     return coords
 
 
+def strip_comments(script: str) -> str:
+    """``script`` without ``//`` and ``/* */`` comments; quoted strings are left alone."""
+    return _COMMENT.sub(lambda m: m.group(1) or ("\n" * m.group(0).count("\n")), script)
+
+
+def _arguments(script: str, start: int, parenthesised: bool) -> str:
+    """The argument list of a call whose arguments begin at ``start``: up to the closing
+    parenthesis, or to the end of the line and on across lines that end with a comma."""
+    if parenthesised:
+        end = script.find(")", start)
+        return script[start:] if end < 0 else script[start:end]
+    end = start
+    while True:
+        newline = script.find("\n", end)
+        if newline < 0:
+            return script[start:]
+        end = newline + 1
+        if not script[start:newline].rstrip().endswith(","):
+            return script[start:newline]
+
+
 def included(settings: str) -> list[str]:
     """Folders of the subprojects a settings script includes."""
+    script = strip_comments(settings)
     paths: list[str] = []
-    for flat, args in _INCLUDE.findall(settings):
-        for name in _QUOTED.findall(args.split("//", 1)[0]):
+    for match in _INCLUDE.finditer(script):
+        flat = match.group(1) is not None
+        for name in _QUOTED.findall(_arguments(script, match.end(), match.group(2) is not None)):
             path = name.strip(":").replace(":", "/")
             if path:
                 paths.append(f"../{path}" if flat else path)
@@ -126,10 +159,12 @@ class GradleDetector(StaticDetector):
                 )
                 evidence.append(ev("workspace", settings_name, f"includes {', '.join(members)}"))
         aliases = self._aliases(candidate, evidence)
-        coords = _coordinates(script, aliases)
+        script = strip_comments(script)
+        # plugins declared with ``apply false`` are for the subprojects, not for this one
+        coords = _coordinates(_APPLY_FALSE.sub("", script), aliases)
         kotlin = _KOTLIN.search(script) or any(c.startswith("org.jetbrains.kotlin") for c in coords)
         finding.language = jvm_language(candidate, "Kotlin" if kotlin else None)
-        evidence += [e for e in (sources(candidate, "Java", "Kotlin", "Scala"),) if e is not None]
+        evidence += sources(candidate, "Java", "Kotlin", "Scala")
         _, found = lock_evidence(candidate, "gradle.lockfile")
         evidence += found
         if "gradlew" in candidate.files:
@@ -145,7 +180,11 @@ class GradleDetector(StaticDetector):
         finding.build = Build(commands=[f"{gradle} assemble"], cache_dirs=caches)
 
         framework = framework_for(coords)
-        if framework is not None:
+        if finding.workspace is not None and not candidate.has_dir("src"):
+            # a multi-project root without sources of its own builds only its subprojects
+            if framework is not None or _APPLICATION.search(script):
+                evidence.append(ev("note", HERE, "multi-project root without sources: no app"))
+        elif framework is not None:
             spec, coord = framework
             finding.framework = spec.name
             evidence.append(
@@ -161,6 +200,7 @@ class GradleDetector(StaticDetector):
             finding.run.ports = choose_ports(
                 candidate,
                 evidence,
+                command=command,
                 configured=configured_port(candidate, spec),
                 default=spec.port,
                 default_reason=f"{spec.name} listens on {spec.port} by default",

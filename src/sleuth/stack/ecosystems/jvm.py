@@ -89,9 +89,9 @@ def configured_port(candidate: Candidate, framework: JvmFramework) -> list[tuple
     found: list[tuple[int, str, str]] = []
     for name in ("application.properties", "application.yml", "application.yaml"):
         rel = f"{RESOURCES}/{name}"
-        if not candidate.has(rel):
+        text = candidate.read(rel)
+        if text is None:
             continue
-        text = candidate.read(rel) or ""
         if name.endswith(".properties"):
             props = parse_properties(text)
             values = [(key, props.get(key)) for key in framework.port_keys]
@@ -102,9 +102,8 @@ def configured_port(candidate: Candidate, framework: JvmFramework) -> list[tuple
             port = parse_port(value) if value is not None else None
             if port is not None:
                 found.append((port, rel, key))
-    if framework.name == "Ktor" and candidate.has(f"{RESOURCES}/application.conf"):
-        text = candidate.read(f"{RESOURCES}/application.conf") or ""
-        match = _HOCON_PORT.search(text)
+    if framework.name == "Ktor":
+        match = _HOCON_PORT.search(candidate.read(f"{RESOURCES}/application.conf") or "")
         port = parse_port(match.group(1)) if match else None
         if port is not None:
             found.append((port, f"{RESOURCES}/application.conf", "ktor.deployment.port"))

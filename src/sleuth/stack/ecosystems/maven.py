@@ -92,7 +92,7 @@ class MavenDetector(StaticDetector):
             None,
         )
         finding.language = jvm_language(candidate, hinted)
-        evidence += [e for e in (sources(candidate, "Java", "Kotlin", "Scala"),) if e is not None]
+        evidence += sources(candidate, "Java", "Kotlin", "Scala")
         if "mvnw" in candidate.files:
             evidence.append(ev("marker", "mvnw", "Maven wrapper"))
 
@@ -114,6 +114,7 @@ class MavenDetector(StaticDetector):
             finding.run.ports = choose_ports(
                 candidate,
                 evidence,
+                command=finding.run.command,
                 configured=configured_port(candidate, spec),
                 default=spec.port,
                 default_reason=f"{spec.name} listens on {spec.port} by default",

@@ -53,7 +53,7 @@ class CMakeDetector(StaticDetector):
         project = _CMAKE_PROJECT.search(text)
         finding.project_name = project.group(1) if project else None
         finding.language = _language_from_cmake(project.group(2) if project else "", candidate)
-        evidence += [e for e in (sources(candidate, "C", "C++"),) if e is not None]
+        evidence += sources(candidate, "C", "C++")
         finding.build = Build(
             commands=[
                 "cmake -S . -B build -DCMAKE_BUILD_TYPE=Release",
@@ -89,7 +89,7 @@ class MesonDetector(StaticDetector):
             finding.language = "C++" if "C++" in languages else "C"
         else:
             finding.language = languages[0] if languages else c_family(candidate.languages())
-        evidence += [e for e in (sources(candidate, "C", "C++"),) if e is not None]
+        evidence += sources(candidate, "C", "C++")
         finding.build = Build(
             commands=["meson setup builddir --buildtype=release", "meson compile -C builddir"],
             cache_dirs=["builddir"],
@@ -120,7 +120,7 @@ class MakeDetector(StaticDetector):
             )
         else:
             evidence.append(ev("manifest", makefile, "Makefile"))
-            evidence += [e for e in (sources(candidate, language),) if e is not None]
+            evidence += sources(candidate, language)
         if language in ("C", "C++"):
             finding.runtime = "native"
         finding.build = Build(commands=["make build" if "build" in targets else "make"])

@@ -3,21 +3,30 @@ monorepo tools on top of them (Turborepo, Nx, Lerna, Rush).
 
 The package manager is the one ``packageManager`` names, else the workspace's, else the one
 whose lockfile is present, else npm. Members run the same install command as their root:
-npm (7+), Yarn, pnpm and Bun all find the workspace root from a member folder.
+npm (7+), Yarn, pnpm and Bun all find the workspace root from a member folder. In an Nx
+workspace a folder may have only a ``project.json``; Nx builds and serves it by project name.
+
+A framework is what the package runs on: ``peerDependencies`` name what a library plugs into,
+and at a Turborepo or Nx root devDependencies are hoisted there for the members. A run command
+comes from a ``start`` script, a ``bin``, or the framework's own server, never from ``main``
+alone, which every library has.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from shlex import quote
 from typing import Any
 
 from sleuth.stack.candidate import Candidate
 from sleuth.stack.ecosystems.common import (
     StaticDetector,
+    cache_at_root,
     choose_ports,
     ev,
     lockfile,
+    parse_port,
     read_json,
     sources,
     strings,
@@ -138,11 +147,25 @@ def _manager(candidate: Candidate, package: dict[str, Any], evidence: list[Evide
     return Manager(name, lock, berry)
 
 
-def _dependencies(package: dict[str, Any]) -> set[str]:
+def _dependencies(package: dict[str, Any], *keys: str) -> set[str]:
     names: set[str] = set()
-    for key in ("dependencies", "devDependencies", "peerDependencies"):
+    for key in keys:
         names.update(table(package, key))
     return names
+
+
+def _bin(package: dict[str, Any]) -> str | None:
+    """The executable a package installs: its only ``bin``, or the one named after it."""
+    declared = package.get("bin")
+    if isinstance(declared, str):
+        return declared or None
+    if not isinstance(declared, dict):
+        return None
+    paths = {k: v for k, v in declared.items() if isinstance(v, str) and v}
+    name = str(package.get("name", "")).rpartition("/")[2]
+    if name in paths:
+        return paths[name]
+    return next(iter(paths.values()), None) if len(paths) == 1 else None
 
 
 def _workspace_globs(
@@ -179,6 +202,9 @@ class NodeDetector(StaticDetector):
         if "package.json" not in candidate.files:
             if "rush.json" in candidate.files:
                 return self._rush_root(candidate)
+            workspace = candidate.workspace
+            if "project.json" in candidate.files and workspace and workspace.orchestrator == "Nx":
+                return self._nx_project(candidate)
             return None
         evidence: list[Evidence] = []
         finding = Finding(manifests=["package.json"])
@@ -197,13 +223,21 @@ class NodeDetector(StaticDetector):
         manager = _manager(candidate, package, evidence)
         finding.build_system = manager.name
         finding.runtime = "Bun" if manager.name == "Bun" else "Node.js"
-        deps = _dependencies(package)
-        finding.language = _language(candidate, deps)
-        evidence += [e for e in (sources(candidate, "TypeScript", "JavaScript"),) if e is not None]
+        finding.language = _language(
+            candidate, _dependencies(package, "dependencies", "devDependencies", "peerDependencies")
+        )
+        evidence += sources(candidate, "TypeScript", "JavaScript")
         if "tsconfig.json" in candidate.files:
             evidence.append(ev("marker", "tsconfig.json", "TypeScript compiler settings"))
 
         scripts = {k: v for k, v in table(package, "scripts").items() if isinstance(v, str)}
+        # A peer dependency is what a library plugs into, not what it runs on; at a monorepo
+        # root, devDependencies are hoisted there for the members and say nothing of the root.
+        monorepo = "nx.json" in candidate.files or "turbo.json" in candidate.files
+        runtime_deps = _dependencies(package, "dependencies")
+        deps = (
+            runtime_deps if monorepo else runtime_deps | _dependencies(package, "devDependencies")
+        )
         framework = next((f for f in FRAMEWORKS if f.package in deps), None)
         if framework is not None:
             finding.framework = framework.name
@@ -233,12 +267,16 @@ class NodeDetector(StaticDetector):
         finding.orchestrator = orchestrator
 
         command: str | None = None
+        main = package.get("main")
+        executable = _bin(package)
         if "start" in scripts:
             command = manager.run("start")
         elif framework is not None and framework.serve:
             command = framework.serve
-        elif isinstance(package.get("main"), str):
-            command = f"node {package['main']}"
+        elif executable is not None:
+            command = f"node {executable}"
+        elif framework is not None and framework.package in runtime_deps and isinstance(main, str):
+            command = f"node {main}"  # a server's entry point; a library's main is not run
         if command is not None or framework is not None:
             finding.run = Run(command=command)
             configured: list[tuple[int, str, str]] = []
@@ -249,6 +287,7 @@ class NodeDetector(StaticDetector):
             finding.run.ports = choose_ports(
                 candidate,
                 evidence,
+                command=command,
                 configured=configured,
                 default=framework.port if framework else None,
                 default_reason=f"{framework.name} serves on {framework.port} by default"
@@ -291,6 +330,49 @@ class NodeDetector(StaticDetector):
             )
             return name, manager.recursive_build(), None
         return None, None, None
+
+    @staticmethod
+    def _nx_project(candidate: Candidate) -> Finding:
+        """A folder of an Nx workspace that only has a ``project.json``: Nx builds and serves
+        it through the targets listed there, from anywhere in the workspace."""
+        evidence: list[Evidence] = []
+        project = read_json(candidate, "project.json", evidence) or {}
+        declared = project.get("name")
+        name = declared if isinstance(declared, str) and declared else candidate.name
+        evidence.append(ev("manifest", "project.json", f"Nx project {name}"))
+        targets = table(project, "targets") or table(project, "architect")
+        language = dominant(candidate.languages()) or _language(candidate, set())
+        finding = Finding(
+            project_name=name,
+            language=language,
+            build_system="Nx",
+            runtime="Node.js" if language in ("TypeScript", "JavaScript") else None,
+            manifests=["project.json"],
+        )
+        evidence += sources(candidate, language)
+        if targets:
+            listed = ", ".join(sorted(str(t) for t in targets))
+            evidence.append(ev("config", "project.json", f"targets: {listed}"))
+        if "build" in targets or "serve" in targets:
+            manager = _manager(candidate, {}, evidence)
+            commands = [manager.install()]
+            if "build" in targets:
+                commands.append(f"npx nx build {quote(name)}")
+            caches = [manager.store(candidate), cache_at_root(candidate, "node_modules")]
+            caches.append(cache_at_root(candidate, ".nx/cache"))
+            finding.build = Build(commands=commands, cache_dirs=caches)
+        if "serve" in targets:
+            command = f"npx nx serve {quote(name)}"
+            configured: list[tuple[int, str, str]] = []
+            port = parse_port(table(targets, "serve", "options").get("port"))
+            if port is not None:
+                configured.append((port, "project.json", "the serve target's port option"))
+            finding.run = Run(command=command)
+            finding.run.ports = choose_ports(
+                candidate, evidence, command=command, configured=configured
+            )
+        finding.evidence = evidence
+        return finding
 
     @staticmethod
     def _rush_root(candidate: Candidate) -> Finding:

@@ -43,7 +43,7 @@ class ComposerDetector(StaticDetector):
             finding.project_name = name.rpartition("/")[2]
         _, found = lock_evidence(candidate, "composer.lock")
         evidence += found
-        evidence += [e for e in (sources(candidate, "PHP"),) if e is not None]
+        evidence += sources(candidate, "PHP")
         required = set(table(composer, "require")) | set(table(composer, "require-dev"))
         finding.build = Build(
             commands=["composer install --no-dev --optimize-autoloader --no-interaction"],
@@ -64,9 +64,13 @@ class ComposerDetector(StaticDetector):
         if command is not None:
             finding.run = Run(command=command)
             finding.run.ports = choose_ports(
-                candidate, evidence, default=8000, default_reason="the run command serves on 8000"
+                candidate,
+                evidence,
+                command=command,
+                default=8000,
+                default_reason="the run command serves on 8000",
             )
-        if framework == "Laravel" and candidate.has("bootstrap/app.php"):
+        if framework == "Laravel":
             match = _LARAVEL_HEALTH.search(candidate.read("bootstrap/app.php") or "")
             if match:
                 finding.run.health_endpoint = match.group(1)

@@ -3,11 +3,13 @@
 The tool that owns the environment wins over the build backend: a ``uv.lock`` next to a
 Hatch backend means the project is worked on with uv. Dependencies are read from every place
 they can be declared, so Django is found whether it is pinned in ``requirements.txt`` or
-listed in ``pyproject.toml``.
+listed in ``pyproject.toml``, and ``-r`` includes are followed (``requirements/base.txt``).
+A ``manage.py`` that imports Django is Django even when no file declares the dependency.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +37,9 @@ _SETUP_CALL = re.compile(r"(?:setuptools|distutils)[\s\S]*\bsetup\s*\(")
 _SETUP_NAME = re.compile(r"""\bname\s*=\s*["']([^"']+)["']""")
 _INSTALL_REQUIRES = re.compile(r"install_requires\s*=\s*\[(.*?)\]", re.DOTALL)
 _QUOTED = re.compile(r"""["']([^"']+)["']""")
+_INCLUDE = re.compile(r"^\s*(?:-r\s*|--requirement(?:\s*=\s*|\s+))(\S+)")
+_MAX_INCLUDE_DEPTH = 5
+_DJANGO_MANAGE = re.compile(r"\bdjango\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +105,45 @@ def requirement_names(lines: list[str]) -> set[str]:
     return names
 
 
-def _tool(candidate: Candidate, pyproject: dict[str, Any], present: list[str]) -> str:
+def requirement_includes(lines: list[str]) -> list[str]:
+    """Files a requirements file pulls in with ``-r``/``--requirement``, as written."""
+    out: list[str] = []
+    for raw in lines:
+        match = _INCLUDE.match(raw.split(" #", 1)[0])
+        if match:
+            out.append(match.group(1))
+    return out
+
+
+def read_requirements(candidate: Candidate, name: str) -> dict[str, str]:
+    """Distribution name -> the file (relative to the folder) that asks for it, following
+    ``-r`` includes relative to the including file, a few levels deep and never twice; reads
+    go through the candidate, so nothing outside the scanned root is opened."""
+    found: dict[str, str] = {}
+    seen: set[str] = set()
+    pending = [(name, 0)]
+    while pending:
+        path, depth = pending.pop(0)
+        key = posixpath.normpath(path)
+        if key in seen:
+            continue
+        seen.add(key)
+        text = candidate.read(key)
+        if text is None:
+            continue
+        lines = text.splitlines()
+        for dep in sorted(requirement_names(lines)):
+            found.setdefault(dep, key)
+        if depth < _MAX_INCLUDE_DEPTH:
+            base = posixpath.dirname(key)
+            pending += [
+                (posixpath.join(base, inc), depth + 1) for inc in requirement_includes(lines)
+            ]
+    return found
+
+
+def _tool(candidate: Candidate, pyproject: dict[str, Any], present: list[str]) -> str | None:
+    """The tool that installs the project; None when nothing declares what to install."""
     tools = table(pyproject, "tool")
     backend = str(table(pyproject, "build-system").get("build-backend", ""))
     if lockfile(candidate, "uv.lock") or "uv" in tools:
@@ -118,9 +161,16 @@ def _tool(candidate: Candidate, pyproject: dict[str, Any], present: list[str]) -
         return "Hatch"
     if "setup.py" in present or "setup.cfg" in present:
         return "setuptools"
-    if "requirements.txt" in candidate.files or not table(pyproject, "project"):
+    if "requirements.txt" in candidate.files:
         return "pip"
-    return "setuptools"  # a [project] table without a backend builds with setuptools
+    if table(pyproject, "project") or table(pyproject, "build-system"):
+        return "setuptools"  # a [project] table without a backend builds with setuptools
+    return None  # a pyproject.toml of tool settings only: nothing to install
+
+
+def _declare(deps: dict[str, str], names: set[str], file: str) -> None:
+    for name in sorted(names):
+        deps.setdefault(name, file)
 
 
 class PythonDetector(StaticDetector):
@@ -134,7 +184,7 @@ class PythonDetector(StaticDetector):
             return None
         evidence: list[Evidence] = []
         finding = Finding(language="Python", runtime="CPython", manifests=present)
-        deps: set[str] = set()
+        deps: dict[str, str] = {}  # distribution -> the file that declares it
         pyproject: dict[str, Any] = {}
         if "pyproject.toml" in candidate.files:
             parsed = read_toml(candidate, "pyproject.toml", evidence)
@@ -152,8 +202,9 @@ class PythonDetector(StaticDetector):
                 evidence.append(ev("manifest", "pyproject.toml", f"declares {name or 'a project'}"))
             else:
                 evidence.append(ev("weak_manifest", "pyproject.toml", "tool settings only"))
-            deps |= requirement_names(strings(project.get("dependencies")))
-            deps |= {normalise(k) for k in table(poetry, "dependencies")}
+            declared = requirement_names(strings(project.get("dependencies")))
+            declared |= {normalise(k) for k in table(poetry, "dependencies")}
+            _declare(deps, declared, "pyproject.toml")
             members = strings(table(pyproject, "tool", "uv", "workspace").get("members"))
             if members:
                 finding.orchestrator = "uv workspaces"
@@ -166,12 +217,12 @@ class PythonDetector(StaticDetector):
                     ev("workspace", "pyproject.toml", f"uv workspace: {', '.join(members)}")
                 )
         if "requirements.txt" in candidate.files:
-            text = candidate.read("requirements.txt") or ""
-            deps |= requirement_names(text.splitlines())
+            for dep, file in read_requirements(candidate, "requirements.txt").items():
+                deps.setdefault(dep, file)
             evidence.append(ev("manifest", "requirements.txt", "pip requirements"))
         if "Pipfile" in candidate.files:
             pipfile = read_toml(candidate, "Pipfile", evidence) or {}
-            deps |= {normalise(k) for k in table(pipfile, "packages")}
+            _declare(deps, {normalise(k) for k in table(pipfile, "packages")}, "Pipfile")
             evidence.append(ev("manifest", "Pipfile", "Pipenv dependencies"))
         if "setup.py" in present:
             text = candidate.read("setup.py") or ""
@@ -181,42 +232,52 @@ class PythonDetector(StaticDetector):
                 finding.project_name = match.group(1)
             block = _INSTALL_REQUIRES.search(text)
             if block:
-                deps |= requirement_names(_QUOTED.findall(block.group(1)))
+                _declare(deps, requirement_names(_QUOTED.findall(block.group(1))), "setup.py")
         if "setup.cfg" in candidate.files:
             evidence.append(ev("manifest", "setup.cfg", "setuptools configuration"))
-        evidence += [e for e in (sources(candidate, "Python"),) if e is not None]
+        evidence += sources(candidate, "Python")
         _, found = lock_evidence(candidate, "uv.lock", "poetry.lock", "pdm.lock", "Pipfile.lock")
         evidence += found
 
-        tool = TOOLS[_tool(candidate, pyproject, present)]
-        finding.build_system = tool.name
-        install = tool.install
-        if tool.name == "uv" and not lockfile(candidate, "uv.lock"):
-            install = "uv sync --no-dev"
-        if tool.name == "Pipenv" and "Pipfile.lock" not in candidate.files:
-            install = "pipenv install"
-        caches = [cache_at_root(candidate, c) if c == ".venv" else c for c in tool.caches]
-        finding.build = Build(commands=[install], cache_dirs=caches)
+        chosen = _tool(candidate, pyproject, present)
+        tool = TOOLS[chosen] if chosen is not None else None
+        if tool is not None:
+            finding.build_system = tool.name
+            install = tool.install
+            if tool.name == "uv" and not lockfile(candidate, "uv.lock"):
+                install = "uv sync --no-dev"
+            if tool.name == "Pipenv" and "Pipfile.lock" not in candidate.files:
+                install = "pipenv install"
+            caches = [cache_at_root(candidate, c) if c == ".venv" else c for c in tool.caches]
+            finding.build = Build(commands=[install], cache_dirs=caches)
 
+        django_manage = "manage.py" in candidate.files and (
+            "django" in deps or bool(_DJANGO_MANAGE.search(candidate.read("manage.py") or ""))
+        )
         framework = next((f for f in FRAMEWORKS if f.package in deps), None)
+        if framework is None and django_manage:
+            framework = FRAMEWORKS[0]
         if framework is not None:
             finding.framework = framework.name
-            evidence.append(ev("dependency", present[0], f"depends on {framework.package}"))
-            finding.run = Run(command=self._run(candidate, framework, tool))
+            if framework.package in deps:
+                why = f"depends on {framework.package}"
+                evidence.append(ev("dependency", deps[framework.package], why))
+            command = self._run(candidate, framework, tool.runner if tool else "")
+            finding.run = Run(command=command)
             finding.run.ports = choose_ports(
                 candidate,
                 evidence,
+                command=command,
                 default=framework.port,
                 default_reason=f"{framework.name}'s server listens on {framework.port} by default",
             )
-        if "manage.py" in candidate.files:
+        if django_manage:
             evidence.append(ev("marker", "manage.py", "Django management script"))
         finding.evidence = evidence
         return finding
 
     @staticmethod
-    def _run(candidate: Candidate, framework: PyFramework, tool: Tool) -> str | None:
-        run = tool.runner
+    def _run(candidate: Candidate, framework: PyFramework, run: str) -> str | None:
         if framework.name == "Django":
             if "manage.py" in candidate.files:
                 return f"{run}python manage.py runserver 0.0.0.0:8000"

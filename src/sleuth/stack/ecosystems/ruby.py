@@ -19,9 +19,14 @@ from sleuth.stack.model import Build, Evidence, Run
 _GEM = re.compile(r"""^\s*gem\s+["']([^"']+)["']""", re.MULTILINE)
 _SPEC_DEP = re.compile(r"""add_(?:runtime_)?dependency\s*\(?\s*["']([^"']+)["']""")
 _SPEC_NAME = re.compile(r"""\.name\s*=\s*["']([^"']+)["']""")
+# ``port 3000``, ``port ENV.fetch("PORT", 3000)``, ``port ENV.fetch("PORT") { 3000 }``,
+# ``port ENV["PORT"] || 3000``, parenthesised or not, the number quoted or not.
 _PUMA_PORT = re.compile(
-    r"""^\s*port\s+(?:ENV\.fetch\(\s*["']PORT["']\s*\)\s*\{\s*)?(\d{2,5})""", re.MULTILINE
+    r"""^[ \t]*port[ \t(]+(?:ENV(?:\.fetch\([ \t]*["']PORT["'][ \t]*(?:,|\)[ \t]*\{)"""
+    r"""|\[[ \t]*["']PORT["'][ \t]*\][ \t]*(?:\|\||\bor\b))[ \t]*)?["']?(\d{2,5})\b""",
+    re.MULTILINE,
 )
+_PUMA_BIND = re.compile(r"""^[ \t]*bind[ \t(]+["']tcp://[^"'\s]*:(\d{2,5})["']""", re.MULTILINE)
 _RAILS_HEALTH = re.compile(r"""["']rails/health#show["']""")
 _UP_ROUTE = re.compile(r"""get\s+["']/?(\w[\w/-]*)["']\s*=>\s*["']rails/health#show["']""")
 
@@ -51,7 +56,7 @@ class RubyDetector(StaticDetector):
             evidence.append(ev("manifest", spec, "gem specification"))
         _, found = lock_evidence(candidate, "Gemfile.lock")
         evidence += found
-        evidence += [e for e in (sources(candidate, "Ruby"),) if e is not None]
+        evidence += sources(candidate, "Ruby")
         commands = ["bundle config set --local path vendor/bundle", "bundle install"]
         if "rails" in gems or "railties" in gems:
             finding.framework = "Rails"
@@ -60,21 +65,21 @@ class RubyDetector(StaticDetector):
                 commands.append("bundle exec rails assets:precompile")
             finding.run = Run(command="bundle exec rails server -b 0.0.0.0")
             configured = []
-            puma = candidate.read("config/puma.rb") if candidate.has("config/puma.rb") else None
-            match = _PUMA_PORT.search(puma or "")
-            port = parse_port(match.group(1)) if match else None
-            if port is not None:
-                configured.append((port, "config/puma.rb", "the port directive"))
+            puma = candidate.read("config/puma.rb") or ""
+            for pattern, setting in ((_PUMA_PORT, "the port directive"), (_PUMA_BIND, "bind")):
+                match = pattern.search(puma)
+                port = parse_port(match.group(1)) if match else None
+                if port is not None:
+                    configured.append((port, "config/puma.rb", setting))
             finding.run.ports = choose_ports(
                 candidate,
                 evidence,
+                command=finding.run.command,
                 configured=configured,
                 default=3000,
                 default_reason="rails server listens on 3000 by default",
             )
-            routes = (
-                candidate.read("config/routes.rb") if candidate.has("config/routes.rb") else None
-            )
+            routes = candidate.read("config/routes.rb")
             if routes and _RAILS_HEALTH.search(routes):
                 up = _UP_ROUTE.search(routes)
                 finding.run.health_endpoint = "/" + (up.group(1) if up else "up")
@@ -92,7 +97,11 @@ class RubyDetector(StaticDetector):
                 finding.run = Run(command=f"bundle exec ruby {main}" if main else None)
                 default, why = 4567, "Sinatra listens on 4567 by default"
             finding.run.ports = choose_ports(
-                candidate, evidence, default=default, default_reason=why
+                candidate,
+                evidence,
+                command=finding.run.command,
+                default=default,
+                default_reason=why,
             )
         finding.build = Build(commands=commands, cache_dirs=["vendor/bundle"])
         finding.evidence = evidence

@@ -91,7 +91,7 @@ class CargoDetector(StaticDetector):
             evidence.append(ev("manifest", "Cargo.toml", "Cargo manifest"))
         lock, found = lock_evidence(candidate, "Cargo.lock")
         evidence += found
-        evidence += [e for e in (sources(candidate, "Rust"),) if e is not None]
+        evidence += sources(candidate, "Rust")
 
         deps = _dependency_names(manifest)
         for crate, framework in FRAMEWORKS:
@@ -121,6 +121,7 @@ class CargoDetector(StaticDetector):
             finding.run.ports = choose_ports(
                 candidate,
                 evidence,
+                command=finding.run.command,
                 configured=configured,
                 default=8000 if finding.framework == "Rocket" else None,
                 default_reason="Rocket listens on 8000 by default",

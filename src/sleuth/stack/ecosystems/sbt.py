@@ -29,7 +29,7 @@ class SbtDetector(StaticDetector):
         if match:
             finding.project_name = match.group(1)
         finding.language = jvm_language(candidate, "Scala")
-        evidence += [e for e in (sources(candidate, "Scala", "Java"),) if e is not None]
+        evidence += sources(candidate, "Scala", "Java")
         caches = ["~/.cache/coursier", "~/.ivy2/cache", "~/.sbt", "target", "project/target"]
         plugins = candidate.read("project/plugins.sbt") or ""
         if _PLAY.search(plugins):
@@ -39,7 +39,11 @@ class SbtDetector(StaticDetector):
             name = finding.project_name or candidate.name
             finding.run = Run(command=f"target/universal/stage/bin/{name}")
             finding.run.ports = choose_ports(
-                candidate, evidence, default=9000, default_reason="Play listens on 9000 by default"
+                candidate,
+                evidence,
+                command=finding.run.command,
+                default=9000,
+                default_reason="Play listens on 9000 by default",
             )
         else:
             finding.build = Build(commands=["sbt -batch package"], cache_dirs=caches)

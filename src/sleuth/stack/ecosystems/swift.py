@@ -29,7 +29,7 @@ class SwiftPMDetector(StaticDetector):
             finding.project_name = match.group(1)
         _, found = lock_evidence(candidate, "Package.resolved")
         evidence += found
-        evidence += [e for e in (sources(candidate, "Swift"),) if e is not None]
+        evidence += sources(candidate, "Swift")
         finding.build = Build(commands=["swift build -c release"], cache_dirs=[".build"])
         executable = _EXECUTABLE.search(text)
         if "github.com/vapor/vapor" in text:
@@ -39,7 +39,11 @@ class SwiftPMDetector(StaticDetector):
             finding.run = Run(command=f".build/release/{executable.group(1)}")
         if finding.framework:
             finding.run.ports = choose_ports(
-                candidate, evidence, default=8080, default_reason="Vapor listens on 8080 by default"
+                candidate,
+                evidence,
+                command=finding.run.command,
+                default=8080,
+                default_reason="Vapor listens on 8080 by default",
             )
         finding.evidence = evidence
         return finding

@@ -33,7 +33,7 @@ class ZigDetector(StaticDetector):
         if "build.zig" in candidate.files:
             script = candidate.read("build.zig") or ""
             evidence.append(ev("manifest", "build.zig", "Zig build script"))
-        evidence += [e for e in (sources(candidate, "Zig"),) if e is not None]
+        evidence += sources(candidate, "Zig")
         finding.build = Build(
             commands=["zig build -Doptimize=ReleaseSafe"],
             cache_dirs=[".zig-cache", "~/.cache/zig"],

@@ -3,13 +3,17 @@
 ``pnpm-workspace.yaml``, ``pubspec.yaml`` and Spring's ``application.yml`` need nothing
 more, and sleuth does not depend on a YAML library. Only the first document is read (later
 ones are profile overrides in Spring). Anchors, tags and block scalars come back as strings
-or are skipped; nothing here ever raises on odd input.
+or are skipped; nothing here ever raises on odd input. The parser recurses once per level of
+nesting, so nodes nested deeper than :data:`MAX_DEPTH` come back as None (a flow collection as
+its text) instead of exhausting the stack.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any
+
+MAX_DEPTH = 100  # manifests nest a handful of levels; this only stops hostile input
 
 _KEY = re.compile(r"""^(?P<key>"[^"]*"|'[^']*'|[^\s#:'"\[\]{}][^:#]*?)\s*:(?:\s+|$)(?P<rest>.*)$""")
 
@@ -27,20 +31,23 @@ def _strip_comment(value: str) -> str:
     return value.strip()
 
 
-def scalar(value: str) -> Any:
+def scalar(value: str, depth: int = 0) -> Any:
     """A plain, quoted or flow (``[a, b]``, ``{a: b}``) value."""
     value = _strip_comment(value)
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
         return value[1:-1]
+    if depth >= MAX_DEPTH:
+        return value or None
     if value.startswith("[") and value.endswith("]"):
         inner = value[1:-1].strip()
-        return [scalar(part) for part in inner.split(",") if part.strip()] if inner else []
+        parts = inner.split(",") if inner else []
+        return [scalar(part, depth + 1) for part in parts if part.strip()]
     if value.startswith("{") and value.endswith("}"):
         out: dict[str, Any] = {}
         for part in value[1:-1].split(","):
             key, sep, rest = part.partition(":")
             if sep and key.strip():
-                out[str(scalar(key))] = scalar(rest)
+                out[str(scalar(key, depth + 1))] = scalar(rest, depth + 1)
         return out
     if value in ("", "~", "null"):
         return None
@@ -66,23 +73,25 @@ class _Lines:
             seen_content = True
 
 
-def _block(lines: _Lines, i: int, indent: int) -> tuple[Any, int]:
+def _block(lines: _Lines, i: int, indent: int, depth: int) -> tuple[Any, int]:
     """The node whose lines start at ``i`` with exactly ``indent`` spaces."""
     if i >= len(lines.items):
         return None, i
     text = lines.items[i][1]
+    if depth >= MAX_DEPTH:  # too deep to be a manifest: drop the node and what it holds
+        return None, _skip_node(lines, i, indent)
     if text == "-" or text.startswith("- "):
-        return _sequence(lines, i, indent)
+        return _sequence(lines, i, indent, depth)
     if _KEY.match(text):
-        return _mapping(lines, i, indent)
+        return _mapping(lines, i, indent, depth)
     return scalar(text), i + 1
 
 
-def _child(lines: _Lines, i: int, parent: int, allow_same: bool) -> tuple[Any, int]:
+def _child(lines: _Lines, i: int, parent: int, allow_same: bool, depth: int) -> tuple[Any, int]:
     if i < len(lines.items):
         indent, text = lines.items[i]
         if indent > parent or (allow_same and indent == parent and text.startswith("-")):
-            return _block(lines, i, indent)
+            return _block(lines, i, indent, depth + 1)
     return None, i
 
 
@@ -92,7 +101,20 @@ def _skip_deeper(lines: _Lines, i: int, indent: int) -> int:
     return i
 
 
-def _mapping(lines: _Lines, i: int, indent: int) -> tuple[dict[str, Any], int]:
+def _skip_node(lines: _Lines, i: int, indent: int) -> int:
+    """Past the node starting at ``i``: its entries at ``indent`` and everything deeper."""
+    sequence = lines.items[i][1].startswith("-")
+    i += 1
+    while i < len(lines.items):
+        at, text = lines.items[i]
+        same = text.startswith("-") if sequence else _KEY.match(text) is not None
+        if at < indent or (at == indent and not same):
+            break
+        i += 1
+    return i
+
+
+def _mapping(lines: _Lines, i: int, indent: int, depth: int) -> tuple[dict[str, Any], int]:
     out: dict[str, Any] = {}
     while i < len(lines.items) and lines.items[i][0] == indent:
         match = _KEY.match(lines.items[i][1])
@@ -107,7 +129,7 @@ def _mapping(lines: _Lines, i: int, indent: int) -> tuple[dict[str, Any], int]:
                 i = _skip_deeper(lines, i, indent)
                 out[key] = "\n".join(t for _, t in lines.items[start:i])
             else:
-                out[key], i = _child(lines, i, indent, allow_same=True)
+                out[key], i = _child(lines, i, indent, True, depth)
         elif rest.startswith(("&", "!")):  # anchors and tags: not needed, skip their bodies
             out[key] = None
             i = _skip_deeper(lines, i, indent)
@@ -116,7 +138,7 @@ def _mapping(lines: _Lines, i: int, indent: int) -> tuple[dict[str, Any], int]:
     return out, i
 
 
-def _sequence(lines: _Lines, i: int, indent: int) -> tuple[list[Any], int]:
+def _sequence(lines: _Lines, i: int, indent: int, depth: int) -> tuple[list[Any], int]:
     out: list[Any] = []
     while i < len(lines.items) and lines.items[i][0] == indent:
         text = lines.items[i][1]
@@ -124,12 +146,12 @@ def _sequence(lines: _Lines, i: int, indent: int) -> tuple[list[Any], int]:
             break
         body = text[1:].strip()
         if not body:
-            value, i = _child(lines, i + 1, indent, allow_same=False)
+            value, i = _child(lines, i + 1, indent, False, depth)
             out.append(value)
         elif _KEY.match(body):
             inner = indent + (len(text) - len(body))
             lines.items[i] = (inner, body)
-            value, i = _mapping(lines, i, inner)
+            value, i = _mapping(lines, i, inner, depth + 1)
             out.append(value)
         else:
             out.append(scalar(body))
@@ -142,7 +164,7 @@ def load(text: str) -> Any:
     lines = _Lines(text)
     if not lines.items:
         return None
-    value, _ = _block(lines, 0, lines.items[0][0])
+    value, _ = _block(lines, 0, lines.items[0][0], 0)
     return value
 
 
