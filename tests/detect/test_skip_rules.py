@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -121,7 +120,6 @@ def test_default_cap_is_one_mebibyte(repo: Repo) -> None:
     assert any("over the 1.0 MiB limit" in e.reason for e in project.evidence)
 
 
-@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
 def test_symlinks_are_never_followed(repo: Repo, tmp_path: Path) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
