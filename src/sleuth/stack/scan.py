@@ -87,9 +87,7 @@ def scan(root: Path, *, max_file_bytes: int) -> Tree:
                     # follow_symlinks=False: a symlink is neither, so it is never followed
                     if entry.is_dir(follow_symlinks=False):
                         name = entry.name
-                        if name[0] == "." or name in SKIP_DIRS:
-                            continue
-                        if name not in OUTPUT_DIRS or _holds_manifest(entry.path):
+                        if name[0] != "." and name not in SKIP_DIRS:
                             dirs.append(name)
                     elif entry.is_file(follow_symlinks=False):
                         files.append(entry.name)
@@ -100,6 +98,8 @@ def scan(root: Path, *, max_file_bytes: int) -> Tree:
         for name, markers in CONTEXT_SKIPS.items():
             if name in dirs and any(f.endswith(markers) for f in files):
                 dirs.remove(name)
+        # Output-like names not beside their producer are kept only if they declare a project.
+        dirs = [d for d in dirs if d not in OUTPUT_DIRS or _holds_manifest(f"{path}/{d}")]
         if ".gitignore" in files:
             outcome = read_limited(f"{path}/.gitignore", join(rel, ".gitignore"), max_file_bytes)
             if outcome.note is not None:
