@@ -16,19 +16,21 @@ from sleuth.tools.builtin import PageOutput, WebSearchOutput
 
 
 async def test_search_then_fetch_share_one_ledger(web: Web) -> None:
+    other = web.page("/other", "Nimbus elsewhere", NIMBUS_FACTS)
     url = web.page("/nimbus", "Nimbus timeouts", NIMBUS_FACTS)
-    ledger = CitationLedger()
+    ledger = CitationLedger()  # empty, so a careless "ledger or new" would drop it
     async with AsyncSleuth(web.settings()) as client:
         found = await acall("web_search", {"query": "nimbus"}, client=client, ledger=ledger)
         page = await acall(
             "fetch_page", {"url": url, "max_chars": 300}, client=client, ledger=ledger
         )
     assert isinstance(found.data, WebSearchOutput)
-    assert [(item.id, item.url) for item in found.data.results] == [(1, url)]
+    assert [(item.id, item.url) for item in found.data.results] == [(1, other), (2, url)]
     assert isinstance(page.data, PageOutput)
-    assert page.data.id == 1
+    assert page.data.id == 2  # the id the search issued, from the caller's ledger
+    assert len(ledger) == 2
     assert page.data.next_start_index == 300
-    assert page.text.startswith(f"[1] Nimbus timeouts\nURL: {url}\nCharacters 0-300 of")
+    assert page.text.startswith(f"[2] Nimbus timeouts\nURL: {url}\nCharacters 0-300 of")
     assert "start_index=300" in page.text
 
 
