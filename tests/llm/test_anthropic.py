@@ -10,6 +10,7 @@ import pytest
 
 from llm import payloads_anthropic as wire_format
 from llm.conftest import Sleeps
+from llm.specs import FETCH, SEARCH
 from search.wire import Wire
 from sleuth.config import Settings
 from sleuth.errors import (
@@ -31,19 +32,7 @@ from sleuth.llm import (
     NativeSource,
     StopReason,
     ToolCall,
-    ToolSpec,
     open_provider,
-)
-
-SEARCH = ToolSpec(
-    "web_search",
-    "Search the web",
-    {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
-)
-FETCH = ToolSpec(
-    "fetch",
-    "Read one page",
-    {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]},
 )
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from llm import payloads_gemini as wire_format
 from llm.conftest import Sleeps
+from llm.specs import FETCH, SEARCH
 from search.wire import Wire
 from sleuth.config import Settings
 from sleuth.errors import (
@@ -35,16 +36,6 @@ from sleuth.llm import (
     open_provider,
 )
 
-SEARCH = ToolSpec(
-    "web_search",
-    "Search the web",
-    {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
-)
-FETCH = ToolSpec(
-    "fetch",
-    "Read one page",
-    {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]},
-)
 SIGNED_CALL = {
     "functionCall": {"id": "8f2kq0xd", "name": "web_search", "args": {"query": "python 3.13"}},
     "thoughtSignature": wire_format.SIGNATURE,

@@ -9,6 +9,7 @@ import pytest
 
 from llm import payloads_ollama as wire_format
 from llm.conftest import Sleeps
+from llm.specs import FETCH, SEARCH
 from search.wire import Reply, Wire
 from sleuth.config import Settings
 from sleuth.errors import (
@@ -31,16 +32,6 @@ from sleuth.llm import (
 )
 
 NAME = "ollama"
-SEARCH = ToolSpec(
-    "web_search",
-    "Search the web",
-    {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
-)
-FETCH = ToolSpec(
-    "fetch",
-    "Read one page",
-    {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]},
-)
 THOUGHT = "The user wants recent changes; I should search first."
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from llm import payloads_openai as wire_format
 from llm.conftest import Sleeps
+from llm.specs import SEARCH
 from search.wire import Wire
 from sleuth.config import Settings
 from sleuth.errors import (
@@ -18,13 +19,7 @@ from sleuth.errors import (
     LLMToolsUnsupported,
     MalformedReply,
 )
-from sleuth.llm import ChatRequest, Message, StopReason, ToolSpec, open_provider
-
-SEARCH = ToolSpec(
-    "web_search",
-    "Search the web",
-    {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
-)
+from sleuth.llm import ChatRequest, Message, StopReason, open_provider
 
 
 async def test_tool_call_follow_up_and_answer(

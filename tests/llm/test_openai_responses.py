@@ -9,6 +9,7 @@ import pytest
 
 from llm import payloads_responses as wire_format
 from llm.conftest import Sleeps
+from llm.specs import FETCH, SEARCH
 from search.wire import Wire
 from sleuth.config import Settings
 from sleuth.errors import (
@@ -35,16 +36,6 @@ from sleuth.llm import (
 )
 
 NAME = "openai-responses"
-SEARCH = ToolSpec(
-    "web_search",
-    "Search the web",
-    {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
-)
-FETCH = ToolSpec(
-    "fetch",
-    "Read one page",
-    {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]},
-)
 
 
 def flat(tool: ToolSpec) -> dict[str, object]:
