@@ -7,12 +7,12 @@ from pathlib import Path
 
 from detect.trees import Repo
 from sleuth.stack.candidate import Files
-from sleuth.stack.discover import Spot, discover
+from sleuth.stack.spots import Spot, find_spots
 from sleuth.stack.scan import scan
 
 
 def spots(root: Path) -> dict[str, Spot]:
-    return {s.path: s for s in discover(scan(root, max_file_bytes=1 << 20))}
+    return {s.path: s for s in find_spots(scan(root, max_file_bytes=1 << 20))}
 
 
 def test_fragments_belong_to_the_enclosing_project(repo: Repo) -> None:

@@ -25,7 +25,7 @@ from sleuth.stack.assemble import late_member, to_project
 from sleuth.stack.candidate import Candidate, Files
 from sleuth.stack.confidence import CONFIDENT, score
 from sleuth.stack.detector import Detector, FallbackDetector
-from sleuth.stack.discover import Spot, discover
+from sleuth.stack.spots import Spot, find_spots
 from sleuth.stack.finding import Finding
 from sleuth.stack.model import Evidence, Project, Source
 from sleuth.stack.modes import normalize_mode
@@ -108,7 +108,7 @@ class _Walk:
     def __init__(self, root: Path, max_file_bytes: int) -> None:
         tree = scan(root, max_file_bytes=max_file_bytes)
         self._files = Files(tree, max_file_bytes)
-        self._spots = discover(tree)
+        self._spots = find_spots(tree)
         self._workspaces = Workspaces()
         self._members: dict[str, Declared] = {}
         self._files_of: dict[str, frozenset[str]] = {}

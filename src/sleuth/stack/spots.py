@@ -69,7 +69,7 @@ def _reason(folder: Folder, names: list[str], enclosing: Spot | None) -> Reason 
     return None
 
 
-def discover(tree: Tree) -> list[Spot]:
+def find_spots(tree: Tree) -> list[Spot]:
     """Candidate folders, parents before children."""
     spots: list[Spot] = []
     owner: list[int] = []  # per folder: index of the candidate it belongs to, or -1
