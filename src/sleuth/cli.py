@@ -740,6 +740,77 @@ def tools(
 
 
 @app.command(cls=PlainHelp)
+def serve(
+    host: Annotated[str, typer.Option(metavar="HOST", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option(metavar="PORT", min=0, max=65535, help="Port to listen on.")
+    ] = 8080,
+    workers: Annotated[int, typer.Option(metavar="N", min=1, max=64, help="Worker processes.")] = 1,
+    insecure_no_auth: Annotated[
+        bool,
+        typer.Option("--insecure-no-auth", help="Serve beyond loopback without SLEUTH_API_TOKENS."),
+    ] = False,
+) -> None:
+    """Serve the HTTP API, link suggestions and MCP (needs sleuth[server])."""
+    try:
+        from sleuth.server.run import serve as run_server
+    except ImportError as exc:
+        raise UsageError(
+            f"the server needs the server extra ({exc.name} is missing)",
+            hint="pip install 'sleuth[server]'",
+        ) from None
+    if STATE.config is not None:
+        os.environ["SLEUTH_CONFIG"] = str(STATE.config)  # worker processes read it too
+    settings = load_settings(STATE.config)
+    level = settings.log_level or {0: "warning", 1: "info"}.get(STATE.verbose, "debug")
+    log.configure(settings.log_format, level)
+    run_server(host, port, workers=workers, insecure_no_auth=insecure_no_auth, settings=settings)
+
+
+@app.command(cls=PlainHelp)
+def suggest(
+    url: Annotated[str, typer.Argument(metavar="URL", help="The page to suggest a link for.")],
+    title: Annotated[
+        str | None, typer.Option(metavar="TEXT", help="The page's title, if known.")
+    ] = None,
+    description: Annotated[
+        str | None, typer.Option(metavar="TEXT", help="The page's description, if known.")
+    ] = None,
+    json_output: JsonFlag = False,
+) -> None:
+    """Suggest a slug, title, description and tags for a link, with the configured LLM."""
+    from sleuth.suggest import Suggester, check_url
+
+    STATE.json = json_output
+    check_url(url)
+    client = _client()
+
+    async def run() -> Any:
+        async with client:
+            suggester = Suggester(client.settings, client.cache, fetcher=client.fetcher)
+            try:
+                return await suggester.suggest(url, title, description)
+            finally:
+                await suggester.aclose()
+
+    with _status("asking the model", _interactive(json_output)):
+        result = asyncio.run(run())
+    if json_output:
+        _print_json(result.suggestion.model_dump())
+        return
+    shown = result.suggestion
+    for name, value in (
+        ("slug", shown.slug),
+        ("title", shown.title),
+        ("description", shown.description),
+        ("tags", " ".join(shown.tags)),
+    ):
+        _out(f"{name}: {value or '-'}\n")
+    if result.cleared:
+        sys.stderr.write(f"cleared invalid field(s): {', '.join(result.cleared)}\n")
+
+
+@app.command(cls=PlainHelp)
 def mcp(
     transport: Annotated[
         Transport, typer.Option(help="stdio for a client that starts sleuth; http to serve.")

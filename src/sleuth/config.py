@@ -27,6 +27,8 @@ USER_AGENT = f"sleuth/{__version__} (+{HOME_PAGE})"
 CommaList = Annotated[list[str], NoDecode]
 LLMProviderName = Literal["openai", "openai-responses", "anthropic", "gemini", "ollama"]
 PortList = Annotated[list[int], NoDecode]
+_RATE_PATTERN = r"^\s*[1-9][0-9]*\s*/\s*[0-9]*\s*(s|sec|second|m|min|minute|h|hour|d|day)s?\s*$"
+RESERVED_SLUGS = ("auth", "static", "dashboard", "admin", "api", "u", "links", "metrics", "mcp")
 
 
 def default_config_path() -> Path:
@@ -159,6 +161,28 @@ class Settings(BaseSettings):
         "full", description="full: static, then the LLM for what it cannot place"
     )
     detect_max_file_bytes: int = Field(1 << 20, ge=1, description="larger files are not read")
+
+    # HTTP server (sleuth serve) and link suggestions
+    api_tokens: SecretStr | None = Field(
+        None, description="bearer tokens: a comma list, or @path to a file of sha256 hashes"
+    )
+    rate_limit: str | None = Field(
+        None, pattern=_RATE_PATTERN, description="requests per token, like 60/minute"
+    )
+    cors_origins: CommaList = Field(default_factory=list)
+    max_body_bytes: int = Field(64 * 1024, ge=1, description="request body cap")
+    shutdown_grace: float = Field(10.0, ge=0, description="seconds in-flight requests get")
+    suggest_timeout: float = Field(15.0, gt=0)
+    suggest_prompt: str | None = Field(None, description="a file path or the template text")
+    suggest_reserved_slugs: CommaList = Field(default_factory=lambda: list(RESERVED_SLUGS))
+    suggest_fetch: bool = Field(False, description="read the page when no title is sent")
+
+    @field_validator("cors_origins", "suggest_reserved_slugs", mode="before")
+    @classmethod
+    def _split_server_lists(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
 
     @field_validator("allow_hosts", "search_providers", mode="before")
     @classmethod

@@ -39,6 +39,8 @@ what to do, whether trying again may help, and the exit code the CLI uses::
     │   ├── MalformedReply       the reply was not the JSON asked for (keeps the raw text)
     │   └── ReplayMiss           no recorded answer for this request
     ├── BudgetExceeded           a session or daily LLM budget is spent
+    ├── Unauthorized             an HTTP request without an accepted bearer token
+    ├── TooManyRequests          a token spent its share of SLEUTH_RATE_LIMIT (retryable)
     └── ToolError                a tool call named no tool, or bad arguments
 """
 
@@ -87,6 +89,8 @@ EXIT_CODES: dict[str, int] = {
     "unknown_tool": 54,
     "invalid_arguments": 55,
     "llm_turn_limit": 56,
+    "unauthorized": 80,
+    "too_many_requests": 81,
 }
 
 
@@ -391,3 +395,21 @@ class ToolError(SleuthError):
 
 class UnknownTool(ToolError):
     code = "unknown_tool"
+
+
+class Unauthorized(SleuthError):
+    """An HTTP request without a bearer token the server accepts."""
+
+    code = "unauthorized"
+    default_hint = "send Authorization: Bearer <token> with a token listed in SLEUTH_API_TOKENS"
+
+
+class TooManyRequests(SleuthError):
+    """A token spent its share of ``SLEUTH_RATE_LIMIT``; ``retry_after`` is in seconds."""
+
+    code = "too_many_requests"
+    default_retryable = True
+
+    def __init__(self, message: str, *, retry_after: float, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint or f"try again in {max(1, round(retry_after))} s")
+        self.retry_after = retry_after

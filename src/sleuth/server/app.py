@@ -1,0 +1,359 @@
+"""The HTTP application of ``sleuth serve``: the JSON API, link suggestions, MCP at ``/mcp``,
+health, readiness, metrics, the OpenAPI description and the web page.
+
+Everything a second instance needs (the page cache, the search budget, rate
+limits, the daily LLM budget) lives in the cache backend, never only in this
+process, so instances behind a load balancer on one Redis behave as one. The
+MCP endpoint is stateless for the same reason: any instance can answer any
+request.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+)
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from sleuth import log
+from sleuth.api import AsyncSleuth
+from sleuth.cache import Cache, FallbackCache, open_cache
+from sleuth.config import Settings, load_settings
+from sleuth.errors import CacheError, ConfigError, SleuthError, TooManyRequests
+from sleuth.server import routes
+from sleuth.server.auth import Tokens
+from sleuth.server.metrics import CountingCache, Metrics
+from sleuth.server.openapi import DOCS_PAGE, build_spec
+from sleuth.server.ratelimit import RateLimiter, parse_rate
+from sleuth.server.responses import error_response, from_error
+from sleuth.suggest import Suggester, llm_configured
+from sleuth.suggest.prompt import load_template, render
+
+LOGGER = logging.getLogger("sleuth.server")
+STATIC_DIR = Path(__file__).with_name("static")
+ROUTE_LABELS = frozenset(
+    {
+        "/",
+        "/healthz",
+        "/readyz",
+        "/metrics",
+        "/openapi.json",
+        "/docs",
+        "/mcp",
+        "/api/v1/search",
+        "/api/v1/fetch",
+        "/api/v1/research",
+        "/api/v1/ask",
+        "/api/v1/discover",
+        "/api/v1/links/suggest",
+    }
+)
+Handler = Callable[["ServerState", Request], Awaitable[Response]]
+
+
+@dataclass
+class ServerState:
+    settings: Settings
+    client: AsyncSleuth
+    cache: Cache  # the configured backend (with its fallback), below the counting layer
+    metrics: Metrics
+    tokens: Tokens
+    limiter: RateLimiter | None
+    suggester: Suggester | None
+    suggest_off_reason: str
+    spec: dict[str, Any] = field(default_factory=dict)
+
+    async def admit(self, request: Request, *, limit: bool = True) -> str:
+        """Who is asking (a token's hash, or the client address without auth); raises
+        :class:`~sleuth.errors.Unauthorized` or :class:`~sleuth.errors.TooManyRequests`."""
+        if self.tokens.enabled:
+            who = "token:" + self.tokens.verify(request.headers.get("authorization"))[:16]
+        else:
+            who = "client:" + (request.client.host if request.client else "unknown")
+        if limit and self.limiter is not None:
+            try:
+                await self.limiter.hit(who)
+            except TooManyRequests:
+                self.metrics.inc("sleuth_rate_limited_total")
+                raise
+        return who
+
+    async def aclose(self) -> None:
+        try:
+            if self.suggester is not None:
+                await self.suggester.aclose()
+        finally:
+            await self.client.aclose()
+
+
+def check_settings(settings: Settings, *, insecure_no_auth: bool = False) -> Tokens:
+    """Start-up checks that must stop the server before it listens (exit 3)."""
+    tokens = Tokens.from_settings(settings)
+    if settings.rate_limit:
+        parse_rate(settings.rate_limit)
+    render(load_template(settings.suggest_prompt), settings.suggest_reserved_slugs)
+    if "*" in settings.cors_origins and tokens.enabled and not insecure_no_auth:
+        raise ConfigError(
+            "SLEUTH_CORS_ORIGINS=* is allowed only on a server without tokens",
+            hint="list the origins (https://app.example, chrome-extension://ID) instead",
+        )
+    for origin in settings.cors_origins:
+        if origin != "*" and ("://" not in origin or origin.endswith("/")):
+            raise ConfigError(
+                f"SLEUTH_CORS_ORIGINS entry {origin!r} is not an origin",
+                hint="write scheme://host[:port] with no path, e.g. chrome-extension://ID",
+            )
+    return tokens
+
+
+def build_state(settings: Settings, tokens: Tokens, metrics: Metrics) -> ServerState:
+    cache = open_cache(settings)
+    client = AsyncSleuth(settings, cache=CountingCache(cache, metrics))
+    limiter = (
+        RateLimiter(client.cache, parse_rate(settings.rate_limit)) if settings.rate_limit else None
+    )
+    suggester: Suggester | None = None
+    reason = (
+        "link suggestions are off: no LLM is configured (set SLEUTH_LLM_PROVIDER or "
+        "SLEUTH_LLM_BASE_URL)"
+    )
+    if llm_configured(settings):
+        try:
+            suggester = Suggester(settings, client.cache, fetcher=client.fetcher)
+        except ConfigError:
+            raise
+        except SleuthError as exc:  # a provider named but unusable: the rest still serves
+            reason = f"link suggestions are off: {exc}"
+            log.warn("suggest_unavailable", error=str(exc))
+    return ServerState(
+        settings=settings,
+        client=client,
+        cache=cache,
+        metrics=metrics,
+        tokens=tokens,
+        limiter=limiter,
+        suggester=suggester,
+        suggest_off_reason=reason,
+    )
+
+
+def create_app(settings: Settings | None = None, *, insecure_no_auth: bool = False) -> Starlette:
+    """The application; ``settings`` default to the environment's (``SLEUTH_*``, the TOML file)."""
+    settings = settings or load_settings()
+    tokens = check_settings(settings, insecure_no_auth=insecure_no_auth)
+    metrics = Metrics()
+    state = build_state(settings, tokens, metrics)
+    state.spec = build_spec()
+    mcp_app, mcp_lifespan = _mcp(state)
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        try:
+            async with mcp_lifespan():
+                yield
+        finally:
+            await state.aclose()
+
+    def api(handler: Handler, *, suggest: bool = False) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            try:
+                if suggest and state.suggester is None:  # decided before auth and the body
+                    return error_response("llm_not_configured", state.suggest_off_reason)
+                await state.admit(request)
+                return await handler(state, request)
+            except SleuthError as error:
+                return from_error(error)
+            except Exception:
+                LOGGER.exception("request to %s failed", request.url.path)
+                return error_response(
+                    "internal_error", "the server failed unexpectedly; this is a bug", status=500
+                )
+
+        return endpoint
+
+    async def healthz(_request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def readyz(_request: Request) -> Response:
+        cache = state.cache
+        primary = cache.primary if isinstance(cache, FallbackCache) else cache
+        try:
+            await primary.get("readyz:probe")
+            reachable, error = True, None
+        except CacheError as exc:
+            reachable, error = False, exc.message
+        body: dict[str, Any] = {
+            "status": "ready" if reachable else "unavailable",
+            "cache": {
+                "backend": primary.name,
+                "reachable": reachable,
+                "fallback": isinstance(cache, FallbackCache) and cache.failure is not None,
+            },
+        }
+        if error:
+            body["cache"]["error"] = error
+        return JSONResponse(body, status_code=200 if reachable else 503)
+
+    async def metrics_page(request: Request) -> Response:
+        try:
+            await state.admit(request, limit=False)
+        except SleuthError as error:
+            return from_error(error)
+        return PlainTextResponse(
+            metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8"
+        )
+
+    async def openapi(_request: Request) -> Response:
+        return JSONResponse(state.spec)
+
+    async def docs(_request: Request) -> Response:
+        return HTMLResponse(DOCS_PAGE)
+
+    async def index(_request: Request) -> Response:
+        page = STATIC_DIR / "index.html"
+        if not page.is_file():
+            return error_response("not_found", "the web page is not installed", status=404)
+        return FileResponse(page, headers={"Cache-Control": "no-cache"})
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 500
+        if status == 405:
+            return error_response(
+                "method_not_allowed", f"{request.method} is not allowed here", status=405
+            )
+        if status == 404:
+            return error_response("not_found", f"no route {request.url.path}", status=404)
+        detail = exc.detail if isinstance(exc, HTTPException) else "internal error"
+        return error_response("http_error", str(detail), status=status)
+
+    app_routes: list[BaseRoute] = [
+        Route("/healthz", healthz, methods=["GET"]),
+        Route("/readyz", readyz, methods=["GET"]),
+        Route("/metrics", metrics_page, methods=["GET"]),
+        Route("/openapi.json", openapi, methods=["GET"]),
+        Route("/docs", docs, methods=["GET"]),
+        Route("/", index, methods=["GET"]),
+        Mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
+        Route("/api/v1/search", api(routes.search), methods=["POST"]),
+        Route("/api/v1/fetch", api(routes.fetch), methods=["POST"]),
+        Route("/api/v1/research", api(routes.research), methods=["POST"]),
+        Route("/api/v1/ask", api(routes.ask), methods=["POST"]),
+        Route("/api/v1/discover", api(routes.discover), methods=["POST"]),
+        Route("/api/v1/links/suggest", api(routes.suggest, suggest=True), methods=["POST"]),
+        Route("/mcp", mcp_app),
+    ]
+    middleware = [Middleware(MetricsMiddleware, metrics=metrics)]
+    if settings.cors_origins:
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=settings.cors_origins,
+                allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+                allow_headers=[
+                    "Authorization",
+                    "Content-Type",
+                    "Mcp-Session-Id",
+                    "Mcp-Protocol-Version",
+                ],
+                expose_headers=["Retry-After", "Mcp-Session-Id"],
+                max_age=600,
+            )
+        )
+    app = Starlette(
+        routes=app_routes,
+        middleware=middleware,
+        lifespan=lifespan,
+        exception_handlers={HTTPException: not_found},
+    )
+    app.state.sleuth = state
+    return app
+
+
+def _mcp(state: ServerState) -> tuple[ASGIApp, Callable[[], Any]]:
+    """The MCP endpoint (stateless streamable HTTP) behind the same tokens and rate limit."""
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    from sleuth.server.mcp import build_server
+    from sleuth.tools import default_registry
+
+    # Tools that read this machine's disk (detect) are never offered over the network.
+    server = build_server(default_registry(local=False), client=state.client)
+    manager = StreamableHTTPSessionManager(
+        app=server,
+        stateless=True,
+        security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        max_request_body_size=state.settings.max_body_bytes,
+    )
+
+    async def endpoint(scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope, receive)
+        try:
+            await state.admit(request)
+        except SleuthError as error:
+            await from_error(error)(scope, receive, send)
+            return
+        await manager.handle_request(scope, receive, send)
+
+    return endpoint, manager.run
+
+
+class MetricsMiddleware:
+    """Counts every request by route and status and times it to its last byte."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+
+        async def watch(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        finally:
+            path: str = scope["path"]
+            route = (
+                path
+                if path in ROUTE_LABELS
+                else "/static"
+                if path.startswith("/static/")
+                else "other"
+            )
+            seconds = time.perf_counter() - started
+            self.metrics.request(route, scope["method"], status, seconds)
+            log.event(
+                "http_request",
+                method=scope["method"],
+                route=route,
+                status=status,
+                latency_ms=int(seconds * 1000),
+            )

@@ -1,0 +1,280 @@
+"""The JSON API: each route takes the CLI command's options as a JSON object and answers
+exactly the object that command prints with ``--json``.
+
+Nothing here prompts: where the CLI would ask a person (discover's
+confirmation, an ambiguous name), the answer says so in its fields.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+
+from sleuth import log
+from sleuth.errors import SleuthError, UsageError
+from sleuth.server.responses import error_payload, error_response
+
+if TYPE_CHECKING:
+    from sleuth.server.app import ServerState
+
+M = TypeVar("M", bound=BaseModel)
+# The fields `sleuth ask --json` prints.
+ASK_FIELDS = {
+    "schema_version",
+    "answer",
+    "citations",
+    "flagged_citations",
+    "tool_calls",
+    "native_searches",
+    "usage",
+    "cost_usd",
+    "cost_estimated",
+    "provider",
+    "model",
+    "search",
+    "turns",
+    "stop_reason",
+}
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SearchBody(Body):
+    query: str = Field(min_length=1)
+    max_results: int | None = Field(None, ge=1, le=10)
+    provider: str | None = None
+    recency_days: int | None = Field(None, ge=1)
+    site: list[str] = Field(default_factory=list)
+    exclude_site: list[str] = Field(default_factory=list)
+
+
+class FetchBody(Body):
+    url: str = Field(min_length=1)
+    format: Literal["text", "markdown", "html"] = "text"
+    max_chars: int | None = Field(None, ge=1)
+    start_index: int = Field(0, ge=0)
+    render: Literal["auto", "always", "never"] | None = None
+    refresh: bool = False
+
+
+class ResearchBody(Body):
+    question: str = Field(min_length=1)
+    max_results: int | None = Field(None, ge=1, le=10)
+    max_pages: int | None = Field(None, ge=1, le=10)
+    focus: str | None = None
+    recency_days: int | None = Field(None, ge=1)
+    site: list[str] = Field(default_factory=list)
+    deadline: float | None = Field(None, ge=0.1, le=600)
+
+
+class AskBody(Body):
+    question: str = Field(min_length=1)
+    provider: str | None = None
+    model: str | None = None
+    search: Literal["auto", "native", "local"] | None = None
+    max_turns: int | None = Field(None, ge=1, le=50)
+
+
+class DiscoverBody(Body):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    name: str = Field(min_length=1)
+    from_source: str | None = Field(None, alias="from")
+    deterministic_only: bool = False
+    stages: list[str] | None = None
+    batch: bool = False
+    yes: bool = False
+    timeout: float | None = Field(None, gt=0, le=600)
+
+
+# Options the CLI has that a remote caller must not have.
+_NOT_SERVED = {
+    "ignore_robots": "robots.txt is always obeyed over HTTP",
+    "resolve": "address pinning is not offered over HTTP",
+}
+
+
+async def read_json(request: Request, cap: int) -> dict[str, Any]:
+    """The body as a JSON object, read no further than ``cap`` bytes."""
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > cap:
+        raise UsageError(
+            f"the request body is {declared} bytes, over the {cap}-byte limit",
+            hint="send less, or raise SLEUTH_MAX_BODY_BYTES on the server",
+        )
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > cap:
+            raise UsageError(
+                f"the request body is over the {cap}-byte limit",
+                hint="send less, or raise SLEUTH_MAX_BODY_BYTES on the server",
+            )
+    if not data.strip():
+        raise UsageError("the request body is empty", hint="send a JSON object")
+    try:
+        value = json.loads(data)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise UsageError(f"the request body is not valid JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise UsageError("the request body must be a JSON object")
+    return value
+
+
+def parse(model: type[M], value: dict[str, Any]) -> M:
+    for name, why in _NOT_SERVED.items():
+        if name in value:
+            raise UsageError(f"{name} is not accepted: {why}")
+    try:
+        return model.model_validate(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "body"
+        raise UsageError(f"invalid field {where}: {first['msg']}") from None
+
+
+async def search(state: ServerState, request: Request) -> Response:
+    body = parse(SearchBody, await read_json(request, state.settings.max_body_bytes))
+    response = await state.client.search(
+        body.query,
+        max_results=body.max_results,
+        provider=body.provider,
+        recency_days=body.recency_days,
+        sites=body.site,
+        exclude_sites=body.exclude_site,
+    )
+    return JSONResponse(response.model_dump(mode="json"))
+
+
+async def fetch(state: ServerState, request: Request) -> Response:
+    body = parse(FetchBody, await read_json(request, state.settings.max_body_bytes))
+    result = await state.client.fetch(
+        body.url,
+        format=body.format,
+        render=body.render,
+        refresh=body.refresh,
+        max_chars=body.max_chars,
+        start_index=body.start_index,
+    )
+    if result.ok:
+        return JSONResponse(result.model_dump(mode="json", exclude={"total_chars"}))
+    error = result.error
+    extra: dict[str, Any] = {"url": result.url}
+    if result.status is not None:
+        extra["status"] = result.status
+    return error_response(
+        result.outcome,
+        error.message if error else result.outcome,
+        retryable=error.retryable if error else False,
+        extra=extra,
+    )
+
+
+async def research(state: ServerState, request: Request) -> Response:
+    body = parse(ResearchBody, await read_json(request, state.settings.max_body_bytes))
+    options: dict[str, Any] = {
+        "focus": body.focus,
+        "max_results": body.max_results,
+        "max_pages": body.max_pages,
+        "recency_days": body.recency_days,
+        "sites": body.site,
+        "deadline": body.deadline,
+    }
+    if "text/event-stream" in request.headers.get("accept", ""):
+        return StreamingResponse(
+            _research_events(state, body.question, options),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+    digest = await state.client.research(body.question, **options)
+    return JSONResponse(digest.model_dump(mode="json"))
+
+
+async def _research_events(
+    state: ServerState, question: str, options: dict[str, Any]
+) -> AsyncIterator[str]:
+    """``progress`` events as research reports them, then one ``result`` or ``error``."""
+    events: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+
+    def progress(stage: str, detail: dict[str, Any]) -> None:
+        events.put_nowait(("progress", {"stage": stage, "detail": detail}))
+
+    async def run() -> None:
+        try:
+            digest = await state.client.research(question, on_progress=progress, **options)
+            events.put_nowait(("result", digest.model_dump(mode="json")))
+        except SleuthError as error:
+            events.put_nowait(("error", error_payload(error)))
+        except Exception:
+            log.LOGGER.exception("research stream failed")
+            events.put_nowait(
+                ("error", {"error": "internal error", "code": "INTERNAL_ERROR", "retryable": False})
+            )
+
+    task = asyncio.create_task(run())
+    try:
+        while True:
+            kind, data = await events.get()
+            yield f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False, default=str)}\n\n"
+            if kind != "progress":
+                break
+    finally:
+        if not task.done():  # the client left: stop reading pages for nobody
+            task.cancel()
+
+
+async def ask(state: ServerState, request: Request) -> Response:
+    body = parse(AskBody, await read_json(request, state.settings.max_body_bytes))
+    answer = await state.client.ask(
+        body.question,
+        provider=body.provider,
+        model=body.model,
+        search=body.search,
+        max_turns=body.max_turns,
+    )
+    state.metrics.llm("/api/v1/ask", answer.provider, answer.turns, answer.usage, answer.cost_usd)
+    return JSONResponse(answer.model_dump(mode="json", include=ASK_FIELDS))
+
+
+async def discover(state: ServerState, request: Request) -> Response:
+    body = parse(DiscoverBody, await read_json(request, state.settings.max_body_bytes))
+    run = getattr(state.client, "discover", None)
+    if run is None:
+        return error_response("config_error", "discover is not available in this version of sleuth")
+    result = await run(
+        body.name,
+        from_source=body.from_source,
+        deterministic_only=body.deterministic_only,
+        stages=body.stages,
+        batch=body.batch,
+        yes=body.yes,
+        timeout=body.timeout,
+    )
+    payload: dict[str, Any] = result.to_json()
+    return JSONResponse(payload)
+
+
+async def suggest(state: ServerState, request: Request) -> Response:
+    from sleuth.suggest import SuggestRequest
+
+    assert state.suggester is not None
+    value = await read_json(request, state.settings.max_body_bytes)
+    try:
+        body = SuggestRequest.model_validate(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "body"
+        raise UsageError(f"invalid field {where}: {first['msg']}") from None
+    result = await state.suggester.suggest(body.url, body.title, body.description)
+    state.metrics.llm(
+        "/api/v1/links/suggest", result.provider, result.calls, result.usage, result.cost_usd
+    )
+    return JSONResponse(result.suggestion.model_dump())

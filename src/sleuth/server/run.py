@@ -1,0 +1,95 @@
+"""``sleuth serve``: checks that must pass before the port opens, then uvicorn.
+
+Without tokens the server answers anyone who can reach it, so it binds only
+to loopback then; elsewhere it needs tokens or an explicit
+``--insecure-no-auth``. SIGTERM stops accepting connections at once and gives
+requests in flight ``SLEUTH_SHUTDOWN_GRACE`` seconds to finish.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+
+import uvicorn
+from uvicorn.supervisors import Multiprocess
+
+from sleuth.config import Settings, load_settings
+from sleuth.errors import ConfigError, UsageError
+from sleuth.server.app import check_settings, create_app
+from sleuth.server.mcp import _listen, _stop_on_signals, is_loopback
+
+READY = "sleuth: serving on "
+_WORKER_FLAG = "SLEUTH_SERVE_WORKER_CHECKED"
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8080,
+    *,
+    workers: int = 1,
+    insecure_no_auth: bool = False,
+    settings: Settings | None = None,
+) -> None:
+    if not 0 <= port <= 65535:
+        raise UsageError(f"the port must be 0-65535, not {port}")
+    if workers < 1:
+        raise UsageError(f"--workers must be 1 or more, not {workers}")
+    settings = settings or load_settings()
+    tokens = check_settings(settings, insecure_no_auth=insecure_no_auth)
+    local = is_loopback(host)
+    if not tokens.enabled and not local and not insecure_no_auth:
+        raise ConfigError(
+            f"refusing to serve on {host} without tokens: anyone who can reach it could use "
+            "this server's search budget, network position and model",
+            hint="set SLEUTH_API_TOKENS (a comma list, or @path to sha256 hashes), bind to "
+            "127.0.0.1, or pass --insecure-no-auth if that is really what you want",
+        )
+    if not tokens.enabled:
+        where = "loopback only" if local else f"{host}, reachable by anyone (--insecure-no-auth)"
+        sys.stderr.write(f"sleuth: no SLEUTH_API_TOKENS set: serving without auth, on {where}\n")
+    config_args = {
+        "log_level": "warning",
+        "access_log": False,
+        "lifespan": "on",
+        "server_header": False,
+        "timeout_graceful_shutdown": int(settings.shutdown_grace) or None,
+        "timeout_keep_alive": 5,
+    }
+    listener = _listen(host, port)
+    bound_host, bound_port = listener.getsockname()[:2]
+    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+    if workers == 1:
+        app = create_app(settings, insecure_no_auth=insecure_no_auth)
+        web = uvicorn.Server(uvicorn.Config(app, **config_args))  # type: ignore[arg-type]
+        _announce(shown, bound_port, workers)
+        with _stop_on_signals(web):
+            asyncio.run(web.serve(sockets=[listener]))
+        return
+    # Each worker builds its own app from the same environment; the checks above passed.
+    os.environ[_WORKER_FLAG] = "1"
+    config = uvicorn.Config(
+        "sleuth.server.run:worker_app",
+        factory=True,
+        workers=workers,
+        **config_args,  # type: ignore[arg-type]
+    )
+    _announce(shown, bound_port, workers)
+    Multiprocess(config, sockets=[listener]).run()
+
+
+def worker_app() -> object:
+    """The app of one worker process under ``--workers N`` (settings from the environment)."""
+    from sleuth import log
+
+    settings = load_settings()
+    log.configure(settings.log_format, settings.log_level or "warning")
+    return create_app(settings, insecure_no_auth=os.environ.get(_WORKER_FLAG) == "1")
+
+
+def _announce(host: str, port: int, workers: int) -> None:
+    plural = "" if workers == 1 else f" ({workers} workers)"
+    # The socket already listens, so a client may connect from this line on.
+    sys.stderr.write(f"{READY}http://{host}:{port}{plural}\n")
+    sys.stderr.flush()
