@@ -22,25 +22,25 @@ OTHER_PUBLIC_IP = "151.101.1.69"
 async def test_dns_rebinding_to_a_private_address_is_never_dialled(
     client_for: ClientFactory, backend: RecordingBackend, resolver: FakeResolver
 ) -> None:
-    resolver.add("rebind.test", ips(PUBLIC_IP), ips("127.0.0.1"))
+    resolver.add("rebind.example.org", ips(PUBLIC_IP), ips("127.0.0.1"))
     backend.serve(PUBLIC_IP, 80, http_reply(200, b"first"))
     backend.serve("127.0.0.1", 80, http_reply(200, b"secret"))
     client = client_for()
-    assert (await client.get("http://rebind.test/")).content == b"first"
-    with pytest.raises(BlockedError, match=r"rebind\.test resolves to 127\.0\.0\.1"):
-        await client.get("http://rebind.test/")
-    assert resolver.lookups == [("rebind.test", 80), ("rebind.test", 80)]
+    assert (await client.get("http://rebind.example.org/")).content == b"first"
+    with pytest.raises(BlockedError, match=r"rebind\.example\.org resolves to 127\.0\.0\.1"):
+        await client.get("http://rebind.example.org/")
+    assert resolver.lookups == [("rebind.example.org", 80), ("rebind.example.org", 80)]
     assert backend.dialled == [(PUBLIC_IP, 80)]
 
 
 async def test_each_connection_dials_only_its_own_lookup(
     client_for: ClientFactory, backend: RecordingBackend, resolver: FakeResolver
 ) -> None:
-    resolver.add("moving.test", ips(PUBLIC_IP), ips(OTHER_PUBLIC_IP))
+    resolver.add("moving.example.org", ips(PUBLIC_IP), ips(OTHER_PUBLIC_IP))
     backend.serve(PUBLIC_IP, 443, http_reply(200, b"a"))
     backend.serve(OTHER_PUBLIC_IP, 443, http_reply(200, b"b"))
     client = client_for()
-    bodies = [(await client.get("https://moving.test/")).content for _ in range(2)]
+    bodies = [(await client.get("https://moving.example.org/")).content for _ in range(2)]
     assert bodies == [b"a", b"b"]
     assert backend.dialled == [(PUBLIC_IP, 443), (OTHER_PUBLIC_IP, 443)]
 
@@ -96,8 +96,8 @@ async def test_plain_http_sends_no_sni(
             {("example.com", 443): ["8.8.8.8"]},
         ),
         (
-            ["a.test:80:10.0.0.1", "a.test:443:10.0.0.2"],
-            {("a.test", 80): ["10.0.0.1"], ("a.test", 443): ["10.0.0.2"]},
+            ["a.example.org:80:10.0.0.1", "a.example.org:443:10.0.0.2"],
+            {("a.example.org", 80): ["10.0.0.1"], ("a.example.org", 443): ["10.0.0.2"]},
         ),
     ],
 )
@@ -155,12 +155,12 @@ async def test_a_pin_to_a_private_address_is_still_vetted(backend: RecordingBack
 
 
 async def test_a_pin_into_an_allowlisted_network_connects(backend: RecordingBackend) -> None:
-    pinned = PinnedResolver(parse_resolve_pins(["app.test:8000:127.0.0.1"]), FakeResolver())
+    pinned = PinnedResolver(parse_resolve_pins(["app.example.org:8000:127.0.0.1"]), FakeResolver())
     backend.serve("127.0.0.1", 8000, http_reply(200, b"local app"))
     settings = Settings(allow_hosts=["127.0.0.1:8000"])
     async with make_client(settings, resolver=pinned, network_backend=backend) as client:
-        assert (await client.get("http://app.test:8000/")).content == b"local app"
-    assert backend.attempts[0].host_header == "app.test:8000"
+        assert (await client.get("http://app.example.org:8000/")).content == b"local app"
+    assert backend.attempts[0].host_header == "app.example.org:8000"
 
 
 @pytest.mark.parametrize(("host", "address"), [("127.0.0.1", "127.0.0.1"), ("::1", "::1")])
@@ -175,14 +175,14 @@ def test_sync_client_refuses_and_rebinds_like_the_async_one(
     sync_backend: SyncRecordingBackend,
     resolver: FakeResolver,
 ) -> None:
-    resolver.add("rebind.test", ips(PUBLIC_IP), ips("10.0.0.1"))
+    resolver.add("rebind.example.org", ips(PUBLIC_IP), ips("10.0.0.1"))
     sync_backend.serve(PUBLIC_IP, 443, http_reply(200, b"first"))
     client = sync_client_for()
-    response = client.get("https://rebind.test/")
+    response = client.get("https://rebind.example.org/")
     assert response.content == b"first"
-    assert sync_backend.attempts[0].sni == "rebind.test"
+    assert sync_backend.attempts[0].sni == "rebind.example.org"
     with pytest.raises(BlockedError, match="RFC 1918"):
-        client.get("https://rebind.test/")
+        client.get("https://rebind.example.org/")
     with pytest.raises(BlockedError, match="loopback"):
         client.get("http://[::1]/")
     with pytest.raises(BlockedError, match="local host name"):
@@ -211,6 +211,6 @@ async def test_unix_sockets_are_refused(backend: RecordingBackend) -> None:
 def test_httpx_error_types_survive_the_transport(
     sync_client_for: SyncClientFactory, resolver: FakeResolver
 ) -> None:
-    resolver.add("down.test", ips(PUBLIC_IP))  # no server behind it
+    resolver.add("down.example.org", ips(PUBLIC_IP))  # no server behind it
     with pytest.raises(httpx.ConnectError, match="connection refused"):
-        sync_client_for().get("http://down.test/")
+        sync_client_for().get("http://down.example.org/")

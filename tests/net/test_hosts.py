@@ -96,7 +96,7 @@ INVALID_HOSTS = [
     "1.08",
     "a%20b",
     "a..b",
-    "%ff.example",
+    "%ff.example.com",
     "-" * 64 + ".example",
 ]
 
@@ -170,7 +170,7 @@ async def test_malformed_hosts_are_refused(
         ("https://Example.COM./x", "example.com", "example.com."),
         ("https://exämple.com/x", "xn--exmple-cua.com", "xn--exmple-cua.com"),
         ("https://EXÄMPLE.com/x", "xn--exmple-cua.com", "xn--exmple-cua.com"),
-        ("https://bücher.example/x", "xn--bcher-kva.example", "xn--bcher-kva.example"),
+        ("https://bücher.example.com/x", "xn--bcher-kva.example.com", "xn--bcher-kva.example.com"),
         ("https://127.0.0.1.nip.io/x", "127.0.0.1.nip.io", "127.0.0.1.nip.io"),
     ],
 )
@@ -213,8 +213,8 @@ async def test_a_name_that_spells_a_private_address_is_vetted_by_its_answer(
         ("010.010.010.010", ipaddress.ip_address("8.8.8.8")),
         ("_dmarc.example.com", "_dmarc.example.com"),
         ("xn--exmple-cua.com", "xn--exmple-cua.com"),
-        ("1.2.3.example", "1.2.3.example"),
-        ("0x1g.example", "0x1g.example"),
+        ("1.2.3.example.com", "1.2.3.example.com"),
+        ("0x1g.example.com", "0x1g.example.com"),
     ],
 )
 def test_parse_host_reads_names_and_public_addresses(

@@ -129,20 +129,20 @@ ALLOWLIST: list[tuple[str, str, list[str] | None, str]] = [
     ("127.0.0.1", "http://127.0.0.1:8765/", None, "port 8765"),
     ("localhost:8080", "http://localhost:9000/", ["127.0.0.1"], "port 9000"),
     ("127.0.0.0/8", "http://127.9.9.9/", None, "allowed"),
-    ("10.0.0.0/8", "http://intranet.test/", ["10.1.2.3"], "allowed"),
-    ("10.0.0.0/8", "http://intranet.test:8080/", ["10.1.2.3"], "port 8080"),
-    ("10.0.0.0/8", "http://intranet.test/", ["10.1.2.3", "192.168.1.1"], "192.168.1.1"),
-    ("10.0.0.0/8:8080", "http://intranet.test:8080/", ["10.1.2.3"], "allowed"),
+    ("10.0.0.0/8", "http://intranet.example.org/", ["10.1.2.3"], "allowed"),
+    ("10.0.0.0/8", "http://intranet.example.org:8080/", ["10.1.2.3"], "port 8080"),
+    ("10.0.0.0/8", "http://intranet.example.org/", ["10.1.2.3", "192.168.1.1"], "192.168.1.1"),
+    ("10.0.0.0/8:8080", "http://intranet.example.org:8080/", ["10.1.2.3"], "allowed"),
     ("10.0.0.0/8:8080", "http://example.com:8080/", [PUBLIC_IP], "port 8080"),
-    ("10.1.2.3/8", "http://intranet.test/", ["10.200.0.1"], "allowed"),
-    ("intranet.test", "http://intranet.test/", ["10.1.2.3"], "allowed"),
-    ("intranet.test", "http://other.test/", ["10.1.2.3"], "private"),
-    ("intranet.test", "http://intranet.test:8443/", ["10.1.2.3"], "port 8443"),
-    ("intranet.test:8443", "https://intranet.test:8443/", ["10.1.2.3"], "allowed"),
-    ("INTRANET.test.", "http://intranet.test/", ["10.1.2.3"], "allowed"),
-    ("*.corp.test", "http://wiki.corp.test/", ["10.1.2.3"], "allowed"),
-    ("*.corp.test", "http://corp.test/", ["10.1.2.3"], "private"),
-    ("*.corp.test", "http://evilcorp.test/", ["10.1.2.3"], "private"),
+    ("10.1.2.3/8", "http://intranet.example.org/", ["10.200.0.1"], "allowed"),
+    ("intranet.example.org", "http://intranet.example.org/", ["10.1.2.3"], "allowed"),
+    ("intranet.example.org", "http://other.example.org/", ["10.1.2.3"], "private"),
+    ("intranet.example.org", "http://intranet.example.org:8443/", ["10.1.2.3"], "port 8443"),
+    ("intranet.example.org:8443", "https://intranet.example.org:8443/", ["10.1.2.3"], "allowed"),
+    ("INTRANET.example.org.", "http://intranet.example.org/", ["10.1.2.3"], "allowed"),
+    ("*.corp.example.org", "http://wiki.corp.example.org/", ["10.1.2.3"], "allowed"),
+    ("*.corp.example.org", "http://corp.example.org/", ["10.1.2.3"], "private"),
+    ("*.corp.example.org", "http://evilcorp.example.org/", ["10.1.2.3"], "private"),
     ("localhost:*", "http://localhost:9000/", ["127.0.0.1"], "allowed"),
     ("localhost", "http://localhost:9000/", ["127.0.0.1"], "port 9000"),
     ("[::1]:8080", "http://[::1]:8080/", None, "allowed"),
@@ -192,25 +192,25 @@ def test_malformed_allowlist_entries_are_config_errors(entry: str) -> None:
 async def test_every_answer_is_vetted_not_only_the_first(
     client_for: ClientFactory, backend: RecordingBackend, resolver: FakeResolver
 ) -> None:
-    resolver.add("mixed.test", ips(PUBLIC_IP, "10.0.0.1"))
-    with pytest.raises(BlockedError, match=r"mixed\.test resolves to 10\.0\.0\.1"):
-        await client_for().get("http://mixed.test/")
+    resolver.add("mixed.example.org", ips(PUBLIC_IP, "10.0.0.1"))
+    with pytest.raises(BlockedError, match=r"mixed\.example\.org resolves to 10\.0\.0\.1"):
+        await client_for().get("http://mixed.example.org/")
     assert backend.attempts == []
 
 
 async def test_the_next_vetted_answer_is_tried_when_one_refuses(
     client_for: ClientFactory, backend: RecordingBackend, resolver: FakeResolver
 ) -> None:
-    resolver.add("two.test", ips("2606:4700::1", PUBLIC_IP))  # the IPv6 one has no server
-    assert (await client_for().get("http://two.test/")).content == b"public"
+    resolver.add("two.example.org", ips("2606:4700::1", PUBLIC_IP))  # the IPv6 one has no server
+    assert (await client_for().get("http://two.example.org/")).content == b"public"
     assert backend.dialled == [("2606:4700::1", 80), (PUBLIC_IP, 80)]
 
 
 async def test_a_name_that_does_not_resolve_is_a_connect_error(
     client_for: ClientFactory, backend: RecordingBackend
 ) -> None:
-    with pytest.raises(httpx.ConnectError, match=r"cannot resolve nowhere\.test"):
-        await client_for().get("http://nowhere.test/")
+    with pytest.raises(httpx.ConnectError, match=r"cannot resolve nowhere\.example\.org"):
+        await client_for().get("http://nowhere.example.org/")
     assert backend.attempts == []
 
 
@@ -280,7 +280,7 @@ async def test_refusals_are_logged_as_blocked_events(
     (record,) = [r for r in caplog.records if r.getMessage() == "blocked"]
     fields = record.__dict__["fields"]
     assert fields["url"] == "http://10.0.0.1/admin"
-    assert fields["reason"] == "10.0.0.1 is a private address (RFC 1918)"
+    assert fields["reason"] == "10.0.0.1 is a private-use address (10.0.0.0/8, RFC 1918)"
 
 
 def test_check_url_describes_the_destination() -> None:

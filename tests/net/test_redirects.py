@@ -20,8 +20,8 @@ OTHER_IP = "151.101.1.69"
 @pytest.fixture(autouse=True)
 def names(resolver: FakeResolver) -> None:
     resolver.add("example.com", ips(PUBLIC_IP))
-    resolver.add("other.example", ips(OTHER_IP))
-    resolver.add("internal.test", ips("192.168.0.10"))
+    resolver.add("other.example.com", ips(OTHER_IP))
+    resolver.add("internal.example.org", ips("192.168.0.10"))
 
 
 @pytest.mark.parametrize(
@@ -32,10 +32,10 @@ def names(resolver: FakeResolver) -> None:
         ("http://[::1]/", "loopback", False),
         ("http://0x7f.1/", "loopback", False),
         ("http://localhost/", "local host name", False),
-        ("http://internal.test/", "internal.test resolves to 192.168.0.10", True),
-        ("http://user:pw@other.example/", "credentials", False),
-        ("http://other.example:8080/", "port 8080", False),
-        ("ftp://other.example/", "ftp scheme", False),
+        ("http://internal.example.org/", "internal.example.org resolves to 192.168.0.10", True),
+        ("http://user:pw@other.example.com/", "credentials", False),
+        ("http://other.example.com:8080/", "port 8080", False),
+        ("ftp://other.example.com/", "ftp scheme", False),
     ],
 )
 async def test_a_redirect_to_a_forbidden_destination_is_refused_at_the_hop(
@@ -51,7 +51,7 @@ async def test_a_redirect_to_a_forbidden_destination_is_refused_at_the_hop(
         await client_for().get("http://example.com/start")
     assert fragment in caught.value.message
     assert backend.dialled == [(PUBLIC_IP, 80)]
-    assert (("internal.test", 80) in resolver.lookups) is looked_up
+    assert (("internal.example.org", 80) in resolver.lookups) is looked_up
 
 
 def chain(hops: int) -> dict[str, bytes]:
@@ -94,7 +94,7 @@ async def test_an_allowed_chain_across_hosts_and_schemes_succeeds(
 ) -> None:
     backend.serve(PUBLIC_IP, 80, redirect("https://example.com/secure"))
     backend.serve(
-        PUBLIC_IP, 443, by_path({"/secure": redirect("//other.example/elsewhere", status=307)})
+        PUBLIC_IP, 443, by_path({"/secure": redirect("//other.example.com/elsewhere", status=307)})
     )
     backend.serve(
         OTHER_IP,
@@ -108,13 +108,13 @@ async def test_an_allowed_chain_across_hosts_and_schemes_succeeds(
     )
     response = await client_for().get("http://example.com/")
     assert response.content == b"done"
-    assert str(response.url) == "https://other.example/final"
+    assert str(response.url) == "https://other.example.com/final"
     assert backend.dialled == [(PUBLIC_IP, 80), (PUBLIC_IP, 443), (OTHER_IP, 443), (OTHER_IP, 443)]
     assert [a.sni for a in backend.attempts] == [
         None,
         "example.com",
-        "other.example",
-        "other.example",
+        "other.example.com",
+        "other.example.com",
     ]
 
 

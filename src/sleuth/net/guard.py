@@ -1,10 +1,13 @@
 """The SSRF rules: which URLs, hosts, ports and addresses a client may reach.
 
-Rules that need no lookup (scheme, credentials, numeric hosts, local names,
-ports) run on every request, so on every redirect hop too; the address rules
-run on the answers of the one lookup each connection makes. The operator's
-allowlist (``settings.allow_hosts``) is global; trusted origins belong to one
-client and never loosen the rules for anyone else.
+Rules that need no lookup (scheme, port 0, credentials, numeric hosts, local
+names, special-use and private-use domains, ports) run on every request, so on
+every redirect hop too; the address rules run on the answers of the one lookup
+each connection makes. The operator's allowlist (``settings.allow_hosts``) is
+global; trusted origins belong to one client and never loosen the rules for
+anyone else. A name in a private domain (``db.internal``) is refused by name
+unless a name entry allows it; when the allowlist holds networks, it is looked
+up instead and reaches only addresses inside them, never a public one.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import httpx
 from sleuth.config import Settings
 from sleuth.errors import BlockedError, ConfigError, UsageError
 from sleuth.log import event
-from sleuth.net.hosts import local_name_label, parse_host
+from sleuth.net.hosts import local_name_label, parse_host, special_name_label
 from sleuth.net.ranges import IPAddress, blocked_reason
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -74,6 +77,7 @@ class Guard:
     def __init__(self, settings: Settings, trusted_urls: Iterable[str] = ()) -> None:
         self._open_ports = frozenset({80, 443, *settings.allow_ports})
         self._entries = tuple(_parse_entry(entry) for entry in settings.allow_hosts)
+        self._networks = any(entry.network is not None for entry in self._entries)
         self._trusted = frozenset(_trusted_origin(url) for url in trusted_urls)
 
     def check_url(self, url: httpx.URL | str) -> Destination:
@@ -86,7 +90,12 @@ class Guard:
         scheme = parsed.scheme
         if scheme not in DEFAULT_PORTS:
             raise blocked(text, f"the {scheme or 'missing'} scheme is refused; use http or https")
-        port = parsed.port or DEFAULT_PORTS[scheme]
+        port = DEFAULT_PORTS[scheme] if parsed.port is None else parsed.port
+        if not 0 < port < 65536:
+            raise UsageError(
+                f"{text!r} is not a valid URL: port {port} does not exist",
+                hint="write a port from 1 to 65535, or none for the scheme's default",
+            )
         try:
             host = parse_host(parsed.raw_host.decode("latin-1"))
         except ValueError as exc:
@@ -115,6 +124,10 @@ class Guard:
             target = source.join(response.headers["Location"])
         except httpx.InvalidURL:
             return  # httpx refuses it itself when it builds the next request
+        except ValueError as exc:  # urljoin's "Invalid IPv6 URL", which httpx lets escape
+            raise httpx.RemoteProtocolError(
+                f"invalid URL in the Location header: {exc}", request=response.request
+            ) from None
         shown, origin = _shown(target), _shown(source)
         if source.scheme == "https" and target.scheme == "http":
             raise blocked(shown, f"a redirect from https to http (from {origin})")
@@ -126,6 +139,8 @@ class Guard:
 
         ``trusted`` connections must go to one of the client's trusted origins.
         """
+        if not 0 < port < 65536:
+            raise BlockedError(f"port {port} does not exist")
         try:
             parsed = parse_host(host)
         except ValueError as exc:
@@ -158,9 +173,13 @@ class Guard:
     def _host_rule(self, host: IPAddress | str, port: int) -> str | None:
         if not isinstance(host, str):
             return self._address_rule(host, host, port)
+        named = any(entry.covers(host, None) for entry in self._entries)
         label = local_name_label(host)
-        if label is not None and not any(entry.covers(host, None) for entry in self._entries):
+        if label is not None and not named:
             return f"{host} is {label}"
+        label = special_name_label(host)
+        if label is not None and not named and not self._networks:
+            return f"{host} is {label}; such names are refused before any lookup"
         if port in self._open_ports or any(
             entry.port is not None
             and entry.grants_port(port, self._open_ports)
@@ -176,6 +195,9 @@ class Guard:
             return None
         if covering:  # allowed, but not on this port
             return self._port_reason(host, port)
+        label = special_name_label(host) if isinstance(host, str) else None
+        if label is not None:  # only an allowlisted network may lift the name rule
+            return f"{host} is {label}, and {address} is not in SLEUTH_ALLOW_HOSTS"
         label = blocked_reason(address)
         if label is not None:
             if host == address:
@@ -202,7 +224,7 @@ def _strip_zone(address: IPAddress) -> IPAddress:
 def _origin(url: httpx.URL) -> Origin:
     scheme = url.scheme
     host = parse_host(url.raw_host.decode("latin-1"))
-    return scheme, host, url.port or DEFAULT_PORTS.get(scheme, 0)
+    return scheme, host, DEFAULT_PORTS.get(scheme, 0) if url.port is None else url.port
 
 
 def _trusted_origin(url: str) -> Origin:

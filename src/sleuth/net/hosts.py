@@ -15,6 +15,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 import idna
 
 from sleuth.net.ranges import IPAddress
+from sleuth.net.special import SPECIAL_DOMAINS
 
 # Dots that IDNA (UTS #46) maps to "." besides the ASCII one.
 _UNICODE_DOTS = str.maketrans({"\u3002": ".", "\uff0e": ".", "\uff61": "."})
@@ -82,6 +83,25 @@ def local_name_label(name: str) -> str | None:
         return "a local host name"
     if name in _METADATA_NAMES:
         return "a cloud metadata host name"
+    return None
+
+
+# Longest suffix first, so home.arpa is named before arpa.
+_DOMAINS = sorted(SPECIAL_DOMAINS, key=lambda domain: -len(domain.suffix))
+
+
+def special_name_label(name: str) -> str | None:
+    """Why a name is not on the public web whatever it resolves to, or None.
+
+    Special-use and private-use domains, and single-label names, which the
+    resolver completes with this machine's search domains (``db`` becomes
+    ``db.corp.example.com``).
+    """
+    for domain in _DOMAINS:
+        if name == domain.suffix or name.endswith("." + domain.suffix):
+            return f"{domain.label} (.{domain.suffix}, {domain.source})"
+    if "." not in name:
+        return "a single-label name, which the resolver completes with local search domains"
     return None
 
 
