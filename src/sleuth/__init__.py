@@ -1,8 +1,8 @@
 """sleuth: safe, fast, cited access to the web for people and LLM agents.
 
-``sleuth.fetch``, ``sleuth.search``, ``sleuth.research``, ``sleuth.ask`` and
-``sleuth.detect`` (and their async twins) are one-shot shortcuts; ``sleuth.tools`` runs
-single tool calls;
+``sleuth.fetch``, ``sleuth.search``, ``sleuth.research``, ``sleuth.ask``,
+``sleuth.detect`` and ``sleuth.discover`` (and their async twins) are one-shot shortcuts;
+``sleuth.tools`` runs single tool calls;
 :class:`Sleuth` and :class:`AsyncSleuth` keep connections and the cache across calls.
 Names load on first use, so ``sleuth --version`` and light imports do not pay for
 the extractor.
@@ -23,17 +23,20 @@ if TYPE_CHECKING:
         Sleuth,
         aask,
         adetect,
+        adiscover,
         afetch,
         aresearch,
         asearch,
         ask,
         detect,
+        discover,
         fetch,
         research,
         search,
     )
     from sleuth.config import Settings, load_settings
     from sleuth.digest import Digest
+    from sleuth.discover import DiscoveryResult
     from sleuth.errors import SleuthError
     from sleuth.pages import FetchResult
     from sleuth.stack import Project
@@ -44,6 +47,9 @@ _EXPORTS = {
     "AsyncSleuth": "sleuth.api",
     "aask": "sleuth.api",
     "adetect": "sleuth.api",
+    "adiscover": "sleuth.api",
+    "discover": "sleuth.api",
+    "DiscoveryResult": "sleuth.discover",
     "ask": "sleuth.api",
     "detect": "sleuth.api",
     "Project": "sleuth.stack",
@@ -66,6 +72,7 @@ __all__ = [
     "Answer",
     "AsyncSleuth",
     "Digest",
+    "DiscoveryResult",
     "FetchResult",
     "Project",
     "SearchResponse",
@@ -75,11 +82,13 @@ __all__ = [
     "__version__",
     "aask",
     "adetect",
+    "adiscover",
     "afetch",
     "aresearch",
     "asearch",
     "ask",
     "detect",
+    "discover",
     "fetch",
     "load_settings",
     "research",

@@ -24,6 +24,7 @@ from sleuth.pages.fetcher import OutputFormat, RenderMode
 if TYPE_CHECKING:
     from sleuth.agent import Answer
     from sleuth.digest import Digest
+    from sleuth.discover import Chooser, DiscoveryResult
     from sleuth.stack import Project
     from sleuth.websearch import ProviderChain, SearchResponse
 
@@ -179,6 +180,39 @@ class AsyncSleuth:
             on_progress=on_progress,
         )
 
+    async def discover(
+        self,
+        name: str,
+        *,
+        from_source: str | None = None,
+        deterministic_only: bool = False,
+        stages: Sequence[str] | None = None,
+        batch: bool = False,
+        yes: bool = False,
+        timeout: float | None = None,
+        progress: ProgressCallback | None = None,
+        choose: Chooser | None = None,
+    ) -> DiscoveryResult:
+        """The official source of a developer tool; see :mod:`sleuth.discover`.
+
+        Never prompts: a source a person must confirm comes back with
+        ``confirmation_required``; ``choose`` lets a caller pick among ambiguous matches.
+        """
+        from sleuth.discover import discover
+
+        return await discover(
+            self,
+            name,
+            from_source=from_source,
+            deterministic_only=deterministic_only,
+            stages=stages,
+            batch=batch,
+            yes=yes,
+            timeout=timeout,
+            progress=progress,
+            choose=choose,
+        )
+
     async def detect(
         self,
         path: Path | str = ".",
@@ -253,6 +287,9 @@ class Sleuth:
     def detect(self, path: Path | str = ".", **kwargs: Any) -> list[Project]:
         return self._run(self._async.detect(path, **kwargs))
 
+    def discover(self, name: str, **kwargs: Any) -> DiscoveryResult:
+        return self._run(self._async.discover(name, **kwargs))
+
     def close(self) -> None:
         try:
             asyncio.get_running_loop()
@@ -297,6 +334,12 @@ def detect(path: Path | str = ".", **kwargs: Any) -> list[Project]:
         return client.detect(path, **kwargs)
 
 
+def discover(name: str, **kwargs: Any) -> DiscoveryResult:
+    """The official source of a developer tool (see :meth:`AsyncSleuth.discover`)."""
+    with Sleuth() as client:
+        return client.discover(name, **kwargs)
+
+
 async def afetch(url: str, **kwargs: Any) -> FetchResult:
     async with AsyncSleuth() as client:
         return await client.fetch(url, **kwargs)
@@ -320,3 +363,8 @@ async def aask(question: str, **kwargs: Any) -> Answer:
 async def adetect(path: Path | str = ".", **kwargs: Any) -> list[Project]:
     async with AsyncSleuth() as client:
         return await client.detect(path, **kwargs)
+
+
+async def adiscover(name: str, **kwargs: Any) -> DiscoveryResult:
+    async with AsyncSleuth() as client:
+        return await client.discover(name, **kwargs)

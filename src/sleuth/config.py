@@ -162,6 +162,26 @@ class Settings(BaseSettings):
     )
     detect_max_file_bytes: int = Field(1 << 20, ge=1, description="larger files are not read")
 
+    # Tool discovery (sleuth discover): registries, ecosystem probes, GitHub verification
+    discover_registry: str | None = Field(
+        None, description="registry folders, os.pathsep-separated, consulted before the bundled one"
+    )
+    discover_timeout: float = Field(15.0, gt=0, description="seconds for the LLM stage")
+    discover_probe_timeout: float = Field(3.0, gt=0, description="one deadline for all probes")
+    probe_crates_io_url: str = "https://crates.io"
+    probe_npm_url: str = "https://registry.npmjs.org"
+    probe_npm_downloads_url: str = "https://api.npmjs.org"
+    probe_pypi_url: str = "https://pypi.org"
+    probe_rubygems_url: str = "https://rubygems.org"
+    probe_go_url: str = "https://proxy.golang.org"
+    probe_homebrew_url: str = "https://formulae.brew.sh"
+    probe_cask_url: str = "https://formulae.brew.sh"
+    probe_cpan_url: str = "https://fastapi.metacpan.org"
+    github_api_url: str = "https://api.github.com"
+    github_token: SecretStr | None = Field(
+        None, validation_alias=_alias("github_token", "GITHUB_TOKEN")
+    )
+
     # HTTP server (sleuth serve) and link suggestions
     api_tokens: SecretStr | None = Field(
         None, description="bearer tokens: a comma list, or @path to a file of sha256 hashes"
@@ -233,6 +253,16 @@ class Settings(BaseSettings):
         "redis_url",
         "llm_base_url",
         "openai_base_url",
+        "probe_crates_io_url",
+        "probe_npm_url",
+        "probe_npm_downloads_url",
+        "probe_pypi_url",
+        "probe_rubygems_url",
+        "probe_go_url",
+        "probe_homebrew_url",
+        "probe_cask_url",
+        "probe_cpan_url",
+        "github_api_url",
     )
     @classmethod
     def _check_url(cls, value: str | None) -> str | None:

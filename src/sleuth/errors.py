@@ -41,6 +41,14 @@ what to do, whether trying again may help, and the exit code the CLI uses::
     ├── BudgetExceeded           a session or daily LLM budget is spent
     ├── Unauthorized             an HTTP request without an accepted bearer token
     ├── TooManyRequests          a token spent its share of SLEUTH_RATE_LIMIT (retryable)
+    ├── DiscoverError            ``discover`` could not name a tool's source
+    │   ├── DiscoverTimeout      the discovery ran out of time
+    │   ├── VerificationFailed   GitHub says no (404, archived)
+    │   ├── ConfirmationDenied   the person said no
+    │   ├── ConfirmationRequired nobody could be asked and --yes was not given
+    │   ├── DiscoverSearchFailed the web search behind LLM discovery failed (retryable)
+    │   ├── Ambiguous            several packages fit; ``choices`` lists the --from strings
+    │   └── NotFound             no stage found the tool
     └── ToolError                a tool call named no tool, or bad arguments
 """
 
@@ -89,6 +97,15 @@ EXIT_CODES: dict[str, int] = {
     "unknown_tool": 54,
     "invalid_arguments": 55,
     "llm_turn_limit": 56,
+    "discover_timeout": 60,
+    "verification_failed": 61,
+    "confirmation_denied": 62,
+    "discover_search_failed": 63,
+    "ambiguous": 64,
+    "not_found": 65,
+    "suspicious_name": 66,
+    "confirmation_required": 67,
+    "discover_error": 69,
     "unauthorized": 80,
     "too_many_requests": 81,
 }
@@ -413,3 +430,64 @@ class TooManyRequests(SleuthError):
     def __init__(self, message: str, *, retry_after: float, hint: str | None = None) -> None:
         super().__init__(message, hint=hint or f"try again in {max(1, round(retry_after))} s")
         self.retry_after = retry_after
+
+
+class SuspiciousName(UsageError):
+    """A tool name with non-ASCII or mixed-script characters: possibly a homoglyph."""
+
+    code = "suspicious_name"
+
+
+class DiscoverError(SleuthError):
+    """``discover`` could not settle on a source; the hint says how to name one."""
+
+    code = "discover_error"
+    usage: dict[str, object] | None = None  # model usage spent before the failure
+
+    def to_dict(self) -> dict[str, object]:
+        data = super().to_dict()
+        if self.usage is not None:
+            data["usage"] = self.usage
+        return data
+
+
+class DiscoverTimeout(DiscoverError):
+    code = "discover_timeout"
+    default_hint = "raise --timeout, or name the source with --from BUILDER:SOURCE"
+
+
+class VerificationFailed(DiscoverError):
+    code = "verification_failed"
+    default_hint = "name the source with --from BUILDER:SOURCE if you know it"
+
+
+class ConfirmationDenied(DiscoverError):
+    code = "confirmation_denied"
+    default_hint = "name another source with --from BUILDER:SOURCE"
+
+
+class ConfirmationRequired(DiscoverError):
+    code = "confirmation_required"
+
+
+class DiscoverSearchFailed(DiscoverError):
+    code = "discover_search_failed"
+    default_retryable = True
+    default_hint = "the web search failed; try again, or name the source with --from"
+
+
+class Ambiguous(DiscoverError):
+    """Several packages fit equally well; ``choices`` are ``builder:source`` strings."""
+
+    code = "ambiguous"
+
+    def __init__(self, message: str, *, choices: list[str], hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.choices = choices
+
+    def to_dict(self) -> dict[str, object]:
+        return {**super().to_dict(), "choices": list(self.choices)}
+
+
+class NotFound(DiscoverError):
+    code = "not_found"

@@ -1,0 +1,288 @@
+"""Stage 3: an LLM searches the web and reports what it found; sleuth decides.
+
+The model gets two tools, ``web_search`` (sleuth's search providers, or the provider's
+own search) and ``extract_source``, through which it must report a GitHub repository
+or an install page with a confidence, evidence and reasoning. Search results reach it
+inside untrusted-data envelopes. Everything it reports is sanitised, only plain
+``github.com/owner/repo`` shapes are accepted, a confidence under 70 goes back to it
+as a tool error, and the candidates are verified against GitHub before the
+deterministic ranking picks one. The model extracts; it never decides.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sleuth.discover.defence import plain_text
+from sleuth.discover.models import DiscoveryUsage, Instructions
+from sleuth.discover.sources import github_from_url
+from sleuth.errors import (
+    DiscoverSearchFailed,
+    DiscoverTimeout,
+    LLMTimeout,
+    NotFound,
+    ToolError,
+)
+from sleuth.llm.envelope import Envelope
+from sleuth.llm.models import ChatRequest, Message, ToolSpec
+from sleuth.tools import Registry, Tool, ToolContext, ToolOutput
+from sleuth.tools.builtin import WEB_SEARCH
+
+if TYPE_CHECKING:
+    from sleuth.api import AsyncSleuth
+    from sleuth.llm.meter import Meter
+
+MIN_CONFIDENCE = 70
+MAX_TURNS = 6
+MAX_OUTPUT_TOKENS = 1024
+Progress = Any  # Callable[[str, dict[str, Any]], None] | None
+
+SYSTEM = """You find the official source of a developer tool so that it can be installed.
+1. Use web_search to find the tool's official website, documentation and repository.
+2. Prefer the project's own GitHub repository that publishes releases; be skeptical of \
+forks, mirrors, "unofficial" or newly created look-alike repositories.
+3. Cross-reference: the official website or docs should link to the repository.
+4. Report exactly what you found by calling extract_source once:
+   - result_type "builder" with builder "github", source "owner/repo", confidence 0-100, \
+evidence (short quotes naming where each came from) and reasoning; or
+   - result_type "instructions" with the install page url and the install instructions as \
+text, when the tool is not distributed through a GitHub repository.
+Never invent a repository. If you are unsure, search again before reporting."""
+
+
+class ExtractSourceArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    result_type: Literal["builder", "instructions"] = Field(
+        "builder", description="builder: a GitHub repository; instructions: an install page."
+    )
+    builder: Literal["github"] | None = Field(
+        None, description='Always "github" for result_type builder.'
+    )
+    source: str | None = Field(
+        None, max_length=300, description="owner/repo of the official GitHub repository."
+    )
+    url: str | None = Field(None, max_length=2000, description="The install page (instructions).")
+    instructions: str | None = Field(
+        None, max_length=4000, description="The install steps as the page gives them."
+    )
+    confidence: int = Field(ge=0, le=100, description="How sure you are, 0-100.")
+    evidence: list[str] = Field(
+        default_factory=list, max_length=10, description="Quotes with where they came from."
+    )
+    reasoning: str = Field("", max_length=2000, description="Why this is the official source.")
+
+
+class ExtractOutput(BaseModel):
+    accepted: bool
+    source: str | None = None
+
+
+@dataclass
+class Candidate:
+    source: str  # owner/repo, or the install page URL for instructions
+    confidence: int
+    evidence: list[str]
+    reasoning: str
+    instructions: Instructions | None = None
+
+
+@dataclass
+class Collector:
+    """What the model reported through ``extract_source`` in one discovery."""
+
+    candidates: list[Candidate] = field(default_factory=list)
+    rejected: list[str] = field(default_factory=list)
+
+    async def run(self, context: ToolContext, args: ExtractSourceArgs) -> ToolOutput:
+        evidence = [plain_text(item, 300) for item in args.evidence if plain_text(item, 300)]
+        reasoning = plain_text(args.reasoning, 1000)
+        if args.result_type == "instructions":
+            url = (args.url or "").strip()
+            if not url.startswith("https://") or any(c.isspace() for c in url):
+                return self._reject("instructions need the https URL of the install page")
+            text = plain_text(args.instructions or "", 2000)
+            if not text:
+                return self._reject("instructions need the install text from the page")
+            candidate = Candidate(
+                url, args.confidence, evidence, reasoning, Instructions(url=url, text=text)
+            )
+        else:
+            raw = plain_text(args.source or "", 300)
+            source = github_from_url(raw)
+            if source is None:
+                return self._reject(
+                    f"{raw!r} is not a GitHub repository: give source as owner/repo "
+                    "(github.com/owner/repo, no other hosts, ports, credentials or deeper paths)"
+                )
+            candidate = Candidate(source, args.confidence, evidence, reasoning)
+        if args.confidence < MIN_CONFIDENCE:
+            self.rejected.append(f"{candidate.source} at confidence {args.confidence}")
+            return self._reject(
+                f"confidence {args.confidence} is below {MIN_CONFIDENCE}: search more to confirm "
+                "the official source and call extract_source again, or report instructions"
+            )
+        self.candidates.append(candidate)
+        return ToolOutput(
+            f"Recorded {candidate.source}; sleuth will verify it. You are done.",
+            ExtractOutput(accepted=True, source=candidate.source),
+        )
+
+    def _reject(self, why: str) -> ToolOutput:
+        raise ToolError(f"extract_source rejected: {why}")
+
+
+def extract_tool(collector: Collector) -> Tool:
+    return Tool(
+        name="extract_source",
+        title="Report source",
+        description=(
+            "Report the official source you found: a GitHub repository (result_type builder) "
+            "or an install page (result_type instructions), with confidence, evidence and "
+            "reasoning. Call it once, when you are sure."
+        ),
+        arguments=ExtractSourceArgs,
+        output=ExtractOutput,
+        run=collector.run,
+        open_world=False,
+    )
+
+
+@dataclass
+class LLMFindings:
+    candidates: list[Candidate]
+    usage: DiscoveryUsage
+    warnings: list[str]
+
+
+def _usage(meter: Meter) -> DiscoveryUsage:
+    usage = meter.usage
+    return DiscoveryUsage(
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        cached_tokens=usage.cached_tokens,
+        web_search_requests=usage.web_search_requests,
+        llm_calls=meter.calls,
+        cost_usd=None if meter.cost is None else round(meter.cost, 6),
+        cost_estimated=meter.estimated,
+        provider=meter.provider.name,
+        model=meter.config.model,
+    )
+
+
+class LLMStage:
+    """One discovery conversation; ``usage`` is kept even when it fails."""
+
+    def __init__(self, client: AsyncSleuth, *, timeout: float, progress: Progress = None) -> None:
+        self.client = client
+        self.timeout = timeout
+        self.progress = progress
+        self.meter: Meter | None = None
+
+    def usage(self) -> DiscoveryUsage:
+        return _usage(self.meter) if self.meter is not None else DiscoveryUsage()
+
+    def _report(self, stage: str, **detail: Any) -> None:
+        if self.progress is not None:
+            self.progress(stage, detail)
+
+    async def run(self, name: str) -> LLMFindings:
+        """Raises LLMNotConfigured when there is no model to ask."""
+        from sleuth.agent.loop import choose_search
+        from sleuth.llm.meter import Meter
+        from sleuth.llm.setup import open_provider
+
+        settings = self.client.settings
+        llm, config = open_provider(settings, resolver=self.client.resolver)
+        try:
+            self.meter = Meter.open(llm, config, settings, self.client.cache)
+            native = choose_search(settings.llm_search, llm, config) == "native"
+            try:
+                async with asyncio.timeout(self.timeout):
+                    return await self._converse(name, native)
+            except (TimeoutError, LLMTimeout):
+                raise DiscoverTimeout(
+                    f"discovering {name!r} took longer than {self.timeout:g}s"
+                ) from None
+        finally:
+            await llm.aclose()
+
+    async def _converse(self, name: str, native: bool) -> LLMFindings:
+        assert self.meter is not None
+        meter = self.meter
+        collector = Collector()
+        tools = [extract_tool(collector)] if native else [WEB_SEARCH, extract_tool(collector)]
+        registry = Registry(tools)
+        context = ToolContext(client=self.client)
+        envelope = Envelope()
+        specs = [ToolSpec(t.name, t.description, t.parameters) for t in registry]
+        messages = [
+            Message("system", f"{SYSTEM}\n\n{envelope.rule()}"),
+            Message("user", f"Find the official source for the developer tool {name!r}."),
+        ]
+        deadline = time.monotonic() + self.timeout
+        searches: list[str] = []  # outcomes of sleuth's own web_search calls
+        nudged = False
+        for turn in range(1, MAX_TURNS + 1):
+            self._report("llm_turn", turn=turn)
+            request = ChatRequest(
+                messages,
+                tools=specs,
+                native_search=native,
+                tool_choice="auto",
+                max_output_tokens=MAX_OUTPUT_TOKENS,
+            )
+            completion = await meter.complete(request, deadline=deadline)
+            messages.append(completion.message)
+            for query in completion.searches:
+                self._report("native_search", query=query)
+            calls = completion.message.tool_calls
+            if not calls:
+                if nudged or turn == MAX_TURNS:
+                    break
+                nudged = True
+                messages.append(
+                    Message("user", "Report your finding now by calling extract_source.")
+                )
+                continue
+            for call in calls:
+                self._report("tool_call", name=call.name, arguments=call.arguments)
+                record = await registry.call(
+                    context, call.name, call.arguments, argument_error=call.error
+                )
+                if call.name == "web_search":
+                    searches.append(record.outcome)
+                self._report("tool_done", name=call.name, outcome=record.outcome)
+                text = record.output.text
+                if call.name == "web_search":
+                    text = envelope.wrap("web_search", text)
+                messages.append(
+                    Message(
+                        "tool",
+                        text,
+                        tool_call_id=call.id,
+                        name=call.name,
+                        is_error=record.outcome != "ok",
+                    )
+                )
+            if collector.candidates:
+                return LLMFindings(collector.candidates, _usage(meter), [])
+        if searches and all(outcome != "ok" for outcome in searches):
+            raise DiscoverSearchFailed(
+                f"every web search for {name!r} failed ({', '.join(sorted(set(searches)))})"
+            )
+        detail = (
+            f"; the model's only answers were below confidence {MIN_CONFIDENCE}: "
+            + ", ".join(collector.rejected)
+            if collector.rejected
+            else ""
+        )
+        raise NotFound(
+            f"the model found no confident source for {name!r}{detail}",
+            hint=f"name it yourself: sleuth discover {name} --from github:OWNER/REPO",
+        )
