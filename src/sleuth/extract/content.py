@@ -103,7 +103,10 @@ def is_discussion(json_ld: list[dict[str, Any]], url: str | None) -> bool:
     """A forum thread or Q&A page: it says so in JSON-LD, or its URL path does."""
     if json_ld_types(json_ld) & _DISCUSSION_TYPES:
         return True
-    segments = urlsplit(url).path.lower().split("/") if url else []
+    try:
+        segments = urlsplit(url).path.lower().split("/") if url else []
+    except ValueError:  # "http://[" from a caller: no path to read
+        segments = []
     return not _DISCUSSION_SEGMENTS.isdisjoint(segments)
 
 

@@ -250,7 +250,10 @@ def read_metadata(root: etree._Element, url: str | None = None) -> dict[str, Any
     if not found["author"]:
         found["author"] = _first(meta, _AUTHOR_KEYS)
     if found["canonical_url"] and url:
-        found["canonical_url"] = urljoin(url, found["canonical_url"])
+        try:
+            found["canonical_url"] = urljoin(url, found["canonical_url"])
+        except ValueError:  # "http://[" on the page or from the caller: not a usable URL
+            found["canonical_url"] = None
     if found["language"]:
         found["language"] = found["language"].replace("_", "-")
     return {key: clean_value(value) for key, value in found.items() if value}

@@ -40,7 +40,10 @@ class RecordedResponse:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RecordedResponse:
         body = json.dumps(data["json"]) if "json" in data else str(data.get("text", ""))
-        return cls(int(data["status"]), dict(data.get("headers", {})), body)
+        headers = dict(data.get("headers", {}))
+        if not all(isinstance(value, str) for value in headers.values()):
+            raise TypeError("recorded header values must be strings")
+        return cls(int(data["status"]), headers, body)
 
 
 def _normalizers() -> list[tuple[re.Pattern[str], str]]:
@@ -131,7 +134,9 @@ class Cassette:
         try:
             data = json.loads(self._path(key).read_text(encoding="utf-8"))
             responses = data["responses"]
-        except (OSError, ValueError, KeyError, TypeError):
+            position = min(self._served[key], len(responses) - 1)
+            recorded = RecordedResponse.from_dict(responses[position])
+        except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
             if self.mode == "auto":
                 return None
             raise ReplayMiss(
@@ -140,9 +145,8 @@ class Cassette:
                 request=canonical,
                 provider=self.provider,
             ) from None
-        position = min(self._served[key], len(responses) - 1)
         self._served[key] += 1
-        return RecordedResponse.from_dict(responses[position])
+        return recorded
 
     def record(self, canonical: str, response: RecordedResponse) -> None:
         """Append a response to this request's recording, written atomically."""

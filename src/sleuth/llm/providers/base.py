@@ -104,6 +104,9 @@ def reply_fields(reply: Reply) -> tuple[str, str]:
 
 def parse_arguments(call_id: str, name: str, raw: Any) -> ToolCall:
     """A tool call whose arguments may be a JSON string (OpenAI) or an object (elsewhere)."""
+    if not isinstance(name, str):  # a TypeError is how parse() says "malformed reply"
+        raise TypeError(f"a tool call's name is a {type(name).__name__}, not a string")
+    call_id = str(call_id)
     if isinstance(raw, dict):
         return ToolCall(call_id, name, raw)
     if raw is None or (isinstance(raw, str) and not raw.strip()):

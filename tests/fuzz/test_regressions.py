@@ -1,0 +1,154 @@
+"""One test per crash the fuzzer found: the input that crashed, and what must happen instead.
+
+Each runs the same target function ``scripts/fuzz`` runs (so the contract checked is the
+fuzzer's), then asserts the behaviour a caller relies on.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from hypothesis import strategies as st
+
+from fuzz.harness import run_inputs
+from fuzz.targets import TARGETS, Target, Violation
+from sleuth.config import Settings
+from sleuth.errors import MalformedReply, ReplayMiss
+from sleuth.extract import extract
+from sleuth.llm.cassette import Cassette
+from sleuth.net.guard import Guard
+
+CANONICAL = '{"method": "POST"}'
+
+
+def _recording(tmp_path: Path, document: Any) -> Cassette:
+    tape = Cassette("replay", tmp_path, "openai")
+    path = tmp_path / "openai" / f"{tape.key(CANONICAL)}.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return tape
+
+
+@pytest.mark.parametrize(
+    "responses",
+    [
+        [],  # IndexError: responses[-1]
+        [{"status": [], "headers": {}, "json": {}}],  # TypeError: int([])
+        [{"status": 429, "headers": {"retry-after": {"": -1}}, "json": {}}],  # header not text
+        "not a list",  # TypeError: str indices
+        [["status", 200]],  # a list where a response object belongs
+    ],
+)
+def test_a_corrupt_recording_is_a_replay_miss_not_a_crash(tmp_path: Path, responses: Any) -> None:
+    tape = _recording(tmp_path, {"version": 1, "responses": responses})
+    with pytest.raises(ReplayMiss) as caught:
+        tape.replay(CANONICAL)
+    assert caught.value.exit_code == 52
+    # In auto mode the same file means "ask the server and record again".
+    assert Cassette("auto", tmp_path, "openai").replay(CANONICAL) is None
+
+
+def test_a_good_recording_still_replays_in_order(tmp_path: Path) -> None:
+    responses = [
+        {"status": 429, "headers": {"retry-after": "1"}, "json": {"error": "slow"}},
+        {"status": 200, "headers": {}, "text": "ok"},
+    ]
+    tape = _recording(tmp_path, {"version": 1, "responses": responses})
+    first, second, third = (tape.replay(CANONICAL) for _ in range(3))
+    assert first is not None
+    assert (first.status, first.headers) == (429, {"retry-after": "1"})
+    assert second is not None
+    assert third is not None
+    assert (second.status, second.body, third.body) == (200, "ok", "ok")
+
+
+def test_an_unparsable_caller_url_does_not_crash_extraction() -> None:
+    page = "<html><body><article><p>" + "Words worth reading here. " * 20 + "</p></article>"
+    result = extract(page, url="http://[::1/")
+    assert result.outcome == "ok"
+    assert "Words worth reading" in result.text
+
+
+def test_an_unparsable_canonical_link_is_dropped() -> None:
+    page = (
+        '<html><head><link rel="canonical" href="http://[oops/"><title>T</title></head><body>'
+        "<article><p>" + "A sentence with some length to it. " * 20 + "</p></article></body>"
+    )
+    result = extract(page, url="https://example.com/a")
+    assert result.outcome == "ok"
+    assert "canonical_url" not in result.metadata
+    good = page.replace("http://[oops/", "/b")
+    assert extract(good, url="https://example.com/a").metadata["canonical_url"] == (
+        "https://example.com/b"
+    )
+
+
+def test_a_redirect_to_an_unjoinable_location_is_a_protocol_error() -> None:
+    request = httpx.Request("GET", "https://example.com/start")
+    response = httpx.Response(302, headers={"Location": ":http://exampl:e.com]"}, request=request)
+    # An httpx.HTTPError is what every fetch path turns into the network_error outcome.
+    with pytest.raises(httpx.RemoteProtocolError, match="Location"):
+        Guard(Settings()).check_redirect(response)
+
+
+def test_a_tool_call_whose_name_is_not_text_is_a_malformed_reply() -> None:
+    body = {
+        "model": "qwen3:8b",
+        "message": {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [{"function": {"name": ["web_search"], "arguments": {}}}],
+        },
+        "done": True,
+        "done_reason": "stop",
+    }
+    for provider in ("llm.ollama",):
+        with pytest.raises(MalformedReply, match="name is a list"):
+            TARGETS[provider].run((200, {}, json.dumps(body)))
+
+
+def test_a_numeric_tool_call_id_becomes_text() -> None:
+    choice = {
+        "message": {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": 7, "function": {"name": "web_search", "arguments": "{}"}}],
+        },
+        "finish_reason": "tool_calls",
+    }
+    TARGETS["llm.openai"].run((200, {}, json.dumps({"choices": [choice], "model": "m"})))
+
+
+# --- the harness itself -------------------------------------------------------------------
+
+
+def _boom(value: int) -> None:
+    if value % 6 == 3:
+        raise KeyError("three")
+    if value % 6 == 4:
+        raise Violation("four")
+
+
+def _spin(value: int) -> None:
+    while value >= 0:
+        value += 1
+
+
+def test_the_harness_counts_inputs_and_keeps_each_crash_once(tmp_path: Path) -> None:
+    target = Target("toy", st.integers(0, 10**9), _boom)
+    outcome = run_inputs(target, 300, 5.0, 1, tmp_path / "last")
+    assert outcome.inputs == 300
+    kinds = sorted(signature.split()[0] for signature in outcome.crashes)
+    assert kinds == ["KeyError", "Violation"]
+    assert all(crash.count >= 1 for crash in outcome.crashes.values())
+
+
+def test_the_harness_stops_a_hang_at_the_time_limit(tmp_path: Path) -> None:
+    target = Target("spin", st.just(0), _spin)
+    outcome = run_inputs(target, 1, 0.2, 1, tmp_path / "last")
+    assert outcome.inputs == 1
+    assert [signature.split()[0] for signature in outcome.crashes] == ["hang"]
