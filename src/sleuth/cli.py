@@ -9,10 +9,11 @@ import asyncio
 import gzip
 import json
 import os
+import re
 import sys
 import traceback
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
@@ -85,6 +86,11 @@ class RenderChoice(StrEnum):
 
 
 class ResearchFormat(StrEnum):
+    markdown = "markdown"
+    json = "json"
+
+
+class AskFormat(StrEnum):
     markdown = "markdown"
     json = "json"
 
@@ -177,6 +183,71 @@ def _client(**overrides: Any) -> AsyncSleuth:
 def _interactive(json_output: bool) -> bool:
     """Progress only for a person watching: never on pipes or with --json."""
     return not json_output and sys.stdout.isatty() and sys.stderr.isatty()
+
+
+def _batch_progress_wanted(machine_output: bool) -> bool:
+    """A batch's progress bar: for a person at the terminal, never beside JSON for a pipe."""
+    return sys.stderr.isatty() and (sys.stdout.isatty() or not machine_output)
+
+
+@contextmanager
+def _batch_progress(total: int, enabled: bool) -> Iterator[Callable[[], None]]:
+    """Files done, rate and time left on stderr; yields the "one more file" callback."""
+    if not enabled:
+        yield lambda: None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        Task,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text(
+                f"{speed:,.1f} files/s" if speed else "- files/s", style="progress.data.speed"
+            )
+
+    with Progress(
+        TextColumn("extracting"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("files"),
+        Rate(),
+        TimeElapsedColumn(),
+        TextColumn("elapsed,"),
+        TimeRemainingColumn(),
+        TextColumn("left"),
+        console=stderr,
+        # Text for the same terminal is printed above the bar; text for a pipe is left alone.
+        redirect_stdout=sys.stdout.isatty(),
+        redirect_stderr=True,
+    ) as bar:
+        task = bar.add_task("extract", total=total)
+        yield lambda: bar.advance(task)
+
+
+# C0 controls (bar tab and newline) and DEL: page or model text must not drive the terminal.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def _rendered_here(format_given: bool) -> bool:
+    """Markdown is rendered for a person at a terminal unless --format asked for it as is."""
+    return not format_given and sys.stdout.isatty()
+
+
+def _print_markdown(text: str) -> None:
+    """Markdown as a person reads it: escapes resolved, ``[n]`` kept, links clickable."""
+    from rich.markdown import Markdown
+
+    Console(highlight=False).print(Markdown(_CONTROL.sub("", text), hyperlinks=True))
 
 
 @contextmanager
@@ -370,16 +441,20 @@ def extract(
     inputs = paths or ["-"]
     batch = len(inputs) > 1 or any(p != "-" and Path(p).is_dir() for p in inputs)
     records: list[dict[str, Any]] = []
-    for name in _expand(inputs):
-        data = _read(name)
-        if isinstance(data, str) and not batch:
-            raise UsageError(f"{name}: {data}")
-        record = _record(name, data, url, output)
-        records.append(record)
-        if fmt is ExtractFormat.jsonl:
-            _out(json.dumps(record, ensure_ascii=False) + "\n")
-        elif fmt is not ExtractFormat.json:
-            _print_extracted(record, batch)
+    names = _expand(inputs)
+    showing = batch and len(names) > 1 and _batch_progress_wanted(STATE.json)
+    with _batch_progress(len(names), showing) as advance:
+        for name in names:
+            data = _read(name)
+            if isinstance(data, str) and not batch:
+                raise UsageError(f"{name}: {data}")
+            record = _record(name, data, url, output)
+            records.append(record)
+            if fmt is ExtractFormat.jsonl:
+                _out(json.dumps(record, ensure_ascii=False) + "\n")
+            elif fmt is not ExtractFormat.json:
+                _print_extracted(record, batch)
+            advance()
     if fmt is ExtractFormat.json:
         _print_json(records if batch else records[0])
     failed = [r["outcome"] for r in records if r["outcome"] != "ok"]
@@ -539,9 +614,14 @@ def research(
         ),
     ] = None,
     format: Annotated[
-        ResearchFormat,
-        typer.Option("--format", "-f", help="Markdown with cited bullets, or JSON."),
-    ] = ResearchFormat.markdown,
+        ResearchFormat | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help="markdown: cited bullets as Markdown source (what a pipe gets; a terminal "
+            "shows it rendered), or json.",
+        ),
+    ] = None,
     json_output: JsonFlag = False,
 ) -> None:
     """Answer a question with cited bullets.
@@ -575,6 +655,8 @@ def research(
         digest = asyncio.run(run(status))
     if as_json:
         _print_json(digest.model_dump())
+    elif _rendered_here(format is not None):
+        _print_markdown(render_markdown(digest))
     else:
         _out(render_markdown(digest).rstrip("\n") + "\n")
     if not digest.bullets:
@@ -638,12 +720,22 @@ def ask(
             metavar="N", min=1, max=50, help="Model calls at most. Default: SLEUTH_LLM_MAX_TURNS."
         ),
     ] = None,
+    format: Annotated[
+        AskFormat | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help="markdown: the answer as Markdown source (what a pipe gets; a terminal shows "
+            "it rendered), or json (like --json).",
+        ),
+    ] = None,
     json_output: JsonFlag = False,
 ) -> None:
     """Answer a question with an LLM that searches and cites the web.
 
     Prints the answer with [n] citations, the sources behind them, and usage and cost.
     """
+    json_output = json_output or format is AskFormat.json
     STATE.json = json_output
     client = _client()
     watching = sys.stderr.isatty()
@@ -696,12 +788,26 @@ def ask(
             )
         )
         return
-    _out(answer.answer.strip() + "\n")
+    rendered = _rendered_here(format is not None)
+    if rendered:
+        _print_markdown(answer.answer.strip())
+    else:
+        _out(answer.answer.strip() + "\n")
     if answer.citations:
         _out("\nSources\n")
         for source in answer.citations:
             how = "read" if source.fetched else source.kind.replace("_", " ")
-            _out(f"[{source.id}] {source.title or source.url} - {source.url} ({how})\n")
+            title = source.title or source.url
+            if rendered:  # the same line, its title a link the terminal can open
+                from rich.style import Style
+                from rich.text import Text
+
+                line = Text(f"[{source.id}] ")
+                line.append(_CONTROL.sub("", title), style=Style(link=source.url))
+                line.append(f" - {source.url} ({how})")
+                Console(highlight=False).print(line, soft_wrap=True)
+            else:
+                _out(f"[{source.id}] {title} - {source.url} ({how})\n")
     if answer.flagged_citations:
         ids = ", ".join(f"[{n}]" for n in answer.flagged_citations)
         _out(f"\nRemoved citations sleuth never issued: {ids}\n")
@@ -834,6 +940,120 @@ def mcp(
     level = settings.log_level or {0: "warning", 1: "info"}.get(STATE.verbose, "debug")
     log.configure(settings.log_format, level)
     run(transport.value, host=host, port=port, settings=settings)
+
+
+@app.command(cls=PlainHelp)
+def discover(
+    name: Annotated[
+        str,
+        typer.Argument(metavar="NAME", help="The tool, e.g. ripgrep; - reads names from stdin."),
+    ],
+    from_source: Annotated[
+        str | None,
+        typer.Option(
+            "--from", metavar="BUILDER:SOURCE", help="Use this source, e.g. github:cli/cli."
+        ),
+    ] = None,
+    deterministic_only: Annotated[
+        bool, typer.Option("--deterministic-only", help="Registry and ecosystems only, no LLM.")
+    ] = False,
+    stages: Annotated[
+        str | None,
+        typer.Option(metavar="LIST", help="Stages to run: registry,ecosystem,llm (default all)."),
+    ] = None,
+    batch: Annotated[
+        bool,
+        typer.Option(
+            "--batch", help="Never ask: take the top match when ambiguous; one JSON line per name."
+        ),
+    ] = False,
+    yes: Annotated[
+        bool,
+        typer.Option("--yes", "-y", help="Accept a web-found source without asking (not forks)."),
+    ] = False,
+    timeout: Annotated[
+        float | None,
+        typer.Option(metavar="S", min=1, help="Seconds for web discovery. Default 15."),
+    ] = None,
+    json_output: JsonFlag = False,
+) -> None:
+    """Find the official source of a developer tool and how to install it.
+
+    Registry first, then the package ecosystems, then (with an LLM configured) the web,
+    verified on GitHub and confirmed by you.
+    """
+    from sleuth.discover.confirm import choose, settle, summary
+    from sleuth.discover.names import read_names
+
+    STATE.json = json_output
+    client = _client()
+    names = read_names(sys.stdin) if name == "-" else [name]
+    if name == "-" and not names:
+        raise UsageError("no names on stdin", hint="one tool name a line")
+    # Questions need a person on both ends: answers on stdin, the display on stderr.
+    person = not batch and sys.stdin.isatty() and sys.stderr.isatty() and name != "-"
+
+    def ask(prompt: str) -> str:
+        sys.stderr.write(prompt)
+        sys.stderr.flush()
+        return sys.stdin.readline()
+
+    def show(text: str) -> None:
+        sys.stderr.write(text + "\n\n")
+
+    async def run_one(tool: str) -> Any:
+        result = await client.discover(
+            tool,
+            from_source=from_source,
+            deterministic_only=deterministic_only,
+            stages=stages.split(",") if stages else None,
+            batch=batch or name == "-",
+            yes=yes,
+            timeout=timeout,
+            choose=(lambda t, matches: choose(t, matches, ask)) if person else None,
+        )
+        return settle(result, interactive=person, ask=ask, show=show)
+
+    if name != "-":
+
+        async def single() -> Any:
+            async with client:
+                return await run_one(name)
+
+        with _status(f"discovering {name}", _interactive(json_output) and not person):
+            result = asyncio.run(single())
+        if json_output:
+            _print_json(result.to_json())
+            return
+        if not result.confirmation_required:
+            sys.stderr.write(summary(result) + "\n")
+            for warning in result.warnings:
+                sys.stderr.write(f"warning: {warning}\n")
+        _out(f"{result.spec}\n")
+        if result.install_hint:
+            _out(f"install: {result.install_hint}\n")
+        return
+
+    async def every() -> int:
+        first_failure = 0
+        async with client:
+            for tool in names:
+                try:
+                    result = await run_one(tool)
+                except SleuthError as error:
+                    first_failure = first_failure or error.exit_code
+                    if json_output:
+                        _out(json.dumps({"tool": tool, "error": error.to_dict()}) + "\n")
+                    else:
+                        sys.stderr.write(f"{tool}: error: {error}\n")
+                    continue
+                if json_output:
+                    _out(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+                else:
+                    _out(f"{tool}\t{result.spec}\t{result.install_hint}\n")
+        return first_failure
+
+    _finish(asyncio.run(every()))
 
 
 class DetectMode(StrEnum):

@@ -136,8 +136,9 @@ class Discovery:
             except LLMNotConfigured:
                 llm_note = "; no LLM is configured for web discovery"
         searched = [stage for stage in order if stage != "llm" or not deterministic_only]
+        near = f"; did you mean {' or '.join(repr(m) for m in misses)}?" if misses else ""
         raise NotFound(
-            f"no source found for {tool!r} (searched: {', '.join(searched)}){llm_note}",
+            f"no source found for {tool!r} (searched: {', '.join(searched)}){llm_note}{near}",
             hint=f"name it yourself: sleuth discover {tool} --from BUILDER:SOURCE "
             "(for example github:OWNER/REPO)",
         )

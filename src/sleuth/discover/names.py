@@ -89,3 +89,13 @@ def near_misses(name: str, known: Iterable[str]) -> list[str]:
         if other != name and abs(len(other) - len(name)) <= limit and _limit(other) > 0
     ]
     return [other for distance, other in sorted(found) if 1 <= distance <= limit][:3]
+
+
+def read_names(lines: Iterable[str]) -> list[str]:
+    """Names for batch mode: one a line; blank lines and ``#`` comments skipped."""
+    names = []
+    for line in lines:
+        text = line.split("#", 1)[0].strip()
+        if text:
+            names.append(text)
+    return names
