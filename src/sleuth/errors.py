@@ -36,6 +36,19 @@ what to do, whether trying again may help, and the exit code the CLI uses::
     │   │   ├── LLMContextLength the conversation no longer fits the model
     │   │   └── LLMToolsUnsupported  the model cannot call tools
     │   ├── LLMTurnLimit         the model still wanted tools when its turns ran out
+    │   ├── LLMNoAnswer          the model ended without an answer (llm_empty_answer), or:
+    │   │   ├── LLMContentFiltered   a safety filter stopped it
+    │   │   ├── LLMRefused           the model declined
+    │   │   ├── LLMOutputLimit       the output token limit ran out before any text
+    │   │   ├── LLMRecitation        it would have recited training data
+    │   │   ├── LLMBlocklist         a blocklisted term
+    │   │   ├── LLMProhibitedContent prohibited content
+    │   │   ├── LLMSensitiveInfo     personal information (SPII)
+    │   │   ├── LLMMalformedToolCall its tool call was malformed, even when asked again
+    │   │   ├── LLMUnsupportedLanguage  a language the model does not serve
+    │   │   ├── LLMPromptBlocked     the question itself was refused
+    │   │   ├── LLMToolCallRejected  a tool call the request did not allow
+    │   │   └── LLMIncomplete        the response failed, was cancelled or cut short
     │   ├── MalformedReply       the reply was not the JSON asked for (keeps the raw text)
     │   └── ReplayMiss           no recorded answer for this request
     ├── BudgetExceeded           a session or daily LLM budget is spent
@@ -97,6 +110,9 @@ EXIT_CODES: dict[str, int] = {
     "unknown_tool": 54,
     "invalid_arguments": 55,
     "llm_turn_limit": 56,
+    "llm_content_filtered": 57,
+    "llm_refused": 58,
+    "llm_output_limit": 59,
     "discover_timeout": 60,
     "verification_failed": 61,
     "confirmation_denied": 62,
@@ -106,6 +122,16 @@ EXIT_CODES: dict[str, int] = {
     "suspicious_name": 66,
     "confirmation_required": 67,
     "discover_error": 69,
+    "llm_recitation": 70,
+    "llm_blocklist": 71,
+    "llm_prohibited_content": 72,
+    "llm_sensitive_info": 73,
+    "llm_malformed_tool_call": 74,
+    "llm_unsupported_language": 75,
+    "llm_empty_answer": 76,
+    "llm_prompt_blocked": 77,
+    "llm_tool_call_rejected": 78,
+    "llm_incomplete": 79,
     "unauthorized": 80,
     "too_many_requests": 81,
 }
@@ -373,6 +399,88 @@ class LLMToolsUnsupported(LLMInvalidRequest):
 class LLMTurnLimit(LLMError):
     code = "llm_turn_limit"
     default_hint = "raise --max-turns (SLEUTH_LLM_MAX_TURNS) or ask a narrower question"
+
+
+class LLMNoAnswer(LLMError):
+    """The model finished without answer text; ``finish`` is the provider's own reason."""
+
+    code = "llm_empty_answer"
+    default_hint = "try again, rephrase the question or use another model"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        finish: str = "",
+        provider: str | None = None,
+        hint: str | None = None,
+        retryable: bool | None = None,
+    ) -> None:
+        super().__init__(message, provider=provider, hint=hint, retryable=retryable)
+        self.finish = finish
+
+
+class LLMContentFiltered(LLMNoAnswer):
+    code = "llm_content_filtered"
+    default_hint = "the provider's safety filter stopped the answer; rephrase the question"
+
+
+class LLMRefused(LLMNoAnswer):
+    code = "llm_refused"
+    default_hint = "the model declined to answer; rephrase the question or use another model"
+
+
+class LLMOutputLimit(LLMNoAnswer):
+    code = "llm_output_limit"
+    default_hint = "raise SLEUTH_LLM_MAX_OUTPUT_TOKENS (thinking models spend tokens first)"
+
+
+class LLMRecitation(LLMNoAnswer):
+    code = "llm_recitation"
+    default_hint = "the answer would have recited a source verbatim; ask for a summary instead"
+
+
+class LLMBlocklist(LLMNoAnswer):
+    code = "llm_blocklist"
+    default_hint = "the answer held a term on the provider's blocklist; rephrase the question"
+
+
+class LLMProhibitedContent(LLMNoAnswer):
+    code = "llm_prohibited_content"
+    default_hint = "the provider refuses this content; rephrase the question"
+
+
+class LLMSensitiveInfo(LLMNoAnswer):
+    code = "llm_sensitive_info"
+    default_hint = "the answer held sensitive personal information; ask without personal details"
+
+
+class LLMMalformedToolCall(LLMNoAnswer):
+    code = "llm_malformed_tool_call"
+    default_retryable = True
+    default_hint = "the model could not write a valid tool call; try again or another model"
+
+
+class LLMUnsupportedLanguage(LLMNoAnswer):
+    code = "llm_unsupported_language"
+    default_hint = "ask in a language the model supports"
+
+
+class LLMPromptBlocked(LLMNoAnswer):
+    code = "llm_prompt_blocked"
+    default_hint = "the provider refused the question itself; rephrase it"
+
+
+class LLMToolCallRejected(LLMNoAnswer):
+    code = "llm_tool_call_rejected"
+    default_retryable = True
+    default_hint = "the model called tools it was not allowed to; try again or lower --max-turns"
+
+
+class LLMIncomplete(LLMNoAnswer):
+    code = "llm_incomplete"
+    default_retryable = True
+    default_hint = "the provider did not finish the response; try again"
 
 
 class MalformedReply(LLMError):

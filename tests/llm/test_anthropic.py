@@ -348,7 +348,7 @@ async def test_arguments_that_are_not_an_object_are_flagged_not_raised(
     await provider.aclose()
     [call] = completion.message.tool_calls
     assert call.arguments == {}
-    assert call.error == "arguments must be a JSON object"
+    assert call.error == 'the arguments must be a JSON object, not list: ["python"]'
     assert completion.stop_reason is StopReason.TOOL_CALLS
 
 

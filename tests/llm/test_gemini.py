@@ -388,7 +388,10 @@ async def test_segments_in_a_later_part(
         ("RECITATION", None, StopReason.CONTENT_FILTER),
         ("BLOCKLIST", None, StopReason.CONTENT_FILTER),
         ("PROHIBITED_CONTENT", None, StopReason.CONTENT_FILTER),
-        ("MALFORMED_FUNCTION_CALL", None, StopReason.OTHER),
+        ("MALFORMED_FUNCTION_CALL", None, StopReason.MALFORMED_CALL),
+        ("SPII", None, StopReason.CONTENT_FILTER),
+        ("LANGUAGE", None, StopReason.OTHER),
+        ("FINISH_REASON_UNSPECIFIED", None, StopReason.OTHER),
     ],
 )
 async def test_finish_reasons(
@@ -403,6 +406,7 @@ async def test_finish_reasons(
     completion = await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
     assert completion.stop_reason is stop
+    assert completion.finish == finish
     assert completion.message.content == (text or "")
     assert completion.message.native == (None if text is None else [{"text": text}])
 

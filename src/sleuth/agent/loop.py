@@ -24,6 +24,7 @@ from sleuth.agent import prompts
 from sleuth.agent.models import Answer, SearchMode, ToolCallInfo
 from sleuth.errors import LLMTimeout, LLMToolsUnsupported, LLMTurnLimit, UsageError
 from sleuth.llm.envelope import Envelope
+from sleuth.llm.finish import no_answer
 from sleuth.llm.jsonreply import strip_reasoning
 from sleuth.llm.meter import Meter
 from sleuth.llm.models import ChatRequest, Completion, Message, StopReason, ToolSpec
@@ -97,6 +98,7 @@ class Session:
             ),
             Message("user", question),
         ]
+        reasked = False
         while True:
             last = self.turns >= self.max_turns - 1
             request = ChatRequest(
@@ -111,8 +113,18 @@ class Session:
             text = self._cite_native(completion)
             if completion.stop_reason is StopReason.PAUSE and not last:
                 continue  # the server paused its own search; sending the turn back resumes it
-            if not completion.message.tool_calls:
-                return self._answer(text, search, completion.stop_reason.value)
+            calls = completion.message.tool_calls
+            if completion.stop_reason is StopReason.MALFORMED_CALL and not calls:
+                if reasked or last:
+                    raise no_answer(completion, self.meter.provider.name)
+                reasked = True  # once: a model that cannot write the call twice will not
+                log.event("llm_malformed_call", detail=completion.finish_message[:300])
+                if not completion.message.content and completion.message.native is None:
+                    messages.pop()  # an empty turn is refused by every API
+                messages.append(Message("user", prompts.malformed_call(completion.finish_message)))
+                continue
+            if not calls:
+                return self._final(completion, text, search)
             if last:
                 if text.strip():
                     return self._answer(text, search, "max_turns")
@@ -146,7 +158,7 @@ class Session:
             text = strip_reasoning(completion.message.content)
             queries = list(dict.fromkeys(_DIRECTIVE.findall(text)))[:MAX_DIRECTIVES]
             if not queries or last:
-                return self._answer(_DIRECTIVE.sub("", text), "directive", "end")
+                return self._final(completion, _DIRECTIVE.sub("", text), "directive")
             messages.append(Message("assistant", completion.message.content))
             findings = [
                 (await self._run("research", {"question": query}, None))[0] for query in queries
@@ -203,6 +215,16 @@ class Session:
         for end in sorted(marks, reverse=True):
             text = text[:end] + "".join(f"[{n}]" for n in marks[end]) + text[end:]
         return text
+
+    def _final(self, completion: Completion, text: str, search: SearchMode) -> Answer:
+        """The answer of a turn that called no tools; no text is never an answer."""
+        if not strip_reasoning(text).strip():
+            raise no_answer(completion, self.meter.provider.name)
+        stop = completion.stop_reason
+        if stop not in (StopReason.END, StopReason.TOOL_CALLS):
+            # Text cut short by a limit or a filter is kept, and says so.
+            log.warn("llm_partial_answer", stop=stop.value, finish=completion.finish)
+        return self._answer(text, search, stop.value)
 
     def _answer(self, text: str, search: SearchMode, stop: str) -> Answer:
         checked = self.context.ledger.check(strip_reasoning(text))

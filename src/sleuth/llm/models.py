@@ -9,6 +9,7 @@ Responses reasoning items) and is opaque to everything else.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
@@ -24,17 +25,29 @@ class StopReason(StrEnum):
     MAX_TOKENS = "max_tokens"
     PAUSE = "pause"  # the server paused a long server-tool turn; send it back to continue
     CONTENT_FILTER = "content_filter"
+    MALFORMED_CALL = "malformed_call"  # the model tried to call a tool and wrote nonsense
     OTHER = "other"
 
 
 @dataclass
 class ToolCall:
-    """One call the model asked for; ``error`` is set when its arguments were not JSON."""
+    """One call the model asked for; ``error`` is set when its arguments were not JSON.
+
+    ``raw`` keeps the arguments exactly as the model sent them (a JSON string or an
+    object), so a follow-up echoes the call the model made, not sleuth's reading of it.
+    """
 
     id: str
     name: str
     arguments: dict[str, Any]
     error: str | None = None
+    raw: Any = field(default=None, compare=False, repr=False)
+
+    def raw_json(self) -> str:
+        """The arguments as a JSON string: byte for byte what the model sent, when it sent one."""
+        if isinstance(self.raw, str):
+            return self.raw
+        return json.dumps(self.raw if self.raw is not None else self.arguments)
 
 
 @dataclass
@@ -92,6 +105,9 @@ class Annotation:
 
 @dataclass
 class Completion:
+    """One reply; ``finish`` is the provider's own stop reason (``SAFETY``, ``length``,
+    ``refusal`` ...) and ``finish_message`` any words it gave with it."""
+
     message: Message
     stop_reason: StopReason
     usage: Usage
@@ -99,6 +115,8 @@ class Completion:
     annotations: list[Annotation] = field(default_factory=list)
     sources: list[NativeSource] = field(default_factory=list)  # searched, cited or not
     searches: list[str] = field(default_factory=list)  # queries the provider's search ran
+    finish: str = ""
+    finish_message: str = ""
 
 
 @dataclass

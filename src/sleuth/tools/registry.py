@@ -9,6 +9,7 @@ call that names no tool or carries bad arguments raises, as a
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -135,7 +136,12 @@ class Registry:
         started = time.monotonic()
         try:
             if argument_error is not None:
-                raise ToolError(f"invalid arguments for {name}: {argument_error}")
+                schema = json.dumps(self.get(name).parameters)
+                raise ToolError(
+                    f"invalid arguments for {name}: {argument_error}",
+                    hint=f"nothing ran; send one JSON object that matches this JSON Schema: "
+                    f"{schema}",
+                )
             tool, parsed = self.validate(name, arguments)
             output = await tool.run(context, parsed)
         except SleuthError as error:

@@ -221,7 +221,8 @@ class Anthropic(Provider):
                     if result.get("type") == "web_search_result" and url:
                         results.setdefault(url, NativeSource(url, str(result.get("title") or "")))
         sources = list(results.values()) + [s for url, s in cited.items() if url not in results]
-        stop = StopReason.TOOL_CALLS if calls else _STOP.get(data.get("stop_reason") or "")
+        finish = str(data.get("stop_reason") or "")
+        stop = StopReason.TOOL_CALLS if calls else _STOP.get(finish)
         return Completion(
             message=Message("assistant", "".join(texts), tool_calls=calls, native=blocks),
             stop_reason=stop or StopReason.OTHER,
@@ -230,6 +231,7 @@ class Anthropic(Provider):
             annotations=annotations,
             sources=sources,
             searches=searches,
+            finish=finish,
         )
 
     def classify(self, reply: Reply) -> LLMError:

@@ -108,13 +108,22 @@ def parse_arguments(call_id: str, name: str, raw: Any) -> ToolCall:
         raise TypeError(f"a tool call's name is a {type(name).__name__}, not a string")
     call_id = str(call_id)
     if isinstance(raw, dict):
-        return ToolCall(call_id, name, raw)
+        return ToolCall(call_id, name, raw, raw=raw)
     if raw is None or (isinstance(raw, str) and not raw.strip()):
-        return ToolCall(call_id, name, {})
+        return ToolCall(call_id, name, {}, raw=raw)
     try:
         value = json.loads(raw) if isinstance(raw, str) else raw
     except json.JSONDecodeError as exc:
-        return ToolCall(call_id, name, {}, error=f"arguments are not valid JSON ({exc.msg})")
+        where = f"line {exc.lineno} column {exc.colno}"
+        error = f"the arguments are not valid JSON ({exc.msg} at {where}): {_clip(raw)}"
+        return ToolCall(call_id, name, {}, error=error, raw=raw)
     if not isinstance(value, dict):
-        return ToolCall(call_id, name, {}, error="arguments must be a JSON object")
-    return ToolCall(call_id, name, value)
+        kind = type(value).__name__
+        error = f"the arguments must be a JSON object, not {kind}: {_clip(raw)}"
+        return ToolCall(call_id, name, {}, error=error, raw=raw)
+    return ToolCall(call_id, name, value, raw=raw)
+
+
+def _clip(raw: Any, limit: int = 300) -> str:
+    text = raw if isinstance(raw, str) else json.dumps(raw)
+    return text if len(text) <= limit else text[:limit] + "..."

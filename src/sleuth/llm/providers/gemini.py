@@ -68,6 +68,9 @@ _FINISH = {
     "PROHIBITED_CONTENT": StopReason.CONTENT_FILTER,
     "SPII": StopReason.CONTENT_FILTER,
     "IMAGE_SAFETY": StopReason.CONTENT_FILTER,
+    "IMAGE_PROHIBITED_CONTENT": StopReason.CONTENT_FILTER,
+    "IMAGE_RECITATION": StopReason.CONTENT_FILTER,
+    "MALFORMED_FUNCTION_CALL": StopReason.MALFORMED_CALL,
 }
 
 # The keywords of Gemini's Schema object; everything else in a JSON Schema is dropped.
@@ -191,11 +194,16 @@ def _parts(message: Message, known_ids: set[str], names: dict[str, str]) -> list
         parts.append({"text": message.content})
     if message.role == "assistant":
         for call in message.tool_calls:
-            wire: dict[str, Any] = {"name": call.name, "args": call.arguments}
+            wire: dict[str, Any] = {"name": call.name, "args": _sent(call)}
             if call.id in known_ids:
                 wire["id"] = call.id
             parts.append({"functionCall": wire})
     return parts
+
+
+def _sent(call: ToolCall) -> Any:
+    """The ``args`` as the model sent them, when it sent them at all."""
+    return call.raw if call.raw is not None else call.arguments
 
 
 def _contents(messages: list[Message]) -> list[dict[str, Any]]:
@@ -300,9 +308,20 @@ class Gemini(Provider):
         model = str(data.get("modelVersion") or self.model)
         candidates = data.get("candidates")
         if not candidates:
-            if (data.get("promptFeedback") or {}).get("blockReason"):  # the prompt was refused
+            feedback = data.get("promptFeedback") or {}
+            if feedback.get("blockReason"):  # the prompt itself was refused
                 usage = _usage(metadata, searches=0)
-                return Completion(Message("assistant"), StopReason.CONTENT_FILTER, usage, model)
+                return Completion(
+                    Message("assistant"),
+                    StopReason.CONTENT_FILTER,
+                    usage,
+                    model,
+                    finish="PROMPT_BLOCKED",
+                    finish_message=" ".join(
+                        str(feedback.get(key) or "")
+                        for key in ("blockReason", "blockReasonMessage")
+                    ).strip(),
+                )
             raise KeyError("candidates")
         candidate = candidates[0]
         parts = (candidate.get("content") or {}).get("parts") or []
@@ -334,6 +353,8 @@ class Gemini(Provider):
             annotations=annotations,
             sources=sources,
             searches=searches,
+            finish=finish,
+            finish_message=str(candidate.get("finishMessage") or ""),
         )
 
     def classify(self, reply: Reply) -> LLMError:

@@ -18,7 +18,7 @@ from typing import Any
 from sleuth.errors import LLMError
 from sleuth.llm.failures import classify
 from sleuth.llm.http import Reply
-from sleuth.llm.models import ChatRequest, Completion, Message, StopReason, Usage
+from sleuth.llm.models import ChatRequest, Completion, Message, StopReason, ToolCall, Usage
 from sleuth.llm.providers.base import HttpCall, Provider, parse_arguments, reply_fields
 
 _DONE = {"stop": StopReason.END, "length": StopReason.MAX_TOKENS}
@@ -36,10 +36,15 @@ def _message(message: Message, names: dict[str, str]) -> dict[str, Any]:
     wire = {"role": message.role, "content": message.content}
     if message.tool_calls:
         wire["tool_calls"] = [
-            {"function": {"name": call.name, "arguments": call.arguments}}
+            {"function": {"name": call.name, "arguments": _sent(call)}}
             for call in message.tool_calls
         ]
     return wire
+
+
+def _sent(call: ToolCall) -> Any:
+    """The arguments as the model sent them (Ollama takes an object, or what came instead)."""
+    return call.raw if call.raw is not None else call.arguments
 
 
 class Ollama(Provider):
@@ -84,10 +89,8 @@ class Ollama(Provider):
             )
             for index, call in enumerate(wire.get("tool_calls") or [])
         ]
-        if calls:
-            stop = StopReason.TOOL_CALLS
-        else:
-            stop = _DONE.get(data.get("done_reason") or "stop", StopReason.OTHER)
+        finish = str(data.get("done_reason") or "stop")
+        stop = StopReason.TOOL_CALLS if calls else _DONE.get(finish, StopReason.OTHER)
         return Completion(
             message=Message(
                 "assistant", str(wire.get("content") or ""), tool_calls=calls, native=dict(wire)
@@ -98,6 +101,7 @@ class Ollama(Provider):
                 output_tokens=data.get("eval_count") or 0,
             ),
             model=str(data.get("model") or self.model),
+            finish=finish,
         )
 
     def classify(self, reply: Reply) -> LLMError:

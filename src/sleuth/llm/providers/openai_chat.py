@@ -7,7 +7,6 @@ say ``stop`` while calling tools, so tool calls decide the stop reason.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -23,6 +22,7 @@ _FINISH = {
     "function_call": StopReason.TOOL_CALLS,
     "length": StopReason.MAX_TOKENS,
     "content_filter": StopReason.CONTENT_FILTER,
+    "refusal": StopReason.CONTENT_FILTER,
 }
 
 
@@ -36,7 +36,8 @@ def _message(message: Message) -> dict[str, Any]:
             {
                 "id": call.id,
                 "type": "function",
-                "function": {"name": call.name, "arguments": json.dumps(call.arguments)},
+                # The string the model wrote, byte for byte, even when it is not JSON.
+                "function": {"name": call.name, "arguments": call.raw_json()},
             }
             for call in message.tool_calls
         ]
@@ -76,12 +77,18 @@ class OpenAIChat(Provider):
             )
             for index, call in enumerate(wire.get("tool_calls") or [])
         ]
-        content = wire.get("content") or wire.get("refusal") or ""
-        stop = StopReason.TOOL_CALLS if calls else _FINISH.get(choice.get("finish_reason") or "")
+        content = str(wire.get("content") or "")
+        finish = str(choice.get("finish_reason") or "")
+        refusal = str(wire.get("refusal") or "")
+        if refusal and not content and not calls:
+            finish = "refusal"  # the model declined; its words are no answer
+        stop = StopReason.TOOL_CALLS if calls else _FINISH.get(finish)
         usage = data.get("usage") or {}
         return Completion(
-            message=Message("assistant", str(content), tool_calls=calls),
+            message=Message("assistant", content, tool_calls=calls),
             stop_reason=stop or StopReason.OTHER,
+            finish=finish,
+            finish_message=refusal,
             usage=Usage(
                 input_tokens=usage.get("prompt_tokens") or 0,
                 output_tokens=usage.get("completion_tokens") or 0,

@@ -11,7 +11,6 @@ tool round trip.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from sleuth.errors import LLMError
@@ -50,7 +49,7 @@ def _assistant(message: Message) -> list[dict[str, Any]]:
             "type": "function_call",
             "call_id": call.id,
             "name": call.name,
-            "arguments": json.dumps(call.arguments),
+            "arguments": call.raw_json(),
         }
         for call in message.tool_calls
     ]
@@ -83,6 +82,7 @@ class _Reading:
         self.searched: list[str] = []
         self.searches: list[str] = []
         self.search_requests = 0
+        self.refusal: list[str] = []
 
     def message(self, item: dict[str, Any]) -> None:
         for part in item.get("content") or []:
@@ -90,7 +90,7 @@ class _Reading:
             if kind == "output_text":
                 self._text(str(part["text"]), part.get("annotations") or [])
             elif kind == "refusal":
-                self._text(str(part.get("refusal") or ""), [])
+                self.refusal.append(str(part.get("refusal") or ""))
 
     def _text(self, text: str, notes: list[dict[str, Any]]) -> None:
         for note in notes:
@@ -203,16 +203,23 @@ class OpenAIResponses(Provider):
                 reading.function_call(item, index)
             elif kind == "web_search_call":
                 reading.web_search(item)
-        status = data.get("status") or "completed"
+        status = str(data.get("status") or "completed")
+        finish, finish_message = status, ""
         if reading.calls:
             stop = StopReason.TOOL_CALLS
+        elif reading.refusal and not reading.text:
+            stop, finish = StopReason.CONTENT_FILTER, "refusal"
+            finish_message = "".join(reading.refusal)
         elif status == "completed":
             stop = StopReason.END
         elif status == "incomplete":
-            reason = (data.get("incomplete_details") or {}).get("reason") or ""
-            stop = _INCOMPLETE.get(reason, StopReason.OTHER)
-        else:
+            finish = str((data.get("incomplete_details") or {}).get("reason") or status)
+            stop = _INCOMPLETE.get(finish, StopReason.OTHER)
+        else:  # failed, cancelled, queued, in_progress: no answer came
             stop = StopReason.OTHER
+            error = data.get("error")
+            if isinstance(error, dict):
+                finish_message = str(error.get("message") or error.get("code") or "")
         usage = data.get("usage") or {}
         return Completion(
             message=Message(
@@ -231,6 +238,8 @@ class OpenAIResponses(Provider):
             annotations=reading.annotations,
             sources=reading.sources(),
             searches=reading.searches,
+            finish=finish,
+            finish_message=finish_message,
         )
 
     def classify(self, reply: Reply) -> LLMError:
