@@ -1,0 +1,255 @@
+// sleuth's web page: research with live progress, fetch a page, suggest a link's details.
+// Plain modules, no framework and nothing from another host: everything here is served
+// by `sleuth serve` itself.
+import { progressLine, renderDigest, renderStrip } from "/static/ui.js";
+
+const $ = (id) => document.getElementById(id);
+const TOKEN_KEY = "sleuth.token";
+
+function token() {
+  return sessionStorage.getItem(TOKEN_KEY) || "";
+}
+
+function say(id, text, kind = "") {
+  const node = $(id);
+  node.textContent = text;
+  node.className = `status ${kind}`.trim();
+}
+
+class ApiError extends Error {
+  constructor(message, status, payload = {}) {
+    super(message);
+    this.status = status;
+    this.code = payload.code || "";
+    this.payload = payload;
+  }
+}
+
+/** POST a JSON body to the API with the saved token; non-2xx answers become ApiError. */
+async function post(path, body, { accept = "application/json", signal } = {}) {
+  const headers = { "Content-Type": "application/json", Accept: accept };
+  if (token()) headers.Authorization = `Bearer ${token()}`;
+  let response;
+  try {
+    response = await fetch(path, { method: "POST", headers, body: JSON.stringify(body), signal });
+  } catch (error) {
+    if (error?.name === "AbortError") throw error;
+    throw new ApiError("The server cannot be reached: is `sleuth serve` still running?", 0, { code: "unreachable" });
+  }
+  if (!response.ok) {
+    let message = `HTTP ${response.status}`;
+    let payload = {};
+    try {
+      payload = (await response.json()) || {};
+      message = payload.error || message;
+    } catch {
+      // not JSON: keep the status line
+    }
+    if (response.status === 401) {
+      message = token()
+        ? "The server refused the token: enter a valid one above."
+        : "The server needs a token: enter one of its SLEUTH_API_TOKENS above.";
+      $("token").focus();
+    }
+    throw new ApiError(message, response.status, payload);
+  }
+  return response;
+}
+
+/** Server-sent events from a streamed response body, as {event, data} objects. */
+async function* serverEvents(response) {
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let end;
+    while ((end = buffer.search(/\r?\n\r?\n/)) !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, "");
+      let event = "message";
+      const data = [];
+      for (const line of block.split(/\r?\n/)) {
+        if (line.startsWith(":")) continue;
+        const colon = line.indexOf(":");
+        const field = colon === -1 ? line : line.slice(0, colon);
+        const text = colon === -1 ? "" : line.slice(colon + 1).replace(/^ /, "");
+        if (field === "event") event = text;
+        else if (field === "data") data.push(text);
+      }
+      if (data.length) yield { event, data: data.join("\n") };
+    }
+  }
+}
+
+// --- token -------------------------------------------------------------------
+
+function showTokenState() {
+  $("token").value = "";
+  $("token").placeholder = token() ? "saved for this tab (type to replace)" : "one of the server's SLEUTH_API_TOKENS";
+  $("token-status").textContent = token()
+    ? "A token is saved for this tab (sessionStorage) and sent on every API call."
+    : "No token saved. Servers without SLEUTH_API_TOKENS need none.";
+}
+
+$("token-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const value = $("token").value.trim();
+  if (value) sessionStorage.setItem(TOKEN_KEY, value);
+  showTokenState();
+});
+$("token-forget").addEventListener("click", () => {
+  sessionStorage.removeItem(TOKEN_KEY);
+  showTokenState();
+});
+
+// --- research ----------------------------------------------------------------
+
+let running = null;
+
+function finishResearch(digest) {
+  renderDigest($("research-digest"), digest);
+  const bullets = (digest.bullets || []).length;
+  const pages = digest.meta?.fetched_pages ?? (digest.citations || []).length;
+  const seconds = ((digest.meta?.elapsed_ms ?? 0) / 1000).toFixed(1);
+  say("research-status", bullets
+    ? `${bullets} cited point${bullets === 1 ? "" : "s"} from ${pages} page${pages === 1 ? "" : "s"} in ${seconds} s.`
+    : "Done: no cited answer.");
+}
+
+async function research(question) {
+  running?.abort();
+  const controller = new AbortController();
+  running = controller;
+  const progress = $("research-progress");
+  progress.replaceChildren();
+  $("research-digest").replaceChildren();
+  $("research-go").disabled = true;
+  document.body.dataset.research = "running";
+  say("research-status", "Researching…", "busy");
+  try {
+    const response = await post("/api/v1/research", { question }, {
+      accept: "text/event-stream", signal: controller.signal,
+    });
+    if (!(response.headers.get("Content-Type") || "").startsWith("text/event-stream")) {
+      finishResearch(await response.json());
+      return;
+    }
+    let ended = false;
+    for await (const { event, data } of serverEvents(response)) {
+      const payload = JSON.parse(data);
+      if (event === "progress") {
+        const item = document.createElement("li");
+        item.textContent = progressLine(payload.stage, payload.detail || {});
+        progress.append(item);
+      } else if (event === "result") {
+        finishResearch(payload);
+        ended = true;
+      } else if (event === "error") {
+        say("research-status", `Research failed: ${payload.error || payload.code}`, "error");
+        ended = true;
+      }
+    }
+    if (!ended) say("research-status", "The server closed the stream before the result: try again.", "error");
+  } catch (error) {
+    if (error?.name === "AbortError") return;
+    say("research-status", `Research failed: ${error.message}`, "error");
+  } finally {
+    if (running === controller) {
+      running = null;
+      $("research-go").disabled = false;
+      document.body.dataset.research = "done";
+    }
+  }
+}
+
+$("research-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const question = $("research-question").value.trim();
+  if (question) research(question);
+});
+
+// --- fetch -------------------------------------------------------------------
+
+function showFetched({ title, outcome, url, text }) {
+  $("fetch-title").textContent = title || url;
+  $("fetch-outcome").textContent = outcome;
+  $("fetch-outcome").dataset.outcome = outcome;
+  $("fetch-final").textContent = url;
+  if (/^https?:/i.test(url)) $("fetch-final").href = url;
+  else $("fetch-final").removeAttribute("href");
+  $("fetch-text").textContent = text;
+  $("fetch-result").hidden = false;
+}
+
+/** Show a page's extracted text, or (when it was not read) its outcome and why. */
+async function fetchPage(url) {
+  $("fetch-go").disabled = true;
+  $("fetch-result").hidden = true;
+  say("fetch-status", `Fetching ${url}…`, "busy");
+  try {
+    const page = await (await post("/api/v1/fetch", { url })).json();
+    const final = page.final_url || page.url;
+    showFetched({ title: page.title, outcome: page.outcome, url: final, text: page.text || "(no text)" });
+    const chars = (page.text || "").length;
+    say("fetch-status", `${chars.toLocaleString()} characters${page.truncated ? " (truncated)" : ""}${page.cache === "hit" ? ", from the cache" : ""}.`);
+  } catch (error) {
+    if (error.payload?.url) {
+      // The server answered for the page: its outcome (blocked, http_error, timeout ...) is the result.
+      const status = error.payload.status ? ` (HTTP ${error.payload.status})` : "";
+      showFetched({ title: "", outcome: error.code, url: error.payload.url, text: error.message });
+      say("fetch-status", `Not read: ${error.message}${status}`, "error");
+    } else {
+      say("fetch-status", `Fetch failed: ${error.message}`, "error");
+    }
+  } finally {
+    $("fetch-go").disabled = false;
+  }
+}
+
+$("fetch-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const url = $("fetch-url").value.trim();
+  if (url) fetchPage(url);
+});
+
+// --- suggest -----------------------------------------------------------------
+
+const suggestInputs = {
+  slug: $("suggest-slug"),
+  title: $("suggest-title"),
+  description: $("suggest-description"),
+  tags: $("suggest-tags"),
+};
+
+async function suggest() {
+  const body = {
+    url: $("suggest-url").value.trim(),
+    title: $("suggest-title").value.trim(),
+    description: $("suggest-description").value.trim(),
+  };
+  $("suggest-go").disabled = true;
+  $("suggest-strip").replaceChildren();
+  say("suggest-status", "Asking for suggestions…", "busy");
+  try {
+    const suggestion = await (await post("/api/v1/links/suggest", body)).json();
+    const shown = renderStrip($("suggest-strip"), suggestion, suggestInputs);
+    say("suggest-status", shown ? "" : "The model had nothing to suggest for this page.");
+  } catch (error) {
+    const message = error.status === 503
+      ? "Suggestions are off on this server (no LLM configured)."
+      : `No suggestions: ${error.message}`;
+    say("suggest-status", message, "error");
+  } finally {
+    $("suggest-go").disabled = false;
+  }
+}
+
+$("suggest-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  suggest();
+});
+
+showTokenState();
+document.body.dataset.ready = "true";

@@ -1,0 +1,324 @@
+"""Fixtures for the browser tests: `sleuth serve` on loopback, a loopback model and web, and
+headless Chromium with the extension loaded unpacked.
+
+Every part is real: the server is the `sleuth serve` command in a subprocess, the model is a
+loopback HTTP server speaking OpenAI's Chat Completions wire format (as documented at
+platform.openai.com/docs/api-reference/chat), the search engine a loopback server speaking
+SearXNG's JSON format (docs.searxng.org, "Search API"), the pages plain HTML on loopback,
+and the browser Debian's Chromium driven by Playwright. The extension is loaded with
+``--load-extension`` into a persistent profile in Chromium's new headless mode.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import BrowserContext, Page, sync_playwright
+
+from loopback import Web, serve
+from search.wire import Reply, Wire, json_reply, start
+
+pytestmark = pytest.mark.chromium
+
+ROOT = Path(__file__).resolve().parents[2]
+EXTENSION = ROOT / "extension"
+STATIC = ROOT / "src" / "sleuth" / "server" / "static"
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+TOKEN = "browser-test-token"  # for a loopback server only
+MODEL = "suggest-test-model"
+START_TIMEOUT = 60.0  # a guard against hanging forever, not a speed assertion
+
+ARTICLE_TITLE = "Nimbus 3.0 release notes"
+ARTICLE_DESCRIPTION = (
+    "What changed in Nimbus 3.0: per-phase timeouts, smaller connection pools "
+    "and a new retry policy."
+)
+SUGGESTION: dict[str, Any] = {
+    "slug": "nimbus-3-notes",
+    "title": "Nimbus 3.0: what changed",
+    "description": "Per-phase timeouts, smaller pools and a new retry policy in Nimbus 3.0.",
+    "tags": ["nimbus", "http", "release-notes"],
+}
+
+
+def extension_id(manifest: Path = EXTENSION / "manifest.json") -> str:
+    """The id Chromium derives from the manifest's public key: sha256, first 32 hex as a-p."""
+    key = base64.b64decode(json.loads(manifest.read_text())["key"])
+    digest = hashlib.sha256(key).hexdigest()[:32]
+    return "".join(chr(ord("a") + int(char, 16)) for char in digest)
+
+
+EXTENSION_ORIGIN = f"chrome-extension://{extension_id()}"
+
+
+def chat_completion(content: str) -> Reply:
+    """A Chat Completions answer whose message is ``content``."""
+    return json_reply(
+        {
+            "id": "chatcmpl-browser-1",
+            "object": "chat.completion",
+            "created": 1_760_000_000,
+            "model": MODEL,
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content},
+                    "finish_reason": "stop",
+                }
+            ],
+            "usage": {"prompt_tokens": 180, "completion_tokens": 60, "total_tokens": 240},
+        }
+    )
+
+
+@pytest.fixture
+def model() -> Iterator[Wire]:
+    """The loopback model: answers the suggestion prompt with SUGGESTION unless told otherwise."""
+    wire = Wire()
+    server, thread = start(wire)
+    wire.on("/v1/chat/completions", chat_completion(json.dumps(SUGGESTION)))
+    try:
+        yield wire
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.fixture
+def web() -> Iterator[Web]:
+    """The loopback web: a SearXNG endpoint at /search and the article pages."""
+    with serve() as site:
+        web = Web(site)
+        site.add("/search", handler=web._search)
+        yield web
+
+
+@dataclass
+class Server:
+    origin: str
+    process: subprocess.Popen[bytes]
+    log: Path
+    env: dict[str, str] = field(default_factory=dict)
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def sleuth_server(tmp_path: Path, web: Web) -> Iterator[Callable[..., Server]]:
+    """Start `sleuth serve` on loopback with the given environment on top of the test's own."""
+    started: list[Server] = []
+
+    def launch(*, model: Wire | None = None, **env: str) -> Server:
+        port = _free_port()
+        values = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(tmp_path),
+            "SLEUTH_CACHE": "memory",
+            "SLEUTH_RENDER": "never",
+            "SLEUTH_API_TOKENS": TOKEN,
+            "SLEUTH_CORS_ORIGINS": EXTENSION_ORIGIN,
+            "SEARXNG_URL": web.site.origin,
+            "SLEUTH_SEARCH_PROVIDERS": "searxng",
+            "SLEUTH_ALLOW_HOSTS": f"127.0.0.1:{web.site.port}",
+            "SLEUTH_LOG_LEVEL": "info",
+        }
+        if model is not None:
+            values.update(
+                {
+                    "SLEUTH_LLM_PROVIDER": "openai",
+                    "SLEUTH_LLM_BASE_URL": model.url("/v1"),
+                    "SLEUTH_LLM_MODEL": MODEL,
+                    "SLEUTH_LLM_API_KEY": "sk-loopback",
+                    "SLEUTH_LLM_RETRIES": "0",
+                }
+            )
+        values.update(env)
+        log = tmp_path / f"serve-{port}.log"
+        with log.open("wb") as sink:
+            command = [sys.executable, "-m", "sleuth", "serve"]
+            process = subprocess.Popen(
+                [*command, "--host", "127.0.0.1", "--port", str(port)],
+                cwd=tmp_path,
+                env=values,
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+            )
+        server = Server(f"http://127.0.0.1:{port}", process, log, values)
+        started.append(server)
+        _wait_until_healthy(server)
+        return server
+
+    try:
+        yield launch
+    finally:
+        for server in started:
+            server.process.terminate()
+            try:
+                server.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.process.kill()
+                server.process.wait()
+
+
+def _wait_until_healthy(server: Server) -> None:
+    """Poll /healthz until the server answers; fail with its output if it exits first."""
+    with httpx.Client(timeout=2.0) as client:
+        for _ in range(int(START_TIMEOUT / 0.05)):
+            try:
+                if client.get(server.origin + "/healthz").status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            try:
+                code = server.process.wait(timeout=0.05)  # the pause between polls
+            except subprocess.TimeoutExpired:
+                continue
+            pytest.fail(f"sleuth serve exited with {code}:\n{server.output()}")
+    pytest.fail(f"sleuth serve did not answer /healthz:\n{server.output()}")
+
+
+@pytest.fixture
+def article(web: Web) -> str:
+    """The page the popup describes: a title, a meta description, Open Graph, an article."""
+    head = (
+        f'<meta name="description" content="{ARTICLE_DESCRIPTION}">'
+        '<meta property="og:description" content="The Open Graph text, second choice.">'
+    )
+    return web.page(
+        "/nimbus/3.0",
+        ARTICLE_TITLE,
+        [
+            "Nimbus 3.0 applies a default timeout of five seconds to every request and counts "
+            "connecting, reading and writing separately, so one slow phase cannot hide another.",
+            "Connection pools now keep at most ten idle connections for each host and close any "
+            "connection that has been idle for thirty seconds.",
+            "The new retry policy retries idempotent requests twice with exponential backoff "
+            "and never retries a request whose body was already sent.",
+        ],
+        head=head,
+    )
+
+
+def chromium_sandbox() -> bool:
+    """Chromium's sandbox cannot run as root; everywhere else it stays on."""
+    return not (hasattr(os, "geteuid") and os.geteuid() == 0)
+
+
+def shot(name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS / name
+
+
+def server_env(**values: Any) -> dict[str, str]:
+    return {key: str(value) for key, value in values.items()}
+
+
+class Extension:
+    """The unpacked extension in a running Chromium, and the ways a person reaches it."""
+
+    def __init__(self, context: BrowserContext, ext_id: str) -> None:
+        self.context = context
+        self.id = ext_id
+        self.origin = f"chrome-extension://{ext_id}"
+        worker = context.service_workers
+        self.worker = worker[0] if worker else context.wait_for_event("serviceworker")
+
+    def configure(self, server: str, token: str = TOKEN) -> None:
+        """Save the server and token through the options page, as a person would."""
+        page = self.context.new_page()
+        page.goto(f"{self.origin}/options.html")
+        page.wait_for_selector("body[data-ready=true]")
+        page.fill("#server", server)
+        page.fill("#token", token)
+        page.click("#save")
+        page.wait_for_selector("#status:text-is('Saved.')")
+        page.close()
+
+    def click_action(self, tab: Page) -> int:
+        """Click the toolbar button on ``tab`` (CDP Extensions.triggerAction): this grants
+        activeTab for it as a real click does. Returns the tab's id in the extensions API."""
+        tab.bring_to_front()
+        browser = self.context.browser
+        assert browser is not None
+        cdp = browser.new_browser_cdp_session()
+        targets = cdp.send("Target.getTargets", {"filter": [{"type": "tab"}]})["targetInfos"]
+        target = next(t for t in targets if t["url"] == tab.url)
+        cdp.send("Extensions.triggerAction", {"id": self.id, "targetId": target["targetId"]})
+        cdp.detach()
+        tab_id: int = self.worker.evaluate(
+            """async (url) => {
+                const tabs = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+                return tabs.find((t) => t.url === url)?.id ?? -1;
+            }""",
+            tab.url,
+        )
+        assert tab_id > 0, "the clicked tab is not visible to the extension"
+        return tab_id
+
+    def open_popup(self, tab: Page) -> Page:
+        """The popup page for ``tab``, opened in its own tab (?tab=<id>) so the test can drive
+        it; Playwright cannot attach to the toolbar popup itself."""
+        tab_id = self.click_action(tab)
+        popup = self.context.new_page()
+        popup.goto(f"{self.origin}/popup.html?tab={tab_id}")
+        popup.wait_for_selector("body[data-page=ready]")
+        return popup
+
+
+@pytest.fixture
+def extension(tmp_path: Path) -> Iterator[Extension]:
+    """Chromium (new headless mode) with the extension loaded unpacked in a fresh profile."""
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path / "profile"),
+            executable_path=CHROMIUM,
+            headless=True,
+            chromium_sandbox=chromium_sandbox(),
+            viewport={"width": 1000, "height": 800},
+            args=[
+                f"--disable-extensions-except={EXTENSION}",
+                f"--load-extension={EXTENSION}",
+                # lets CDP's Extensions domain click the toolbar button
+                "--enable-unsafe-extension-debugging",
+            ],
+        )
+        try:
+            yield Extension(context, extension_id())
+        finally:
+            context.close()
+
+
+@pytest.fixture
+def browser_page() -> Iterator[Page]:
+    """A plain Chromium page for the web page tests."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, chromium_sandbox=chromium_sandbox()
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1000, "height": 900})
+            yield page
+        finally:
+            browser.close()

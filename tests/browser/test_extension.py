@@ -1,0 +1,277 @@
+"""The browser extension, loaded unpacked into headless Chromium, against `sleuth serve`.
+
+The toolbar button is clicked through CDP (``Extensions.triggerAction``), which grants the
+extension activeTab on the article exactly as a person's click does; the popup page is then
+opened in a tab with ``?tab=<id>`` so Playwright can drive it (it cannot attach to the
+toolbar popup). The server, model, search engine and pages are real loopback servers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from browser.conftest import (
+    ARTICLE_DESCRIPTION,
+    ARTICLE_TITLE,
+    EXTENSION_ORIGIN,
+    SUGGESTION,
+    TOKEN,
+    Extension,
+    Server,
+    shot,
+)
+from loopback import Web
+from search.wire import Reply, Wire, refusing_port
+
+pytestmark = pytest.mark.chromium
+
+
+def suggest_requests(model: Wire) -> list[str]:
+    """What the server sent the model, as text (the page's details are inside it)."""
+    return [request.body.decode() for request in model.to("/v1/chat/completions")]
+
+
+def test_the_extension_id_is_pinned_by_the_manifest_key(extension: Extension) -> None:
+    # The server's SLEUTH_CORS_ORIGINS can name the extension before it is ever loaded.
+    worker_url = extension.worker.url
+    assert worker_url == f"{EXTENSION_ORIGIN}/background.js"
+
+
+def test_popup_reads_the_page_and_shows_the_suggested_strip(
+    extension: Extension,
+    sleuth_server: Callable[..., Server],
+    model: Wire,
+    article: str,
+) -> None:
+    server = sleuth_server(model=model)
+    extension.configure(server.origin)
+    tab = extension.context.new_page()
+    tab.goto(article)
+
+    popup = extension.open_popup(tab)
+
+    # The form is filled from the page itself (executeScript): title and meta description.
+    expect(popup.locator("#url")).to_have_value(article)
+    expect(popup.locator("#title")).to_have_value(ARTICLE_TITLE)
+    expect(popup.locator("#description")).to_have_value(ARTICLE_DESCRIPTION)
+
+    strip = popup.locator(".suggested")
+    expect(strip).to_be_visible()
+    expect(strip.locator(".suggested-title")).to_have_text("✦ Suggested")
+    rows = strip.locator(".suggested-row")
+    expect(rows).to_have_count(4)
+    expect(strip.locator("[data-field=slug] .suggested-value")).to_have_text(SUGGESTION["slug"])
+    expect(strip.locator("[data-field=title] .suggested-value")).to_have_text(SUGGESTION["title"])
+    expect(strip.locator("[data-field=description] .suggested-value")).to_have_text(
+        SUGGESTION["description"]
+    )
+    expect(strip.locator("[data-field=tags] .tag")).to_have_text(SUGGESTION["tags"])
+    popup.locator("body").screenshot(path=str(shot("popup-suggested.png")))
+
+    # The server asked the model about this page: its URL, title and meta description.
+    sent = suggest_requests(model)
+    assert sent, "the model was never asked"
+    assert all(ARTICLE_DESCRIPTION in json.loads(body)["messages"][-1]["content"] for body in sent)
+    assert any(article in body for body in sent)
+    calls = model.to("/v1/chat/completions")
+    assert all(call.header("Authorization") == "Bearer sk-loopback" for call in calls)
+
+    # Each "Use" writes its value into its own field and nothing else.
+    expect(popup.locator("#slug")).to_have_value("")
+    strip.locator("[data-field=slug] .suggested-use").click()
+    expect(popup.locator("#slug")).to_have_value(SUGGESTION["slug"])
+    expect(popup.locator("#title")).to_have_value(ARTICLE_TITLE)
+    strip.locator("[data-field=title] .suggested-use").click()
+    expect(popup.locator("#title")).to_have_value(SUGGESTION["title"])
+    strip.locator("[data-field=description] .suggested-use").click()
+    expect(popup.locator("#description")).to_have_value(SUGGESTION["description"])
+    strip.locator("[data-field=tags] .suggested-use").click()
+    expect(popup.locator("#tags")).to_have_value(", ".join(SUGGESTION["tags"]))
+    expect(strip.locator("[data-field=tags] .suggested-use")).to_have_text("Used")
+
+    # × dismisses the strip; the values already used stay in the form.
+    popup.get_by_role("button", name="Dismiss suggestions").click()
+    expect(popup.locator(".suggested")).to_have_count(0)
+    expect(popup.locator("#slug")).to_have_value(SUGGESTION["slug"])
+    expect(popup.locator("#status")).to_have_text("")
+
+
+def test_partial_suggestions_show_only_their_rows(
+    extension: Extension,
+    sleuth_server: Callable[..., Server],
+    model: Wire,
+    article: str,
+) -> None:
+    from browser.conftest import chat_completion
+
+    partial = {"slug": "nimbus-three", "title": "", "description": "", "tags": []}
+    model.on("/v1/chat/completions", chat_completion(json.dumps(partial)))
+    server = sleuth_server(model=model)
+    extension.configure(server.origin)
+    tab = extension.context.new_page()
+    tab.goto(article)
+
+    popup = extension.open_popup(tab)
+
+    expect(popup.locator(".suggested")).to_be_visible()
+    expect(popup.locator(".suggested-row")).to_have_count(1)
+    expect(popup.locator(".suggested-row")).to_have_attribute("data-field", "slug")
+
+
+@pytest.mark.parametrize("failure", ["model-answers-502", "server-unconfigured-503", "unreachable"])
+def test_a_failed_suggestion_shows_no_strip_and_no_error(
+    extension: Extension,
+    sleuth_server: Callable[..., Server],
+    model: Wire,
+    article: str,
+    failure: str,
+) -> None:
+    refused = refusing_port()  # bound, never listening: connections to it are refused
+    if failure == "model-answers-502":
+        model.on(
+            "/v1/chat/completions",
+            Reply(502, '{"error": {"message": "upstream down"}}', "application/json"),
+        )
+        origin = sleuth_server(model=model).origin
+    elif failure == "server-unconfigured-503":
+        origin = sleuth_server().origin  # no SLEUTH_LLM_*: the suggest route answers 503
+    else:
+        origin = f"http://127.0.0.1:{refused.getsockname()[1]}"
+    extension.configure(origin)
+    tab = extension.context.new_page()
+    tab.goto(article)
+
+    try:
+        popup = extension.open_popup(tab)
+
+        # The request has finished (the popup marks that), and left no trace at all.
+        popup.wait_for_selector("body[data-suggest=hidden]")
+        expect(popup.locator(".suggested")).to_have_count(0)
+        expect(popup.locator("#strip")).to_be_empty()
+        expect(popup.locator("#status")).to_have_text("")
+        expect(popup.locator("#setup")).to_be_hidden()
+        # The form still works from the page's own details.
+        expect(popup.locator("#title")).to_have_value(ARTICLE_TITLE)
+        expect(popup.locator("#description")).to_have_value(ARTICLE_DESCRIPTION)
+        if failure == "model-answers-502":
+            assert suggest_requests(model), "the server never reached the model"
+    finally:
+        refused.close()
+
+
+def test_popup_researches_the_page_on_its_site_and_copies_a_citation(
+    extension: Extension,
+    sleuth_server: Callable[..., Server],
+    model: Wire,
+    web: Web,
+    article: str,
+) -> None:
+    other = web.page(
+        "/nimbus/pools",
+        "Nimbus connection pools",
+        [
+            "Nimbus 3.0 release notes explain that pools keep at most ten idle connections for "
+            "each host and close any connection idle for thirty seconds.",
+        ],
+    )
+    server = sleuth_server(model=model)
+    extension.configure(server.origin)
+    tab = extension.context.new_page()
+    tab.goto(article)
+    popup = extension.open_popup(tab)
+    popup.wait_for_selector("body[data-suggest=shown]")
+
+    popup.click("#research")
+
+    bullets = popup.locator(".digest .bullets li")
+    expect(bullets.first).to_be_visible(timeout=60_000)
+    links = popup.locator(".digest .bullets a.cite")
+    hrefs = {links.nth(i).get_attribute("href") for i in range(links.count())}
+    assert hrefs, "no citation links"
+    assert hrefs <= {article, other}
+    expect(popup.locator("#status")).to_contain_text("cited point")
+    # The search was kept on the page's site and asked the page's title.
+    searched = web.searches[-1]["q"][0]
+    assert ARTICLE_TITLE in searched
+    assert "site:127.0.0.1" in searched
+
+    popup.click("#copy")
+    expect(popup.locator("#citation")).to_have_value(
+        f"{ARTICLE_TITLE} <{article}> — {ARTICLE_DESCRIPTION}"
+    )
+
+
+def test_options_test_connection_names_the_problem(
+    extension: Extension,
+    sleuth_server: Callable[..., Server],
+) -> None:
+    good = sleuth_server()
+    foreign = sleuth_server(SLEUTH_CORS_ORIGINS="https://app.example")
+    sock = refusing_port()
+    page = extension.context.new_page()
+    page.goto(f"{extension.origin}/options.html")
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#origin")).to_have_text(EXTENSION_ORIGIN)
+
+    def test(server: str, token: str) -> None:
+        page.fill("#server", server)
+        page.fill("#token", token)
+        page.click("#test")
+        expect(page.locator("#status")).not_to_have_text("Testing", timeout=30_000)
+        expect(page.locator("#status")).not_to_contain_text("Testing", timeout=30_000)
+
+    try:
+        test(f"http://127.0.0.1:{sock.getsockname()[1]}", TOKEN)
+        expect(page.locator("#checks li.fail")).to_contain_text("Cannot reach")
+        expect(page.locator("#status")).to_have_class("status error")
+
+        test(good.origin, "not-the-token")
+        expect(page.locator("#checks li.ok")).to_contain_text("answers")
+        expect(page.locator("#checks li.fail")).to_contain_text("token was refused (HTTP 401")
+
+        test(good.origin, "")
+        expect(page.locator("#checks li.fail")).to_contain_text("needs a token")
+
+        test(foreign.origin, TOKEN)
+        expect(page.locator("#checks li.fail")).to_contain_text("(CORS)")
+        expect(page.locator("#checks li.fail")).to_contain_text(EXTENSION_ORIGIN)
+
+        test("ftp://127.0.0.1/", TOKEN)
+        expect(page.locator("#status")).to_contain_text("must start with http:// or https://")
+
+        test(good.origin + "/", TOKEN)
+        expect(page.locator("#checks li.fail")).to_have_count(0)
+        expect(page.locator("#checks li.ok")).to_have_count(3)
+        expect(page.locator("#checks li.ok").nth(2)).to_contain_text("Link suggestions are off")
+        expect(page.locator("#status")).to_have_text("Connection works.")
+    finally:
+        sock.close()
+
+
+def test_popup_without_a_server_says_where_to_set_it(
+    extension: Extension, sleuth_server: Callable[..., Server], article: str
+) -> None:
+    tab = extension.context.new_page()
+    tab.goto(article)
+    popup: Page = extension.open_popup(tab)
+
+    popup.wait_for_selector("body[data-suggest=hidden]")
+    expect(popup.locator("#setup")).to_be_visible()
+    popup.click("#research")
+    expect(popup.locator("#status")).to_have_text("Set the server first (Options).")
+    # A fresh install marks the toolbar button until a server is saved.
+    expect_badge(popup, "!")
+
+    extension.configure(sleuth_server().origin)
+    expect_badge(popup, "")
+
+
+def expect_badge(page: Page, text: str) -> None:
+    """The service worker sets the badge asynchronously: wait until it reads ``text``."""
+    page.wait_for_function(
+        "async (wanted) => (await chrome.action.getBadgeText({})) === wanted", arg=text
+    )
