@@ -117,13 +117,20 @@ class Registries:
                 ),
             )
 
-    def pypi(self, name: str, *, releases: int, project_urls: dict[str, str] | None) -> None:
+    def pypi(
+        self,
+        name: str,
+        *,
+        releases: int,
+        project_urls: dict[str, str] | None,
+        display_name: str | None = None,
+    ) -> None:
         self.wire.on(
             f"{PREFIX['PYPI']}/pypi/{q(name)}/json",
             json_reply(
                 {
                     "info": {
-                        "name": name,
+                        "name": display_name or name,
                         "summary": f"{name} for Python",
                         "version": f"0.{releases}",
                         "project_urls": project_urls,

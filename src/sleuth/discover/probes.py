@@ -97,6 +97,16 @@ class ProbeSession:
             raise ProbeFailure(f"{url} answered with a body that is not JSON") from None
 
 
+async def _together(*requests: Awaitable[Any]) -> list[Any]:
+    """Run requests at once; the first one's failure is the one that counts (a package's
+    main document speaks for it before its side listings do)."""
+    results = await asyncio.gather(*requests, return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+    return list(results)
+
+
 def _dict(value: Any, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ProbeFailure(f"malformed reply: {what} is not an object")
@@ -178,7 +188,7 @@ async def pypi(session: ProbeSession, name: str) -> ProbeResult:
 
 
 async def rubygems(session: ProbeSession, name: str) -> ProbeResult:
-    gem, versions = await asyncio.gather(
+    gem, versions = await _together(
         session.get(session.url("RUBYGEMS", "api", "v1", "gems", name, suffix=".json")),
         session.get(session.url("RUBYGEMS", "api", "v1", "versions", name, suffix=".json")),
     )
@@ -205,9 +215,9 @@ async def go(session: ProbeSession, name: str) -> ProbeResult:
     if "/" not in name or "." not in first:
         raise Absent  # not a module path: the proxy only knows hosts with paths
     segments = _module_segments(name)
-    latest, listing = await asyncio.gather(
-        session.get(session.url("GO", *segments, "@latest")),
-        session.get(session.url("GO", *segments, "@v", "list"), text=True),
+    latest, listing = await _together(
+        session.get(session.url("GO", *segments, suffix="/@latest")),
+        session.get(session.url("GO", *segments, suffix="/@v/list"), text=True),
     )
     data = _dict(latest, "@latest")
     if not isinstance(data.get("Version"), str):
@@ -267,7 +277,7 @@ async def cpan(session: ProbeSession, name: str) -> ProbeResult:
         releases = data.get("releases")
         return len(releases) if isinstance(releases, list) else _int(data.get("total"))
 
-    release, distribution, releases = await asyncio.gather(
+    release, distribution, releases = await _together(
         session.get(session.url("CPAN", "v1", "release", name)),
         session.get(session.url("CPAN", "v1", "distribution", name)),
         count(),
@@ -316,8 +326,9 @@ async def probe_all(
     bases = _bases(settings)
     # The probe endpoints are operator-configured, so their origins are trusted (mirrors on
     # an intranet, loopback in tests); nothing else is.
+    # Per-read timeouts outlast the deadline: the deadline is the one that speaks.
     client = make_client(
-        settings, trusted_urls=list(bases.values()), resolver=resolver, timeout=limit
+        settings, trusted_urls=list(bases.values()), resolver=resolver, timeout=limit + 1
     )
     session = ProbeSession(settings, client, bases)
 
