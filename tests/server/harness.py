@@ -1,0 +1,197 @@
+"""``sleuth serve`` in its own process on a free loopback port, and what tests need around it.
+
+The server is started exactly as an operator starts it (``python -m sleuth
+serve``); the test reads the port from its "serving on" line on stderr, so no
+port is guessed and no test waits on a clock.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+
+from loopback import Site, article
+
+READY = "sleuth: serving on "
+HOSTMAP = Path(__file__).with_name("hostmap")
+TOKEN = "tok-alpha-7f3c9a"
+OTHER_TOKEN = "tok-bravo-21d8e4"
+
+
+class ServerProcess:
+    """One ``sleuth serve`` process; ``url`` once it listens."""
+
+    def __init__(self, env: dict[str, str], *args: str, host: str = "127.0.0.1") -> None:
+        self.lines: list[str] = []
+        self._ready: queue.Queue[str] = queue.Queue()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "sleuth", "serve", "--host", host, "--port", "0", *args],
+            env={**os.environ, **env},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self.url = ""
+
+    def _read(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.lines.append(line)
+            if line.startswith(READY):
+                self._ready.put(line)
+        self._ready.put("")  # stderr closed: the process has ended
+
+    def wait_ready(self, timeout: float = 60) -> ServerProcess:
+        line = self._ready.get(timeout=timeout)
+        assert line, f"the server exited before listening:\n{self.log}"
+        self.url = line[len(READY) :].split()[0]
+        return self
+
+    def wait_exit(self, timeout: float = 60) -> int:
+        code = self.process.wait(timeout=timeout)
+        self._reader.join(timeout)
+        return code
+
+    def client(self, token: str | None = TOKEN, **kwargs: Any) -> httpx.Client:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return httpx.Client(base_url=self.url, headers=headers, timeout=60, **kwargs)
+
+    def post(
+        self, path: str, body: Any = None, *, token: str | None = TOKEN, **kw: Any
+    ) -> httpx.Response:
+        with self.client(token) as client:
+            if body is None or isinstance(body, bytes | str):
+                return client.post(path, content=body, **kw)
+            return client.post(path, json=body, **kw)
+
+    def get(self, path: str, *, token: str | None = TOKEN, **kw: Any) -> httpx.Response:
+        with self.client(token) as client:
+            return client.get(path, **kw)
+
+    def stop(self, sig: signal.Signals = signal.SIGTERM, timeout: float = 30) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        return self.wait_exit(timeout)
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.wait_exit(30)
+
+    @property
+    def log(self) -> str:
+        return "".join(self.lines)
+
+    def log_events(self) -> Iterator[dict[str, Any]]:
+        """The JSON log lines (``SLEUTH_LOG_FORMAT=json``)."""
+        for line in list(self.lines):
+            if line.startswith("{"):
+                try:
+                    yield json.loads(line)
+                except ValueError:
+                    continue
+
+
+QUESTION = "What is the default timeout of the Nimbus client?"
+DOCS = [
+    "Nimbus applies a default timeout of five seconds to every request, and it counts "
+    "connecting, reading and writing separately, so one slow phase cannot hide another.",
+    "To change the default timeout for a single call, pass a timeout argument to the request "
+    "method; to change it for every call, set the timeout when you create the client.",
+]
+BLOG = [
+    "We moved our crawler to Nimbus last spring, and the first surprise was how often the "
+    "default timeout of five seconds cut off our slowest partners in the evening rush.",
+    "We raised the read timeout to twenty seconds for the two partners that need it and "
+    "kept the default everywhere else, which halved our error rate within a week.",
+]
+ROBOTS = "User-agent: *\nDisallow: /private/\n"
+
+
+@dataclass
+class Web:
+    """A loopback site: SearXNG's JSON search API at /search and a few pages."""
+
+    site: Site
+    results: list[dict[str, Any]] = field(default_factory=list)
+    searches: list[str] = field(default_factory=list)
+
+    def page(self, path: str, title: str, paragraphs: list[str], head: str = "") -> str:
+        url = self.site.add(path, article(title, paragraphs, head))
+        self.results.append({"url": url, "title": title, "content": paragraphs[0][:120]})
+        return url
+
+    def serve_search(self, handler: BaseHTTPRequestHandler) -> None:
+        self.searches.append(parse_qs(urlsplit(handler.path).query).get("q", [""])[0])
+        body = json.dumps({"results": self.results}).encode()
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        handler.wfile.write(body)
+
+    def page_paths(self) -> list[str]:
+        return [p for p in self.site.paths() if not p.startswith(("/search", "/robots.txt"))]
+
+    def env(self, home: Path) -> dict[str, str]:
+        return {
+            "SLEUTH_SEARXNG_URL": self.site.origin,
+            "SLEUTH_SEARCH_PROVIDERS": "searxng",
+            "SLEUTH_ALLOW_HOSTS": "127.0.0.1",
+            "SLEUTH_ALLOW_PORTS": str(self.site.port),
+            "SLEUTH_CACHE": "memory",
+            "SLEUTH_RENDER": "never",
+            "SLEUTH_API_TOKENS": f"{TOKEN},{OTHER_TOKEN}",
+            "SLEUTH_LOG_FORMAT": "json",
+            # No config file or cache of the developer's own may leak in.
+            "XDG_CONFIG_HOME": str(home / "config"),
+            "XDG_CACHE_HOME": str(home / "cache"),
+        }
+
+
+def build_web(site: Site) -> Web:
+    web = Web(site)
+    site.add("/search", handler=web.serve_search)
+    site.add("/robots.txt", ROBOTS, headers={"Content-Type": "text/plain"})
+    head = (
+        '<meta name="description" content="How Nimbus times out requests, and how to change it.">'
+    )
+    web.page("/docs/timeouts", "Nimbus timeouts", DOCS, head)
+    web.page("/blog/nimbus", "Moving to Nimbus", BLOG)
+    site.add("/private/calendar", article("Nimbus calendar", ["Internal release dates."] * 3))
+    return web
+
+
+def model_env(provider: str, base_url: str, **extra: str) -> dict[str, str]:
+    """Settings that point the server's LLM layer at a loopback model server."""
+    return {
+        "SLEUTH_LLM_PROVIDER": provider,
+        "SLEUTH_LLM_BASE_URL": base_url,
+        "SLEUTH_LLM_MODEL": "test-model",
+        "SLEUTH_LLM_API_KEY": "sk-test-key",
+        "SLEUTH_LLM_RETRIES": "0",
+        **extra,
+    }
+
+
+def stop_quietly(server: ServerProcess) -> None:
+    try:
+        server.stop(signal.SIGTERM, timeout=30)
+    except subprocess.TimeoutExpired:
+        server.kill()

@@ -1,0 +1,311 @@
+"""Every route of ``sleuth serve`` through real HTTP on loopback, the server in its own process.
+
+The web it reads is a loopback site speaking SearXNG's JSON search API; the
+answers are compared with what the CLI prints with ``--json`` for the same
+settings, because the routes promise exactly that object.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+
+from server.harness import OTHER_TOKEN, QUESTION, TOKEN, ServerProcess, Web, build_web
+
+Launch = Callable[..., ServerProcess]
+
+
+def cli_json(web: Web, home: Path, *args: str) -> object:
+    """What ``sleuth ... --json`` prints with the same settings as the server."""
+    done = subprocess.run(
+        [sys.executable, "-m", "sleuth", *args, "--json"],
+        env={**os.environ, **web.env(home)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    return json.loads(done.stdout)
+
+
+def test_health_readiness_docs_and_openapi_need_no_token(launch: Launch) -> None:
+    server = launch()
+    assert server.get("/healthz", token=None).json() == {"status": "ok"}
+    ready = server.get("/readyz", token=None)
+    assert ready.status_code == 200
+    assert ready.json()["cache"] == {"backend": "memory", "reachable": True, "fallback": False}
+    spec = server.get("/openapi.json", token=None).json()
+    assert spec["openapi"].startswith("3.1")
+    assert {"/api/v1/search", "/api/v1/links/suggest", "/api/v1/discover"} <= set(spec["paths"])
+    suggest_body = spec["paths"]["/api/v1/links/suggest"]["post"]["requestBody"]
+    ref = suggest_body["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    assert "url" in spec["components"]["schemas"][ref]["properties"]
+    docs = server.get("/docs", token=None)
+    assert docs.headers["content-type"].startswith("text/html")
+    assert "openapi.json" in docs.text
+
+
+def test_search_answers_the_cli_json_object(launch: Launch, web: Web, tmp_path: Path) -> None:
+    server = launch()
+    answer = server.post("/api/v1/search", {"query": "nimbus timeout", "max_results": 2})
+    assert answer.status_code == 200
+    got = answer.json()
+    expected = cli_json(web, tmp_path, "search", "nimbus timeout", "-n", "2")
+    assert isinstance(expected, dict)
+    assert set(got) == set(expected)
+    assert got["results"] == expected["results"]
+    assert [r["title"] for r in got["results"]] == ["Nimbus timeouts", "Moving to Nimbus"]
+
+
+def test_fetch_answers_the_cli_json_object_and_refuses_what_the_guard_refuses(
+    launch: Launch, web: Web, tmp_path: Path
+) -> None:
+    server = launch()
+    url = web.site.origin + "/docs/timeouts"
+    page = server.post("/api/v1/fetch", {"url": url, "format": "markdown"}).json()
+    expected = cli_json(web, tmp_path, "fetch", url, "--format", "markdown")
+    assert isinstance(expected, dict)
+    assert set(page) == set(expected)
+    assert page["text"] == expected["text"]
+    assert page["outcome"] == "ok"
+    assert "default timeout of five seconds" in page["text"]
+
+    blocked = server.post("/api/v1/fetch", {"url": "http://10.1.2.3/admin"})
+    assert blocked.status_code == 403
+    assert blocked.json()["code"] == "BLOCKED"
+    assert blocked.json()["retryable"] is False
+
+    robots = server.post("/api/v1/fetch", {"url": web.site.origin + "/private/calendar"})
+    assert robots.status_code == 403
+    assert robots.json()["code"] == "ROBOTS_DISALLOWED"
+    assert "/private/calendar" not in web.page_paths()
+
+    missing = server.post("/api/v1/fetch", {"url": web.site.origin + "/gone"})
+    assert missing.status_code == 502
+    assert missing.json() | {"error": ""} == {
+        "error": "",
+        "code": "HTTP_ERROR",
+        "retryable": False,
+        "url": web.site.origin + "/gone",
+        "status": 404,
+    }
+
+    sneaky = server.post("/api/v1/fetch", {"url": url, "ignore_robots": True})
+    assert sneaky.status_code == 400
+    assert "robots.txt is always obeyed" in sneaky.json()["error"]
+
+
+def test_research_answers_the_digest_and_streams_progress(launch: Launch) -> None:
+    server = launch()
+    digest = server.post("/api/v1/research", {"question": QUESTION, "max_pages": 2}).json()
+    assert digest["meta"]["fetched_pages"] == 2
+    assert any("five seconds" in bullet["text"] for bullet in digest["bullets"])
+
+    events: list[tuple[str, dict[str, object]]] = []
+    with (
+        server.client() as client,
+        client.stream(
+            "POST",
+            "/api/v1/research",
+            json={"question": QUESTION, "max_pages": 2, "focus": "defaults"},
+            headers={"Accept": "text/event-stream"},
+        ) as stream,
+    ):
+        assert stream.status_code == 200
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        kind = ""
+        for line in stream.iter_lines():
+            if line.startswith("event: "):
+                kind = line[len("event: ") :]
+            elif line.startswith("data: "):
+                events.append((kind, json.loads(line[len("data: ") :])))
+    kinds = [kind for kind, _ in events]
+    assert kinds[-1] == "result"
+    assert kinds.count("result") == 1
+    assert set(kinds[:-1]) == {"progress"}
+    stages = [data["stage"] for kind, data in events if kind == "progress"]
+    assert "reading" in stages
+    assert "ranking" in stages
+    result = events[-1][1]
+    assert result["query"] == QUESTION
+    assert result["meta"]["fetched_pages"] == 2  # type: ignore[index]
+
+
+def test_research_stream_ends_with_one_error_event(launch: Launch) -> None:
+    server = launch()
+    with server.client() as client:
+        reply = client.post(
+            "/api/v1/research",
+            json={"question": "   "},  # only research itself sees that it is empty
+            headers={"Accept": "text/event-stream"},
+        )
+    assert reply.status_code == 200
+    blocks = [block for block in reply.text.split("\n\n") if block.strip()]
+    assert blocks[-1].startswith("event: error\ndata: ")
+    error = json.loads(blocks[-1].split("data: ", 1)[1])
+    assert error["code"] == "USAGE_ERROR"
+    assert "question is empty" in error["error"]
+    assert error["retryable"] is False
+    assert all(block.startswith("event: progress") for block in blocks[:-1])
+
+    with server.client() as client:  # a bad option fails before any stream: a JSON 400
+        bad = client.post(
+            "/api/v1/research",
+            json={"question": QUESTION, "max_pages": 0},
+            headers={"Accept": "text/event-stream"},
+        )
+    assert bad.status_code == 400
+    assert bad.json()["code"] == "USAGE_ERROR"
+
+
+def test_tokens_are_required_and_checked(launch: Launch, tmp_path: Path) -> None:
+    server = launch()
+    for token in (None, "tok-wrong"):
+        refused = server.post("/api/v1/search", {"query": "nimbus"}, token=token)
+        assert refused.status_code == 401
+        assert refused.json()["code"] == "UNAUTHORIZED"
+        assert refused.headers["www-authenticate"].startswith("Bearer")
+    with server.client(None) as client:
+        basic = client.post(
+            "/api/v1/search", json={"query": "x"}, headers={"Authorization": f"Basic {TOKEN}"}
+        )
+    assert basic.status_code == 401
+    assert server.post("/api/v1/search", {"query": "nimbus"}, token=OTHER_TOKEN).status_code == 200
+    assert server.get("/metrics", token=None).status_code == 401
+
+    import hashlib
+
+    hashes = tmp_path / "tokens.sha256"
+    digest = hashlib.sha256(b"from-a-file").hexdigest()
+    hashes.write_text(f"# the team's tokens\n{digest}\n")
+    filed = launch(SLEUTH_API_TOKENS=f"@{hashes}")
+    assert filed.post("/api/v1/search", {"query": "n"}, token="from-a-file").status_code == 200
+    assert filed.post("/api/v1/search", {"query": "n"}, token=TOKEN).status_code == 401
+
+
+def test_bad_bodies_are_400_with_what_went_wrong(launch: Launch) -> None:
+    server = launch(SLEUTH_MAX_BODY_BYTES="2048")
+    cases = {
+        b"{not json": "not valid JSON",
+        b"[1, 2]": "must be a JSON object",
+        b"": "body is empty",
+        json.dumps({"query": "x", "colour": "red"}).encode(): "colour",
+        json.dumps({"query": "x", "max_results": 99}).encode(): "max_results",
+        json.dumps({"query": "x" * 4000}).encode(): "over the 2048-byte limit",
+    }
+    for body, message in cases.items():
+        reply = server.post("/api/v1/search", body, headers={"Content-Type": "application/json"})
+        assert reply.status_code == 400, body
+        assert reply.json()["code"] == "USAGE_ERROR"
+        assert message in reply.json()["error"]
+
+    def chunks() -> object:  # no Content-Length: the cap holds while reading
+        for _ in range(10):
+            yield b" " * 1000
+
+    with server.client() as client:
+        streamed = client.post("/api/v1/search", content=chunks())  # type: ignore[arg-type]
+    assert streamed.status_code == 400
+    assert "over the 2048-byte limit" in streamed.json()["error"]
+
+
+def test_unknown_routes_and_methods(launch: Launch) -> None:
+    server = launch()
+    assert server.get("/api/v1/nothing").status_code == 404
+    assert server.get("/api/v1/nothing").json()["code"] == "NOT_FOUND"
+    wrong = server.get("/api/v1/search")
+    assert wrong.status_code == 405
+    assert wrong.json()["code"] == "METHOD_NOT_ALLOWED"
+
+
+def test_ask_without_a_model_is_503(launch: Launch) -> None:
+    server = launch()
+    reply = server.post("/api/v1/ask", {"question": QUESTION})
+    assert reply.status_code == 503
+    assert reply.json()["code"] == "LLM_NOT_CONFIGURED"
+
+
+def test_metrics_count_routes_statuses_latency_and_cache(launch: Launch, web: Web) -> None:
+    server = launch()
+    url = web.site.origin + "/docs/timeouts"
+    assert server.post("/api/v1/fetch", {"url": url}).json()["cache"] == "miss"
+    assert server.post("/api/v1/fetch", {"url": url}).json()["cache"] == "hit"
+    server.post("/api/v1/fetch", {"url": "ftp://example.org/"})
+    text = server.get("/metrics").text
+    lines = text.splitlines()
+    assert 'sleuth_http_requests_total{method="POST",route="/api/v1/fetch",status="200"} 2' in lines
+    assert 'sleuth_http_requests_total{method="POST",route="/api/v1/fetch",status="403"} 1' in lines
+    assert 'sleuth_cache_requests_total{kind="page",result="hit"} 1' in lines
+    assert any(
+        line.startswith(
+            'sleuth_http_request_duration_seconds_bucket{route="/api/v1/fetch",le="+Inf"} 3'
+        )
+        for line in lines
+    )
+    assert "# TYPE sleuth_http_request_duration_seconds histogram" in lines
+
+
+def test_cors_lets_listed_origins_in_only(launch: Launch) -> None:
+    extension = "chrome-extension://abcdefghijklmnopabcdefghijklmnop"
+    server = launch(SLEUTH_CORS_ORIGINS=f"{extension},moz-extension://1234-abcd")
+    with httpx.Client(base_url=server.url) as client:
+        preflight = client.options(
+            "/api/v1/links/suggest",
+            headers={
+                "Origin": extension,
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "authorization, content-type",
+            },
+        )
+        assert preflight.status_code == 200
+        assert preflight.headers["access-control-allow-origin"] == extension
+        allowed = preflight.headers["access-control-allow-headers"].lower()
+        assert "authorization" in allowed
+        assert "content-type" in allowed
+        stranger = client.options(
+            "/api/v1/links/suggest",
+            headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"},
+        )
+        assert "access-control-allow-origin" not in stranger.headers
+        simple = client.post(
+            "/api/v1/search",
+            json={"query": "nimbus"},
+            headers={"Origin": extension, "Authorization": f"Bearer {TOKEN}"},
+        )
+        assert simple.headers["access-control-allow-origin"] == extension
+
+    plain = launch()  # no SLEUTH_CORS_ORIGINS: no CORS headers at all
+    with httpx.Client(base_url=plain.url) as client:
+        reply = client.options(
+            "/api/v1/search",
+            headers={"Origin": extension, "Access-Control-Request-Method": "POST"},
+        )
+    assert "access-control-allow-origin" not in reply.headers
+
+
+def test_the_web_page_and_static_files_need_no_token(launch: Launch) -> None:
+    server = launch()
+    page = server.get("/", token=None)
+    static = Path(__file__).parents[2] / "src" / "sleuth" / "server" / "static"
+    if (static / "index.html").is_file():
+        assert page.status_code == 200
+        assert page.headers["content-type"].startswith("text/html")
+        assert page.text == (static / "index.html").read_text()
+    else:
+        assert page.status_code == 404
+    assert server.get("/static/../../config.py", token=None).status_code == 404
+
+
+def test_second_web_is_independent(tmp_path: Path) -> None:
+    """build_web makes a fresh site each time (guards the fixtures above)."""
+    from loopback import serve
+
+    with serve() as site:
+        web = build_web(site)
+        assert web.env(tmp_path)["SLEUTH_ALLOW_PORTS"] == str(site.port)
