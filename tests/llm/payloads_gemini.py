@@ -83,9 +83,13 @@ def answer(text: str) -> Reply:
     return json_reply(response([{"text": text}], response_id="Zt7VaI6vB9e7vdIPlJ7S6AQ"))
 
 
-def finished(reason: str, text: str | None = None) -> Reply:
+def finished(reason: str, text: str | None = None, message: str | None = None) -> Reply:
+    """A candidate that ends with ``finishReason`` (and a ``finishMessage`` when given)."""
     parts = None if text is None else [{"text": text}]
-    return json_reply(response(parts, reason, response_id="c2DWaLuoK_i5vdIPr5Ti8QE"))
+    body = response(parts, reason, response_id="c2DWaLuoK_i5vdIPr5Ti8QE")
+    if message is not None:
+        body["candidates"][0]["finishMessage"] = message
+    return json_reply(body)
 
 
 def blocked_prompt() -> Reply:

@@ -53,6 +53,12 @@ def answer(text: str) -> Reply:
     return json_reply(_completion(message, "stop"))
 
 
+def finished(finish: str, content: str | None = None, refusal: str | None = None) -> Reply:
+    """A turn that ends with ``finish_reason`` and maybe no text (a refusal has its own field)."""
+    message = {"role": "assistant", "content": content, "refusal": refusal, "annotations": []}
+    return json_reply(_completion(message, finish))
+
+
 def rate_limited(seconds: int = 0) -> Reply:
     body = {
         "error": {

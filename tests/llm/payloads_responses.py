@@ -136,6 +136,19 @@ def truncated(text: str, reason: str = "max_output_tokens") -> Reply:
     )
 
 
+def refused(text: str) -> Reply:
+    """A message whose only content part is a ``refusal``."""
+    part = {"type": "refusal", "refusal": text}
+    return json_reply(response([reasoning(), message(part)]))
+
+
+def failed(code: str, text: str) -> Reply:
+    """A response that failed on the server: ``status: failed`` and an ``error`` object."""
+    body = response([], status="failed")
+    body["error"] = {"code": code, "message": text}
+    return json_reply(body)
+
+
 # The searched answer: two text parts, a citation in each.
 FIRST_PART = "Python 3.13 ships an experimental free-threaded build. "
 SECOND_PART = "It also adds a new interactive interpreter with colour."

@@ -121,7 +121,8 @@ class Registry:
             )
             raise ToolError(
                 f"invalid arguments for {name}: {problems}",
-                hint=f"the arguments must match this JSON Schema: {tool.parameters}",
+                hint="nothing ran; send one JSON object that matches this JSON Schema: "
+                f"{json.dumps(tool.parameters)}",
             ) from None
 
     async def call(
@@ -139,7 +140,7 @@ class Registry:
                 schema = json.dumps(self.get(name).parameters)
                 raise ToolError(
                     f"invalid arguments for {name}: {argument_error}",
-                    hint=f"nothing ran; send one JSON object that matches this JSON Schema: "
+                    hint="nothing ran; send one JSON object that matches this JSON Schema: "
                     f"{schema}",
                 )
             tool, parsed = self.validate(name, arguments)
