@@ -45,6 +45,8 @@ class ServerProcess:
             stderr=subprocess.PIPE,
             text=True,
         )
+        self._changed = threading.Condition()
+        self._ended = False
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         self.url = ""
@@ -52,10 +54,27 @@ class ServerProcess:
     def _read(self) -> None:
         assert self.process.stderr is not None
         for line in self.process.stderr:
-            self.lines.append(line)
+            with self._changed:
+                self.lines.append(line)
+                self._changed.notify_all()
             if line.startswith(READY):
                 self._ready.put(line)
         self._ready.put("")  # stderr closed: the process has ended
+        with self._changed:
+            self._ended = True
+            self._changed.notify_all()
+
+    def wait_line(self, prefix: str, timeout: float = 30) -> str:
+        """The first stderr line that starts with ``prefix``, once the server wrote it."""
+
+        def found() -> str | None:
+            return next((line for line in self.lines if line.startswith(prefix)), None)
+
+        with self._changed:
+            self._changed.wait_for(lambda: found() is not None or self._ended, timeout)
+            line = found()
+        assert line is not None, f"the server never wrote {prefix!r}:\n{self.log}"
+        return line
 
     def wait_ready(self, timeout: float = 60) -> ServerProcess:
         line = self._ready.get(timeout=timeout)

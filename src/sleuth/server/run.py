@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import sys
 
 import uvicorn
@@ -21,6 +22,7 @@ from sleuth.server.app import check_settings, create_app
 from sleuth.server.mcp import _listen, _stop_on_signals, is_loopback
 
 READY = "sleuth: serving on "
+STOPPING = "sleuth: stopping: "
 _WORKER_FLAG = "SLEUTH_SERVE_WORKER_CHECKED"
 
 
@@ -62,7 +64,7 @@ def serve(
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
     if workers == 1:
         app = create_app(settings, insecure_no_auth=insecure_no_auth)
-        web = uvicorn.Server(uvicorn.Config(app, **config_args))  # type: ignore[arg-type]
+        web = _Server(uvicorn.Config(app, **config_args))  # type: ignore[arg-type]
         _announce(shown, bound_port, workers)
         with _stop_on_signals(web):
             asyncio.run(web.serve(sockets=[listener]))
@@ -77,6 +79,24 @@ def serve(
     )
     _announce(shown, bound_port, workers)
     Multiprocess(config, sockets=[listener]).run()
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, saying on stderr when it stops taking connections and why."""
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        for server in self.servers:  # refuse new connections first (uvicorn does it again)
+            server.close()
+        for sock in sockets or []:
+            sock.close()
+        busy = len(self.server_state.connections)
+        grace = self.config.timeout_graceful_shutdown
+        sys.stderr.write(
+            f"{STOPPING}new connections are refused; {busy} open connection(s) get "
+            f"{'as long as they need' if grace is None else f'up to {grace} s'} to finish\n"
+        )
+        sys.stderr.flush()
+        await super().shutdown(sockets)
 
 
 def worker_app() -> object:
