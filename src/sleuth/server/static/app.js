@@ -198,7 +198,9 @@ async function fetchPage(url) {
     if (error.payload?.url) {
       // The server answered for the page: its outcome (blocked, http_error, timeout ...) is the result.
       const status = error.payload.status ? ` (HTTP ${error.payload.status})` : "";
-      showFetched({ title: "", outcome: error.code, url: error.payload.url, text: error.message });
+      // Error codes are upper case on the wire; outcomes read as `sleuth fetch --json` prints them.
+      const outcome = error.code.toLowerCase();
+      showFetched({ title: "", outcome, url: error.payload.url, text: error.message });
       say("fetch-status", `Not read: ${error.message}${status}`, "error");
     } else {
       say("fetch-status", `Fetch failed: ${error.message}`, "error");
