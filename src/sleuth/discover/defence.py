@@ -16,6 +16,7 @@ from sleuth.extract.text import clean_line
 
 _MARKUP = re.compile(r"<[A-Za-z!/?]|&[#A-Za-z0-9]+;")
 MAX_FIELD = 500
+_BLOCKS = ("p", "div", "li", "br", "tr", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "pre")
 
 
 def plain_text(value: str, limit: int = MAX_FIELD) -> str:
@@ -26,6 +27,8 @@ def plain_text(value: str, limit: int = MAX_FIELD) -> str:
         root = parse_html(f"<html><body><div>{text}</div></body></html>")
         if root is not None:
             sanitize(root)
+            for element in root.iter(*_BLOCKS):  # blocks are separate words once rendered
+                element.tail = " " + (element.tail or "")
             text = text_of(root)
     text = clean_line(text)
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -1,7 +1,7 @@
 """Stage 3: an LLM searches the web and reports what it found; sleuth decides.
 
-The model gets two tools, ``web_search`` (sleuth's search providers, or the provider's
-own search) and ``extract_source``, through which it must report a GitHub repository
+The model gets ``web_search`` (sleuth's search providers, or the provider's own
+search), ``fetch_page`` and ``extract_source``, through which it must report a GitHub repository
 or an install page with a confidence, evidence and reasoning. Search results reach it
 inside untrusted-data envelopes. Everything it reports is sanitised, only plain
 ``github.com/owner/repo`` shapes are accepted, a confidence under 70 goes back to it
@@ -31,7 +31,7 @@ from sleuth.errors import (
 from sleuth.llm.envelope import Envelope
 from sleuth.llm.models import ChatRequest, Message, ToolSpec
 from sleuth.tools import Registry, Tool, ToolContext, ToolOutput
-from sleuth.tools.builtin import WEB_SEARCH
+from sleuth.tools.builtin import FETCH_PAGE, WEB_SEARCH
 
 if TYPE_CHECKING:
     from sleuth.api import AsyncSleuth
@@ -216,7 +216,8 @@ class LLMStage:
         assert self.meter is not None
         meter = self.meter
         collector = Collector()
-        tools = [extract_tool(collector)] if native else [WEB_SEARCH, extract_tool(collector)]
+        web = [FETCH_PAGE] if native else [WEB_SEARCH, FETCH_PAGE]
+        tools = [*web, extract_tool(collector)]
         registry = Registry(tools)
         context = ToolContext(client=self.client)
         envelope = Envelope()
@@ -259,8 +260,8 @@ class LLMStage:
                     searches.append(record.outcome)
                 self._report("tool_done", name=call.name, outcome=record.outcome)
                 text = record.output.text
-                if call.name == "web_search":
-                    text = envelope.wrap("web_search", text)
+                if call.name != "extract_source":  # web content: data, never instructions
+                    text = envelope.wrap(call.name, text)
                 messages.append(
                     Message(
                         "tool",
