@@ -11,12 +11,12 @@ from sleuth.agent.models import Answer, ToolCallInfo
 from sleuth.errors import UsageError
 
 if TYPE_CHECKING:
-    from sleuth.api import AsyncSleuth
     from sleuth.tools import Registry
+    from sleuth.tools.services import Services
 
 
 async def ask(
-    client: AsyncSleuth,
+    client: Services,
     question: str,
     *,
     provider: str | None = None,

@@ -6,15 +6,13 @@ would make it; ``definitions("openai")`` declares the tools in a vendor's format
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sleuth.tools.builtin import BUILTIN_TOOLS
 from sleuth.tools.ledger import CheckedAnswer, CitationLedger, Source
 from sleuth.tools.registry import CallRecord, Registry, Tool, ToolContext, ToolOutput
 from sleuth.tools.schema import FORMATS, Format, definitions
-
-if TYPE_CHECKING:
-    from sleuth.api import AsyncSleuth
+from sleuth.tools.services import Services
 
 
 def default_registry(*, local: bool = True) -> Registry:
@@ -30,29 +28,37 @@ async def acall(
     name: str,
     arguments: dict[str, Any] | None = None,
     *,
-    client: AsyncSleuth | None = None,
+    client: Services | None = None,
     ledger: CitationLedger | None = None,
 ) -> ToolOutput:
     """Run one tool call.
 
     Raises :class:`~sleuth.errors.UnknownTool` or :class:`~sleuth.errors.ToolError`
     for a bad call; a failure on the web comes back in ``ToolOutput.error``.
+    Without a ``client`` the call opens a session of its own and closes it after.
     """
-    from sleuth.api import AsyncSleuth
-
     registry = default_registry()
     tool, parsed = registry.validate(name, arguments)
-    owned = client is None
-    session = client or AsyncSleuth()
-    try:
-        context = ToolContext(
-            client=session, ledger=ledger if ledger is not None else CitationLedger()
-        )
-        record = await registry.call(context, tool.name, parsed.model_dump())
-        return record.output
-    finally:
-        if owned:
-            await session.aclose()
+    if client is not None:
+        return await _run(registry, client, tool.name, parsed.model_dump(), ledger)
+    # The one-shot convenience for callers without a session: the only place below
+    # sleuth.api that opens one, at call time, never at import.
+    from sleuth.api import AsyncSleuth
+
+    async with AsyncSleuth() as session:
+        return await _run(registry, session, tool.name, parsed.model_dump(), ledger)
+
+
+async def _run(
+    registry: Registry,
+    client: Services,
+    name: str,
+    arguments: dict[str, Any],
+    ledger: CitationLedger | None,
+) -> ToolOutput:
+    context = ToolContext(client=client, ledger=ledger if ledger is not None else CitationLedger())
+    record = await registry.call(context, name, arguments)
+    return record.output
 
 
 def call(name: str, arguments: dict[str, Any] | None = None, **kwargs: Any) -> ToolOutput:
@@ -73,6 +79,7 @@ __all__ = [
     "CitationLedger",
     "Format",
     "Registry",
+    "Services",
     "Source",
     "Tool",
     "ToolContext",

@@ -13,7 +13,7 @@ import json
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -21,18 +21,16 @@ from sleuth.errors import SleuthError, ToolError, UnknownTool
 from sleuth.pages.result import ErrorInfo
 from sleuth.tools.ledger import CitationLedger
 from sleuth.tools.schema import argument_schema, output_schema
-
-if TYPE_CHECKING:
-    from sleuth.api import AsyncSleuth
+from sleuth.tools.services import Services
 
 Progress = Callable[[str, dict[str, Any]], None]
 
 
 @dataclass
 class ToolContext:
-    """What a running tool may use: the session's client and its citation ledger."""
+    """What a running tool may use: the session (an ``AsyncSleuth``) and its citation ledger."""
 
-    client: AsyncSleuth
+    client: Services
     ledger: CitationLedger = field(default_factory=CitationLedger)
     on_progress: Progress | None = None
 
