@@ -305,16 +305,23 @@ def _mcp(state: ServerState) -> tuple[ASGIApp, Callable[[], Any]]:
         max_request_body_size=state.settings.max_body_bytes,
     )
 
-    async def endpoint(scope: Scope, receive: Receive, send: Send) -> None:
-        request = Request(scope, receive)
+    return _GuardedMCP(state, manager.handle_request), manager.run
+
+
+class _GuardedMCP:
+    """An ASGI app (a class, so Starlette routes every method to it) that admits, then serves."""
+
+    def __init__(self, state: ServerState, app: ASGIApp) -> None:
+        self.state = state
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
-            await state.admit(request)
+            await self.state.admit(Request(scope, receive))
         except SleuthError as error:
             await from_error(error)(scope, receive, send)
             return
-        await manager.handle_request(scope, receive, send)
-
-    return endpoint, manager.run
+        await self.app(scope, receive, send)
 
 
 class MetricsMiddleware:
