@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from hypothesis import strategies as st
@@ -45,6 +46,7 @@ _ODD_SCALARS: tuple[Any, ...] = (
 )
 
 
+@cache
 def json_values(max_leaves: int = 6) -> st.SearchStrategy[Any]:
     """Small arbitrary JSON values, biased towards the awkward ones."""
     scalars = st.one_of(

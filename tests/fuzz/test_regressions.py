@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from fuzz.harness import run_inputs
 from fuzz.targets import TARGETS, Target, Violation
 from sleuth.config import Settings
-from sleuth.errors import MalformedReply, ReplayMiss
+from sleuth.errors import LLMQuotaExceeded, MalformedReply, ReplayMiss
 from sleuth.extract import extract
 from sleuth.llm.cassette import Cassette
 from sleuth.net.guard import Guard
@@ -152,3 +152,29 @@ def test_the_harness_stops_a_hang_at_the_time_limit(tmp_path: Path) -> None:
     outcome = run_inputs(target, 1, 0.2, 1, tmp_path / "last")
     assert outcome.inputs == 1
     assert [signature.split()[0] for signature in outcome.crashes] == ["hang"]
+
+
+@pytest.mark.parametrize("violations", [[["x"], "y"], "PerDay", {"quotaId": "PerDay"}])
+def test_quota_details_of_any_shape_are_read_without_a_crash(violations: Any) -> None:
+    body = {
+        "error": {
+            "code": 429,
+            "status": "RESOURCE_EXHAUSTED",
+            "message": "You exceeded your current quota, please check your plan and billing.",
+            "details": [
+                {"@type": "type.googleapis.com/google.rpc.QuotaFailure", "violations": violations}
+            ],
+        }
+    }
+    # Nothing readable says the limit passes, so it stays an empty account (exit 43).
+    with pytest.raises(LLMQuotaExceeded) as caught:
+        TARGETS["llm.gemini"].run((429, {}, json.dumps(body)))
+    assert caught.value.exit_code == 43
+
+
+def test_robots_rules_are_matched_against_odd_paths() -> None:
+    from sleuth.pages.robots import RobotsPolicy
+
+    policy = RobotsPolicy("rules", "User-agent: *\nDisallow: /[\nDisallow: /%7A\n")
+    verdicts = {path: policy.allows("https://example.com" + path) for path in ("/[x", "/z", "/a")}
+    assert verdicts == {"/[x": False, "/z": False, "/a": True}

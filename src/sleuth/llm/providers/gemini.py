@@ -251,7 +251,9 @@ def _quota_ids(details: list[Any]) -> list[str]:
     ids: list[str] = []
     for detail in details:
         if isinstance(detail, dict) and str(detail.get("@type", "")).endswith(".QuotaFailure"):
-            ids += [str(v.get("quotaId") or "") for v in detail.get("violations") or []]
+            violations = detail.get("violations")
+            if isinstance(violations, list):  # an error body is data: any shape may arrive
+                ids += [str(v.get("quotaId") or "") for v in violations if isinstance(v, dict)]
     return ids
 
 
