@@ -20,7 +20,7 @@ from search.wire import Wire
 from sleuth.agent import ask, prompts
 from sleuth.api import AsyncSleuth
 from sleuth.config import Settings
-from sleuth.errors import LLMNotConfigured, LLMTurnLimit, ReplayMiss, UsageError
+from sleuth.errors import LLMNoAnswer, LLMNotConfigured, LLMTurnLimit, ReplayMiss, UsageError
 
 PATH = model.PATH
 OTHER_FACTS = [
@@ -287,3 +287,32 @@ async def test_the_directive_fallback_keeps_to_the_turn_limit(
     assert len(sent(wire)) == 2  # the refused call, then one directive turn, then stop
     assert answer.answer == "I would search forever."
     assert answer.tool_calls == []
+
+
+async def test_a_last_directive_turn_with_only_searches_is_a_turn_limit(
+    wire: Wire, web: Web, settings: Callable[..., Settings]
+) -> None:
+    pages(web)
+    wire.on(
+        PATH,
+        model.error(400, "model gemma:2b does not support tools", "api_error", None),
+        model.answer("<think>more</think>[[WEB_SEARCH: nimbus]]"),
+    )
+    async with AsyncSleuth(settings(llm_max_turns=1)) as client:
+        with pytest.raises(LLMTurnLimit, match="still wanted to search after 1 turns"):
+            await ask(client, "q?")
+    assert len(sent(wire)) == 2
+
+
+async def test_a_directive_model_that_says_nothing_is_no_answer(
+    wire: Wire, web: Web, settings: Callable[..., Settings]
+) -> None:
+    wire.on(
+        PATH,
+        model.error(400, "model gemma:2b does not support tools", "api_error", None),
+        model.answer("<think>nothing to say</think>"),
+    )
+    async with AsyncSleuth(settings()) as client:
+        with pytest.raises(LLMNoAnswer) as caught:
+            await ask(client, "q?")
+    assert caught.value.exit_code == 76

@@ -158,7 +158,13 @@ class Session:
             text = strip_reasoning(completion.message.content)
             queries = list(dict.fromkeys(_DIRECTIVE.findall(text)))[:MAX_DIRECTIVES]
             if not queries or last:
-                return self._final(completion, _DIRECTIVE.sub("", text), "directive")
+                answer = _DIRECTIVE.sub("", text)
+                if queries and not strip_reasoning(answer).strip():
+                    raise LLMTurnLimit(
+                        f"the model still wanted to search after {self.turns} turns",
+                        provider=self.meter.provider.name,
+                    )
+                return self._final(completion, answer, "directive")
             messages.append(Message("assistant", completion.message.content))
             findings = [
                 (await self._run("research", {"question": query}, None))[0] for query in queries
