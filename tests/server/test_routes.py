@@ -309,3 +309,63 @@ def test_second_web_is_independent(tmp_path: Path) -> None:
     with serve() as site:
         web = build_web(site)
         assert web.env(tmp_path)["SLEUTH_ALLOW_PORTS"] == str(site.port)
+
+
+def test_ask_answers_the_cli_json_object(launch: Launch, tmp_path: Path, web: Web) -> None:
+    from llm import payloads_openai
+    from search.wire import Wire, start
+    from server.harness import model_env
+
+    wire = Wire()
+    model, thread = start(wire)
+    try:
+        wire.on("/v1" + payloads_openai.PATH, payloads_openai.answer("Five seconds."))
+        env = model_env("openai", wire.url("/v1"))
+        server = launch(**env)
+        reply = server.post("/api/v1/ask", {"question": QUESTION, "max_turns": 2})
+        assert reply.status_code == 200, reply.text
+        done = subprocess.run(
+            [sys.executable, "-m", "sleuth", "ask", QUESTION, "--max-turns", "2", "--json"],
+            env={**os.environ, **web.env(tmp_path), **env},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        expected = json.loads(done.stdout)
+        got = reply.json()
+        assert set(got) == set(expected)
+        assert got["answer"] == expected["answer"] == "Five seconds."
+        assert got["usage"] == expected["usage"]
+        metrics = server.get("/metrics").text.splitlines()
+        assert 'sleuth_llm_calls_total{provider="openai",route="/api/v1/ask"} 1' in metrics
+        assert 'sleuth_llm_tokens_total{kind="output",route="/api/v1/ask"} 46' in metrics
+        bad = server.post("/api/v1/ask", {"question": QUESTION, "max_turns": 0})
+        assert bad.status_code == 400
+    finally:
+        model.shutdown()
+        model.server_close()
+        thread.join(10)
+
+
+def test_discover_answers_the_cli_json_object_and_never_prompts(
+    launch: Launch, web: Web, tmp_path: Path
+) -> None:
+    server = launch()
+    body = {"name": "ripgrep", "stages": ["registry"]}
+    reply = server.post("/api/v1/discover", body)
+    assert reply.status_code == 200, reply.text
+    expected = cli_json(web, tmp_path, "discover", "ripgrep", "--stages", "registry")
+    assert isinstance(expected, dict)
+    got = reply.json()
+    assert set(got) == set(expected)
+    assert {k: v for k, v in got.items() if k != "usage"} == {
+        k: v for k, v in expected.items() if k != "usage"
+    }
+    assert got["confirmation_required"] is False
+
+    missing = server.post("/api/v1/discover", {"name": "zzz-no-such-tool", "stages": ["registry"]})
+    assert missing.status_code == 404
+    assert missing.json()["code"] == "NOT_FOUND"
+    bad = server.post("/api/v1/discover", {"name": "ripgrep", "from": 5})
+    assert bad.status_code == 400

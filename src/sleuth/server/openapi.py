@@ -24,6 +24,7 @@ _ERROR = {
 def build_spec() -> dict[str, Any]:
     from sleuth.agent.models import Answer
     from sleuth.digest.models import Digest
+    from sleuth.discover import DiscoveryResult
     from sleuth.pages.result import FetchResult
     from sleuth.server import routes
     from sleuth.suggest import Suggestion, SuggestRequest
@@ -75,20 +76,14 @@ def build_spec() -> dict[str, Any]:
             "then one `result` (the digest) or `error` event.",
         ),
         "/api/v1/ask": api("Answer with an LLM that searches and cites", routes.AskBody, Answer),
-        "/api/v1/discover": {
-            "post": {
-                "summary": "Find where a tool comes from (never prompts)",
-                "security": [{"bearer": []}],
-                "requestBody": {
-                    "required": True,
-                    "content": {"application/json": {"schema": ref(routes.DiscoverBody)}},
-                },
-                "responses": {
-                    "200": {"description": "the CLI's --json object", "content": _json({})},
-                    **_errors(),
-                },
-            }
-        },
+        "/api/v1/discover": api(
+            "Find where a developer tool comes from",
+            routes.DiscoverBody,
+            DiscoveryResult,
+            "Never prompts: a source a person should confirm comes back with "
+            "confirmation_required and confirmation_reason (send yes: true to accept); several "
+            "equally good sources are a 409 AMBIGUOUS whose choices are the from strings.",
+        ),
         "/api/v1/links/suggest": api(
             "Suggest slug, title, description and tags for a URL",
             SuggestRequest,

@@ -246,10 +246,7 @@ async def ask(state: ServerState, request: Request) -> Response:
 
 async def discover(state: ServerState, request: Request) -> Response:
     body = parse(DiscoverBody, await read_json(request, state.settings.max_body_bytes))
-    run = getattr(state.client, "discover", None)
-    if run is None:
-        return error_response("config_error", "discover is not available in this version of sleuth")
-    result = await run(
+    result = await state.client.discover(
         body.name,
         from_source=body.from_source,
         deterministic_only=body.deterministic_only,
