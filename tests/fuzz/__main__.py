@@ -7,6 +7,7 @@ import json
 import random
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from fuzz.harness import Outcome, run_target
@@ -30,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", action="append", default=[], help="only these (prefix)")
     parser.add_argument("--list", action="store_true", help="list the targets and exit")
     parser.add_argument("--report", type=Path, help="also write the results as JSON here")
+    parser.add_argument("--jobs", type=int, default=1, help="targets run at once (1)")
     args = parser.parse_args(argv)
 
     if args.list:
@@ -43,13 +45,18 @@ def main(argv: list[str] | None = None) -> int:
     rng_seed = args.seed if args.seed is not None else random.randrange(2**32)
     print(f"fuzzing {len(names)} targets, {args.inputs} inputs, seed {rng_seed}", file=sys.stderr)
 
-    outcomes: list[Outcome] = []
     began = time.perf_counter()
-    for name, budget in _budgets(args.inputs, names).items():
+
+    def one(item: tuple[str, int]) -> Outcome:
+        name, budget = item
         outcome = run_target(name, budget, args.timeout, rng_seed)
-        outcomes.append(outcome)
         flag = f"  {len(outcome.crashes)} CRASH(ES)" if outcome.crashes else ""
         print(f"  {name}: {outcome.inputs} inputs in {outcome.seconds:.1f}s{flag}", file=sys.stderr)
+        return outcome
+
+    # Each target runs in worker processes of its own; threads only wait for them.
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        outcomes = list(pool.map(one, _budgets(args.inputs, names).items()))
 
     for outcome in outcomes:
         for crash in outcome.crashes.values():

@@ -454,6 +454,38 @@ _json_reply = mutated_text(
 )
 
 
+def stack_reply(text: str) -> None:
+    from sleuth.llm.jsonreply import parse_reply
+    from sleuth.stack.llm import StackReply
+
+    reply = parse_reply(text, StackReply)
+    check(0.0 <= reply.confidence <= 1.0, f"confidence {reply.confidence}")
+
+
+_STACK_REPLY = {
+    "project_name": "api",
+    "language": "Rust",
+    "build_system": "Cargo",
+    "framework": "Axum",
+    "runtime": None,
+    "build_commands": ["cargo build --release"],
+    "cache_dirs": ["target"],
+    "run_command": "cargo run",
+    "ports": [8080],
+    "health_endpoint": "/health",
+    "confidence": 0.8,
+    "evidence": [{"file": "Cargo.toml", "reason": "declares axum"}],
+}
+_stack_replies = st.one_of(
+    st.builds(json.dumps, mutated_json([_STACK_REPLY], max_edits=4)),
+    st.builds(
+        lambda body: f"<think>hmm</think>```json\n{body}\n```",
+        st.builds(json.dumps, mutated_json([_STACK_REPLY], max_edits=2)),
+    ),
+    mutated_text([json.dumps(_STACK_REPLY)], ["{", "}", '"', ",", "[", "]", "1e999", "-0"]),
+)
+
+
 # --- cassettes -------------------------------------------------------------------------------
 
 _WORK: dict[str, Path] = {}
@@ -668,6 +700,7 @@ def _all() -> list[Target]:
     targets += [
         Target("llm.json_reply", _json_reply, json_reply, 1),
         Target("llm.cassette", _cassettes, cassette, 1),
+        Target("detect.llm_reply", _stack_replies, stack_reply, 0.7),
         Target("config.toml", _config, config_file, 1),
         Target(
             "detect.jsonc",
