@@ -14,7 +14,7 @@ import httpx
 import pytest
 from hypothesis import strategies as st
 
-from fuzz.harness import run_inputs
+from fuzz.harness import run_inputs, run_target
 from fuzz.targets import TARGETS, Target, Violation
 from sleuth.config import Settings
 from sleuth.errors import LLMQuotaExceeded, MalformedReply, ReplayMiss
@@ -178,3 +178,20 @@ def test_robots_rules_are_matched_against_odd_paths() -> None:
     policy = RobotsPolicy("rules", "User-agent: *\nDisallow: /[\nDisallow: /%7A\n")
     verdicts = {path: policy.allows("https://example.com" + path) for path in ("/[x", "/z", "/a")}
     assert verdicts == {"/[x": False, "/z": False, "/a": True}
+
+
+def _hold_the_interpreter(value: int) -> None:
+    sum(range(10**15))  # C code that never looks at signals: only the watchdog can stop it
+
+
+def test_a_hang_inside_c_code_ends_the_worker_and_is_recorded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(
+        TARGETS, "toy.c_hang", Target("toy.c_hang", st.integers(), _hold_the_interpreter)
+    )
+    outcome = run_target("toy.c_hang", 1, 0.2, 1)
+    assert outcome.inputs == 1
+    [crash] = outcome.crashes.values()
+    assert crash.signature.startswith("hang (worker exit")
+    assert crash.example != "?"  # the input the worker saved before it started
