@@ -207,3 +207,16 @@ def test_research_for_a_pipe_or_asked_as_markdown_is_the_markdown_source(
     assert piped.returncode == 0, piped.stderr
     assert piped.stdout.startswith("## when do\\_the valley \\[bees\\] forage\n")
     assert f"[Bees \\[and\\] flowers\\_2024]({site.origin}/bees_and_flowers)" in piped.stdout
+
+
+def test_text_for_the_same_terminal_prints_above_the_bar_with_its_lines_intact(
+    pages: Path,
+) -> None:
+    code, shown, _ = run_on_terminal("extract", str(pages), terminal=("stdout", "stderr"))
+    assert code == 19
+    plain = ANSI.sub("", shown)
+    assert "13/13 files" in plain
+    # A paragraph longer than the terminal is one line: the terminal wraps it, not sleuth.
+    sentence = PAGE.split("<p>")[1].split("</p>")[0]
+    assert len(sentence) > 120
+    assert plain.count(sentence) == 12

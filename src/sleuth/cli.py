@@ -225,7 +225,8 @@ def _batch_progress(total: int, enabled: bool) -> Iterator[Callable[[], None]]:
         TextColumn("elapsed,"),
         TimeRemainingColumn(),
         TextColumn("left"),
-        console=stderr,
+        # soft_wrap: text printed above the bar keeps its own lines; the terminal wraps them.
+        console=Console(stderr=True, highlight=False, soft_wrap=True),
         # Text for the same terminal is printed above the bar; text for a pipe is left alone.
         redirect_stdout=sys.stdout.isatty(),
         redirect_stderr=True,
