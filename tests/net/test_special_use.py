@@ -192,6 +192,9 @@ async def test_port_0_is_a_bad_url_before_any_lookup(
     with pytest.raises(UsageError, match="port 0 does not exist") as caught:
         await client_for(Settings(allow_hosts=["example.com:*"])).get(url)
     assert "1 to 65535" in caught.value.hint
+    scheme = url.partition(":")[0]
+    origin = f"{scheme}://[2606:4700::1111]:0" if "[" in url else f"{scheme}://example.com:0"
+    assert caught.value.message.startswith(f"{origin} is not a valid URL")
     assert resolver.lookups == []
     assert backend.attempts == []
 

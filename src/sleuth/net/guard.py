@@ -92,8 +92,11 @@ class Guard:
             raise blocked(text, f"the {scheme or 'missing'} scheme is refused; use http or https")
         port = DEFAULT_PORTS[scheme] if parsed.port is None else parsed.port
         if not 0 < port < 65536:
+            shown_host = parsed.raw_host.decode("latin-1")
+            shown_host = f"[{shown_host}]" if ":" in shown_host else shown_host
+            origin = f"{scheme}://{shown_host}:{port}"
             raise UsageError(
-                f"{text!r} is not a valid URL: port {port} does not exist",
+                f"{origin} is not a valid URL: port {port} does not exist",
                 hint="write a port from 1 to 65535, or none for the scheme's default",
             )
         try:
