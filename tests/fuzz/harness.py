@@ -177,12 +177,11 @@ def run_target(name: str, count: int, timeout: float, rng_seed: int) -> Outcome:
             total.seconds += time.perf_counter() - started
             example = pickle.loads(last.read_bytes()) if last.exists() else "?"
             total.inputs += 1  # the input that hung; the inputs before it are not counted
-            total.add(
-                Crash(
-                    f"hang (worker exit {worker.exitcode})",
-                    f"no answer within {timeout * 2 + 1:g} s",
-                    "",
-                    example,
-                )
-            )
+            code = worker.exitcode or 0
+            if code < 0:  # a signal, such as SIGSEGV from a C extension
+                signature, message = f"worker killed by signal {-code}", "the process died"
+            else:  # the faulthandler watchdog exits with 1
+                signature = f"hang (worker exit {code})"
+                message = f"no answer within {timeout * 2 + 1:g} s"
+            total.add(Crash(signature, message, "", example))
     return total
