@@ -59,7 +59,13 @@ async def test_http_server_serves_every_tool_and_stops_cleanly_on_sigterm(
         with anyio.fail_after(10):  # a notification may be handled just after the result
             await ranked.wait()
 
-    assert [tool.name for tool in listed] == ["web_search", "fetch_page", "research", "detect"]
+    assert [tool.name for tool in listed] == [
+        "web_search",
+        "fetch_page",
+        "research",
+        "detect",
+        "discover",
+    ]
     assert all(tool.annotations and tool.annotations.read_only_hint for tool in listed)
     assert not searched.is_error
     assert [r["title"] for r in searched.structured_content["results"]] == [
@@ -91,7 +97,7 @@ async def test_http_server_stops_cleanly_on_sigint(server: ServerProcess) -> Non
     async with Client(url) as client:
         listed = (await client.list_tools()).tools
 
-    assert len(listed) == 4
+    assert len(listed) == 5  # web_search, fetch_page, research, detect, discover
     assert server.stop(signal.SIGINT) == 0
     assert "Traceback" not in server.log
     assert "warning" not in server.log  # loopback: no warning about a public address

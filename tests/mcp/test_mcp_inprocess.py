@@ -74,9 +74,13 @@ async def test_lists_every_registry_tool_with_schemas_and_annotations(
 ) -> None:
     async with connect(sleuth, mode) as client:
         listed = {tool.name: tool for tool in (await client.list_tools()).tools}
-    registry = default_registry()
+    registry = mcp_server.mcp_registry()
 
-    assert list(listed) == registry.names() == ["web_search", "fetch_page", "research", "detect"]
+    assert (
+        list(listed)
+        == registry.names()
+        == ["web_search", "fetch_page", "research", "detect", "discover"]
+    )
     for tool in registry:
         declared = listed[tool.name]
         assert declared.title == tool.title
@@ -404,8 +408,8 @@ def test_a_public_host_gets_a_warning_and_loopback_none(
     assert served == [("192.0.2.7", 9000), ("127.0.0.1", 9001)]
     # Other machines never get the tools that read this one's disk.
     assert offered == [
-        ["web_search", "fetch_page", "research"],
-        ["web_search", "fetch_page", "research", "detect"],
+        ["web_search", "fetch_page", "research", "discover"],
+        ["web_search", "fetch_page", "research", "detect", "discover"],
     ]
     assert "warning" in warned
     assert "no authentication" in warned

@@ -30,7 +30,13 @@ async def test_stdio_server_lists_tools_and_runs_them(web: Web, tmp_path: Path) 
 
     assert info is not None
     assert (info.name, info.version) == ("sleuth", __version__)
-    assert [tool.name for tool in listed] == ["web_search", "fetch_page", "research", "detect"]
+    assert [tool.name for tool in listed] == [
+        "web_search",
+        "fetch_page",
+        "research",
+        "detect",
+        "discover",
+    ]
     assert all(tool.output_schema is not None for tool in listed)
     assert not searched.is_error
     assert [r["url"] for r in searched.structured_content["results"]] == [
@@ -60,7 +66,13 @@ async def test_the_sleuth_mcp_command_serves_the_same_tools(web: Web, tmp_path: 
         listed = (await client.list_tools()).tools
         searched = await client.call_tool("web_search", {"query": "nimbus"})
 
-    assert [tool.name for tool in listed] == ["web_search", "fetch_page", "research", "detect"]
+    assert [tool.name for tool in listed] == [
+        "web_search",
+        "fetch_page",
+        "research",
+        "detect",
+        "discover",
+    ]
     assert not searched.is_error
     assert len(searched.structured_content["results"]) == 2
     assert web.searches == ["nimbus"]

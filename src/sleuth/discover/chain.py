@@ -37,9 +37,9 @@ from sleuth.errors import (
 )
 
 if TYPE_CHECKING:
-    from sleuth.api import AsyncSleuth
     from sleuth.discover.llm_stage import Candidate
     from sleuth.discover.verify import Verification
+    from sleuth.tools.services import Services
 
 Progress = Callable[[str, dict[str, Any]], None]
 # A person's pick among ambiguous matches: the tool, the ranked matches; a match or None.
@@ -72,7 +72,7 @@ def parse_stages(stages: Sequence[str] | None) -> list[str]:
 class Discovery:
     def __init__(
         self,
-        client: AsyncSleuth,
+        client: Services,
         *,
         batch: bool = False,
         yes: bool = False,
@@ -428,7 +428,7 @@ class Discovery:
 
 
 async def discover(
-    client: AsyncSleuth,
+    client: Services,
     name: str,
     *,
     from_source: str | None = None,

@@ -34,8 +34,8 @@ from sleuth.tools import Registry, Tool, ToolContext, ToolOutput
 from sleuth.tools.builtin import FETCH_PAGE, WEB_SEARCH
 
 if TYPE_CHECKING:
-    from sleuth.api import AsyncSleuth
     from sleuth.llm.meter import Meter
+    from sleuth.tools.services import Services
 
 MIN_CONFIDENCE = 70
 MAX_TURNS = 6
@@ -178,7 +178,7 @@ def _usage(meter: Meter) -> DiscoveryUsage:
 class LLMStage:
     """One discovery conversation; ``usage`` is kept even when it fails."""
 
-    def __init__(self, client: AsyncSleuth, *, timeout: float, progress: Progress = None) -> None:
+    def __init__(self, client: Services, *, timeout: float, progress: Progress = None) -> None:
         self.client = client
         self.timeout = timeout
         self.progress = progress

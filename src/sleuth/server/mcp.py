@@ -95,6 +95,16 @@ class ServerState:
     ledger: CitationLedger = field(default_factory=CitationLedger)
 
 
+def mcp_registry(*, local: bool = True) -> Registry:
+    """The tools MCP clients get: the built-ins plus ``discover`` (which ``ask`` leaves out:
+    a model steered by web pages should not pick what gets installed)."""
+    from sleuth.discover.tool import DISCOVER
+
+    tools = default_registry(local=local)
+    tools.add(DISCOVER)
+    return tools
+
+
 def build_server(
     registry: Registry | None = None,
     client: AsyncSleuth | None = None,
@@ -107,7 +117,7 @@ def build_server(
     client connection) opens an :class:`AsyncSleuth` over ``settings`` (or the
     environment's) and closes it at the end.
     """
-    tools = registry if registry is not None else default_registry()
+    tools = registry if registry is not None else mcp_registry()
 
     @asynccontextmanager
     async def lifespan(_server: Server[ServerState]) -> AsyncIterator[ServerState]:
@@ -266,7 +276,7 @@ def run(
             "Bind to 127.0.0.1 unless that is what you want.\n"
         )
     # Reachable from other machines: never offer tools that read this one's disk.
-    registry = default_registry(local=local)
+    registry = mcp_registry(local=local)
     _serve_http(build_server(registry, settings=settings), host, port)
 
 
