@@ -67,6 +67,7 @@ ROUTE_LABELS = frozenset(
         "/api/v1/links/suggest",
     }
 )
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 Handler = Callable[["ServerState", Request], Awaitable[Response]]
 
 
@@ -356,10 +357,11 @@ class MetricsMiddleware:
                 else "other"
             )
             seconds = time.perf_counter() - started
-            self.metrics.request(route, scope["method"], status, seconds)
+            method = scope["method"] if scope["method"] in _METHODS else "OTHER"
+            self.metrics.request(route, method, status, seconds)
             log.event(
                 "http_request",
-                method=scope["method"],
+                method=method,
                 route=route,
                 status=status,
                 latency_ms=int(seconds * 1000),
