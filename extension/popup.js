@@ -196,6 +196,10 @@ async function main() {
   inputs.title.value = page.title;
   inputs.description.value = page.description;
   $("host").textContent = hostOf(page.url);
+  if (!page.url && !page.title) {
+    // Chromium hides even the address of its own pages (chrome://) from activeTab.
+    say("This is one of the browser's own pages, which extensions may not read: there is nothing here to research or cite.");
+  }
   document.body.dataset.page = "ready";
   await suggest(settings, page);
 }

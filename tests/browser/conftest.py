@@ -256,31 +256,47 @@ class Extension:
         page.wait_for_selector("#status:text-is('Saved.')")
         page.close()
 
-    def click_action(self, tab: Page) -> int:
+    def click_action(self, tab: Page, url: str | None = None) -> int:
         """Click the toolbar button on ``tab`` (CDP Extensions.triggerAction): this grants
-        activeTab for it as a real click does. Returns the tab's id in the extensions API."""
+        activeTab for it as a real click does. Returns the tab's id in the extensions API.
+        ``url`` is the tab's address when Playwright sees another (a browser error page)."""
+        wanted = url or tab.url
         tab.bring_to_front()
         browser = self.context.browser
         assert browser is not None
         cdp = browser.new_browser_cdp_session()
         targets = cdp.send("Target.getTargets", {"filter": [{"type": "tab"}]})["targetInfos"]
-        target = next(t for t in targets if t["url"] == tab.url)
+        target = next(t for t in targets if t["url"] == wanted)
         cdp.send("Extensions.triggerAction", {"id": self.id, "targetId": target["targetId"]})
         cdp.detach()
-        tab_id: int = self.worker.evaluate(
-            """async (url) => {
-                const tabs = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
-                return tabs.find((t) => t.url === url)?.id ?? -1;
-            }""",
-            tab.url,
+        # The clicked tab is the active one; its URL is visible only if activeTab was granted.
+        found: dict[str, Any] = self.worker.evaluate(
+            """async () => {
+                const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+                return { id: tab.id, url: tab.url ?? null };
+            }"""
         )
-        assert tab_id > 0, "the clicked tab is not visible to the extension"
+        assert found["url"] in (wanted, None), found
+        tab_id: int = found["id"]
         return tab_id
 
-    def open_popup(self, tab: Page) -> Page:
+    def toolbar_popup(self, tab: Page) -> Page:
+        """Click the button on ``tab`` and return an extension page from which the popup
+        Chromium opened is reachable as ``chrome.extension.getViews({type: "popup"})[0]``
+        (an extension page may reach the popup's window; Playwright cannot attach to it)."""
+        helper = self.context.new_page()
+        helper.goto(f"{self.origin}/options.html")
+        self.click_action(tab)
+        helper.wait_for_function(
+            "() => chrome.extension.getViews({ type: 'popup' })[0]"
+            "?.document.body?.dataset.page === 'ready'"
+        )
+        return helper
+
+    def open_popup(self, tab: Page, url: str | None = None) -> Page:
         """The popup page for ``tab``, opened in its own tab (?tab=<id>) so the test can drive
         it; Playwright cannot attach to the toolbar popup itself."""
-        tab_id = self.click_action(tab)
+        tab_id = self.click_action(tab, url)
         popup = self.context.new_page()
         popup.goto(f"{self.origin}/popup.html?tab={tab_id}")
         popup.wait_for_selector("body[data-page=ready]")

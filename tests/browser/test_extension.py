@@ -9,6 +9,7 @@ toolbar popup). The server, model, search engine and pages are real loopback ser
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 
 import pytest
@@ -100,6 +101,107 @@ def test_popup_reads_the_page_and_shows_the_suggested_strip(
     expect(popup.locator("#status")).to_have_text("")
 
 
+def test_the_toolbar_popup_itself_shows_the_strip(
+    extension: Extension,
+    sleuth_server: Callable[..., Server],
+    model: Wire,
+    article: str,
+) -> None:
+    """The popup Chromium opens on a click, not a copy in a tab: driven through its window."""
+    server = sleuth_server(model=model)
+    extension.configure(server.origin)
+    tab = extension.context.new_page()
+    tab.goto(article)
+
+    helper = extension.toolbar_popup(tab)
+
+    popup = "chrome.extension.getViews({ type: 'popup' })[0].document"
+    helper.wait_for_function(f"() => {popup}.body.dataset.suggest === 'shown'")
+    seen = helper.evaluate(
+        f"""() => {{
+            const doc = {popup};
+            const values = [...doc.querySelectorAll('.suggested-row')].map((row) => [
+                row.dataset.field,
+                row.querySelector('.suggested-value')?.textContent
+                    ?? [...row.querySelectorAll('.tag')].map((tag) => tag.textContent).join(' '),
+            ]);
+            return {{ url: doc.getElementById('url').value,
+                      description: doc.getElementById('description').value,
+                      values }};
+        }}"""
+    )
+    assert seen["url"] == article
+    assert seen["description"] == ARTICLE_DESCRIPTION
+    assert dict(seen["values"]) == {
+        "slug": SUGGESTION["slug"],
+        "title": SUGGESTION["title"],
+        "description": SUGGESTION["description"],
+        "tags": " ".join(SUGGESTION["tags"]),
+    }
+    filled = helper.evaluate(
+        f"""() => {{
+            const doc = {popup};
+            doc.querySelector('[data-field=slug] .suggested-use').click();
+            doc.querySelector('[data-field=tags] .suggested-use').click();
+            const fields = [doc.getElementById('slug').value, doc.getElementById('tags').value];
+            doc.querySelector('.suggested-dismiss').click();
+            return [...fields, doc.querySelectorAll('.suggested').length];
+        }}"""
+    )
+    assert filled == [SUGGESTION["slug"], ", ".join(SUGGESTION["tags"]), 0]
+
+
+def test_an_unscriptable_page_falls_back_to_the_tabs_title(
+    extension: Extension,
+    sleuth_server: Callable[..., Server],
+    model: Wire,
+) -> None:
+    # A browser error page: activeTab is granted for its http URL, but no script may run in
+    # it, as on the web store; the popup uses what the tab itself says and still asks.
+    server = sleuth_server(model=model)
+    extension.configure(server.origin)
+    refused = refusing_port()
+    try:
+        url = f"http://127.0.0.1:{refused.getsockname()[1]}/gone"
+        tab = extension.context.new_page()
+        with pytest.raises(Exception, match="ERR_CONNECTION_REFUSED"):
+            tab.goto(url)
+        popup = extension.open_popup(tab, url)
+
+        expect(popup.locator("#url")).to_have_value(url)
+        tab_title = popup.evaluate(
+            "async (url) => (await chrome.tabs.query({ url })).map((tab) => tab.title)", url
+        )
+        assert len(tab_title) == 1, tab_title
+        assert tab_title[0]  # Chromium titles an error page after its host
+        expect(popup.locator("#title")).to_have_value(tab_title[0])
+        expect(popup.locator("#description")).to_have_value("")
+        popup.wait_for_selector("body[data-suggest=shown]")
+        sent = suggest_requests(model)
+        assert any(url in body for body in sent)
+    finally:
+        refused.close()
+
+
+def test_a_browser_page_is_not_read_and_the_popup_says_so(
+    extension: Extension,
+    sleuth_server: Callable[..., Server],
+    model: Wire,
+) -> None:
+    server = sleuth_server(model=model)
+    extension.configure(server.origin)
+    tab = extension.context.new_page()
+    tab.goto("chrome://version")
+
+    popup = extension.open_popup(tab)
+
+    popup.wait_for_selector("body[data-suggest=hidden]")
+    expect(popup.locator("#url")).to_have_value("")
+    expect(popup.locator("#status")).to_contain_text("browser's own pages")
+    expect(popup.locator(".suggested")).to_have_count(0)
+    assert suggest_requests(model) == []  # nothing known about the page: nothing sent
+
+
 def test_partial_suggestions_show_only_their_rows(
     extension: Extension,
     sleuth_server: Callable[..., Server],
@@ -122,7 +224,9 @@ def test_partial_suggestions_show_only_their_rows(
     expect(popup.locator(".suggested-row")).to_have_attribute("data-field", "slug")
 
 
-@pytest.mark.parametrize("failure", ["model-answers-502", "server-unconfigured-503", "unreachable"])
+@pytest.mark.parametrize(
+    "failure", ["model-answers-502", "model-too-slow", "server-unconfigured-503", "unreachable"]
+)
 def test_a_failed_suggestion_shows_no_strip_and_no_error(
     extension: Extension,
     sleuth_server: Callable[..., Server],
@@ -131,12 +235,18 @@ def test_a_failed_suggestion_shows_no_strip_and_no_error(
     failure: str,
 ) -> None:
     refused = refusing_port()  # bound, never listening: connections to it are refused
+    stalls: list[threading.Event] = []
     if failure == "model-answers-502":
         model.on(
             "/v1/chat/completions",
             Reply(502, '{"error": {"message": "upstream down"}}', "application/json"),
         )
         origin = sleuth_server(model=model).origin
+    elif failure == "model-too-slow":
+        never = threading.Event()  # the model answers only after the test (teardown sets it)
+        model.on("/v1/chat/completions", Reply(200, "{}", "application/json", stall=never))
+        stalls.append(never)
+        origin = sleuth_server(model=model, SLEUTH_SUGGEST_TIMEOUT="1").origin
     elif failure == "server-unconfigured-503":
         origin = sleuth_server().origin  # no SLEUTH_LLM_*: the suggest route answers 503
     else:
@@ -157,10 +267,12 @@ def test_a_failed_suggestion_shows_no_strip_and_no_error(
         # The form still works from the page's own details.
         expect(popup.locator("#title")).to_have_value(ARTICLE_TITLE)
         expect(popup.locator("#description")).to_have_value(ARTICLE_DESCRIPTION)
-        if failure == "model-answers-502":
+        if failure.startswith("model-"):
             assert suggest_requests(model), "the server never reached the model"
     finally:
         refused.close()
+        for stall in stalls:
+            stall.set()
 
 
 def test_popup_researches_the_page_on_its_site_and_copies_a_citation(
