@@ -18,13 +18,13 @@ from pydantic import ValidationError
 from sleuth.cache import Cache, open_cache
 from sleuth.config import Settings, load_settings
 from sleuth.errors import UsageError
-from sleuth.pages import Fetcher, FetchResult
-from sleuth.pages.fetcher import OutputFormat, RenderMode
 
 if TYPE_CHECKING:
     from sleuth.agent import Answer
     from sleuth.digest import Digest
     from sleuth.discover import Chooser, DiscoveryResult
+    from sleuth.pages import Fetcher, FetchResult
+    from sleuth.pages.fetcher import OutputFormat, RenderMode
     from sleuth.stack import Project
     from sleuth.websearch import ProviderChain, SearchResponse
 
@@ -59,6 +59,8 @@ class AsyncSleuth:
     @property
     def fetcher(self) -> Fetcher:
         if self._fetcher is None:
+            from sleuth.pages import Fetcher  # the extractor loads on first fetch, not import
+
             self._fetcher = Fetcher(self.settings, cache=self.cache, resolver=self.resolver)
         return self._fetcher
 
