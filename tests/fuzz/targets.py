@@ -686,7 +686,14 @@ def _all() -> list[Target]:
             guard_allow_entry,
             1,
         ),
-        Target("guard.redirect", _urls, guard_redirect, 1),
+        # An unjoinable Location is an httpx.HTTPError, which every fetch maps to network_error.
+        Target(
+            "guard.redirect",
+            _urls,
+            guard_redirect,
+            1,
+            (SleuthError, httpx.RemoteProtocolError),
+        ),
         Target("fetch.input_url", _urls, fetch_input_url, 1),
         Target("extract.html", _pages(), html_extract, 1.2, about="slowest: whole pages"),
     ]

@@ -195,3 +195,22 @@ def test_a_hang_inside_c_code_ends_the_worker_and_is_recorded(
     [crash] = outcome.crashes.values()
     assert crash.signature.startswith("hang (worker exit")
     assert crash.example != "?"  # the input the worker saved before it started
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("//le.com/relative://", "https://le.com/relative://"),
+        (
+            "example.com/?next=https://other.example/",
+            "https://example.com/?next=https://other.example/",
+        ),
+        ("example.com:8080/a", "https://example.com:8080/a"),
+    ],
+)
+def test_a_url_without_a_scheme_gets_https_even_with_a_scheme_later_in_it(
+    typed: str, expected: str
+) -> None:
+    from sleuth.pages.fetcher import normalize_input_url
+
+    assert normalize_input_url(typed) == expected

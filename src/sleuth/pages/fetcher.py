@@ -72,8 +72,8 @@ def normalize_input_url(url: str) -> str:
             )
         if not url[scheme.end(1) :].startswith("://"):
             raise UsageError(f"{url!r} is malformed", hint=f"write {name}://host/path")
-    elif "://" not in url:
-        url = "https://" + url
+    else:  # no scheme, even when "://" appears later ("example.com/?next=https://...")
+        url = ("https:" if url.startswith("//") else "https://") + url
     try:
         url = canonical_url(url) if urlsplit(url).hostname else ""
         _ = httpx.URL(url).host  # what the client will parse: ports, length, IDNA labels
