@@ -13,6 +13,8 @@ import ipaddress
 
 import httpx
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from sleuth.config import Settings
 from sleuth.errors import BlockedError, UsageError
@@ -422,3 +424,31 @@ def test_check_url_refuses_a_private_name_with_the_rule() -> None:
         Guard(Settings()).check_url(httpx.URL("https://db.internal/admin"))
     assert caught.value.url == "https://db.internal/admin"
     assert "refused before any lookup" in caught.value.message
+
+
+# --- nothing the standard library calls non-global slips through ------------------------
+
+
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_every_ipv4_address_python_calls_non_global_is_blocked(value: int) -> None:
+    address = ipaddress.IPv4Address(value)
+    if not address.is_global or address.is_multicast:
+        assert blocked_reason(address) is not None
+
+
+@given(st.integers(min_value=0, max_value=2**128 - 1))
+@example(int(ipaddress.IPv6Address("2001:4:112::1")))
+@example(int(ipaddress.IPv6Address("fec0::1")))
+@example(int(ipaddress.IPv6Address("::ffff:8.8.8.8")))
+@example(int(ipaddress.IPv6Address("::ffff:10.0.0.1")))
+@example(int(ipaddress.IPv6Address("64:ff9b::a00:1")))
+@example(int(ipaddress.IPv6Address("64:ff9b::808:808")))
+@example(int(ipaddress.IPv6Address("2606:4700::1111")))
+def test_every_ipv6_address_python_calls_non_global_is_blocked(value: int) -> None:
+    address = ipaddress.IPv6Address(value)
+    translating = any(address in ipaddress.IPv6Network(net) for net in TRANSLATING)
+    if translating:  # judged by the IPv4 address inside, as above
+        inner = ipaddress.IPv4Address(value & 0xFFFFFFFF)
+        assert (blocked_reason(address) is None) == (blocked_reason(inner) is None)
+    elif not address.is_global or address.is_multicast or address.is_site_local:
+        assert blocked_reason(address) is not None
