@@ -307,6 +307,9 @@ class Registries:
 def registries() -> Iterator[Registries]:
     wire = Wire()
     server, thread = start(wire)
+    # Every probe connects at once (a dozen connections where real registries are separate
+    # hosts); the default listen backlog of 5 would drop SYNs, costing a 1 s retransmit.
+    server.socket.listen(128)
     try:
         yield Registries(wire)
     finally:
