@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from sleuth.pages import Fetcher, FetchResult
     from sleuth.pages.fetcher import OutputFormat, RenderMode
     from sleuth.stack import Project
+    from sleuth.suggest import Suggester, SuggestResult
     from sleuth.websearch import ProviderChain, SearchResponse
 
 T = TypeVar("T")
@@ -49,6 +50,7 @@ class AsyncSleuth:
         self._cache = cache
         self._fetcher: Fetcher | None = None
         self._chain: ProviderChain | None = None
+        self._suggester: Suggester | None = None
 
     @property
     def cache(self) -> Cache:
@@ -240,7 +242,30 @@ class AsyncSleuth:
             resolver=self.resolver,
         )
 
+    @property
+    def suggester(self) -> Suggester:
+        """The link suggester (prompt checked, provider opened) on first use.
+
+        Raises :class:`~sleuth.errors.LLMNotConfigured` unless ``SLEUTH_LLM_PROVIDER`` or
+        ``SLEUTH_LLM_BASE_URL`` names a model, and a ``ConfigError`` for a bad prompt.
+        """
+        if self._suggester is None:
+            from sleuth.suggest import Suggester
+
+            self._suggester = Suggester(
+                self.settings, self.cache, fetcher=self.fetcher, resolver=self.resolver
+            )
+        return self._suggester
+
+    async def suggest(
+        self, url: str, *, title: str | None = None, description: str | None = None
+    ) -> SuggestResult:
+        """Slug, title, description and tags for a link; see :mod:`sleuth.suggest`."""
+        return await self.suggester.suggest(url, title, description)
+
     async def aclose(self) -> None:
+        if self._suggester is not None:
+            await self._suggester.aclose()
         if self._fetcher is not None:
             await self._fetcher.aclose()
         if self._chain is not None:
@@ -288,6 +313,9 @@ class Sleuth:
 
     def detect(self, path: Path | str = ".", **kwargs: Any) -> list[Project]:
         return self._run(self._async.detect(path, **kwargs))
+
+    def suggest(self, url: str, **kwargs: Any) -> SuggestResult:
+        return self._run(self._async.suggest(url, **kwargs))
 
     def discover(self, name: str, **kwargs: Any) -> DiscoveryResult:
         return self._run(self._async.discover(name, **kwargs))

@@ -886,7 +886,7 @@ def suggest(
     json_output: JsonFlag = False,
 ) -> None:
     """Suggest a slug, title, description and tags for a link, with the configured LLM."""
-    from sleuth.suggest import Suggester, check_url
+    from sleuth.suggest import check_url
 
     STATE.json = json_output
     check_url(url)
@@ -894,11 +894,7 @@ def suggest(
 
     async def run() -> Any:
         async with client:
-            suggester = Suggester(client.settings, client.cache, fetcher=client.fetcher)
-            try:
-                return await suggester.suggest(url, title, description)
-            finally:
-                await suggester.aclose()
+            return await client.suggest(url, title=title, description=description)
 
     with _status("asking the model", _interactive(json_output)):
         result = asyncio.run(run())

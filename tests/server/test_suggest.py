@@ -349,3 +349,27 @@ def test_sleuth_suggest_runs_the_same_code(wire: Wire, web: Web, tmp_path: Path)
     )
     assert bad.returncode == 2
     assert "Traceback" not in bad.stderr
+
+
+async def test_the_python_api_suggests_too(wire: Wire, tmp_path: Path) -> None:
+    from sleuth import AsyncSleuth
+    from sleuth.config import Settings
+    from sleuth.errors import LLMNotConfigured
+
+    wire.on("/v1" + payloads_openai.PATH, payloads_openai.answer(json.dumps(GOOD)))
+    settings = Settings(
+        cache="memory",
+        llm_provider="openai",
+        llm_base_url=wire.url("/v1"),
+        llm_model="test-model",
+        llm_retries=0,
+    )
+    async with AsyncSleuth(settings) as client:
+        result = await client.suggest(URL, title="Onboarding")
+    assert result.suggestion.model_dump() == GOOD
+    assert result.calls == 1
+    assert result.usage.input_tokens == 1117
+
+    async with AsyncSleuth(Settings(cache="memory", openai_api_key="sk-x")) as client:
+        with pytest.raises(LLMNotConfigured):
+            await client.suggest(URL)

@@ -99,11 +99,7 @@ class ServerState:
         return who
 
     async def aclose(self) -> None:
-        try:
-            if self.suggester is not None:
-                await self.suggester.aclose()
-        finally:
-            await self.client.aclose()
+        await self.client.aclose()
 
 
 def check_settings(settings: Settings, *, insecure_no_auth: bool = False) -> Tokens:
@@ -139,7 +135,7 @@ def build_state(settings: Settings, tokens: Tokens, metrics: Metrics) -> ServerS
     )
     if llm_configured(settings):
         try:
-            suggester = Suggester(settings, client.cache, fetcher=client.fetcher)
+            suggester = client.suggester
         except ConfigError:
             raise
         except SleuthError as exc:  # a provider named but unusable: the rest still serves

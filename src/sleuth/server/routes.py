@@ -262,7 +262,6 @@ async def discover(state: ServerState, request: Request) -> Response:
 async def suggest(state: ServerState, request: Request) -> Response:
     from sleuth.suggest import SuggestRequest
 
-    assert state.suggester is not None
     value = await read_json(request, state.settings.max_body_bytes)
     try:
         body = SuggestRequest.model_validate(value)
@@ -270,7 +269,7 @@ async def suggest(state: ServerState, request: Request) -> Response:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "body"
         raise UsageError(f"invalid field {where}: {first['msg']}") from None
-    result = await state.suggester.suggest(body.url, body.title, body.description)
+    result = await state.client.suggest(body.url, title=body.title, description=body.description)
     state.metrics.llm(
         "/api/v1/links/suggest", result.provider, result.calls, result.usage, result.cost_usd
     )
