@@ -204,6 +204,11 @@ class Settings(BaseSettings):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
+    @field_validator("rate_limit", "suggest_prompt", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
     @field_validator("allow_hosts", "search_providers", mode="before")
     @classmethod
     def _split_commas(cls, value: Any) -> Any:

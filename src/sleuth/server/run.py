@@ -9,6 +9,7 @@ requests in flight ``SLEUTH_SHUTDOWN_GRACE`` seconds to finish.
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import socket
 import sys
@@ -56,7 +57,7 @@ def serve(
         "access_log": False,
         "lifespan": "on",
         "server_header": False,
-        "timeout_graceful_shutdown": int(settings.shutdown_grace) or None,
+        "timeout_graceful_shutdown": math.ceil(settings.shutdown_grace),
         "timeout_keep_alive": 5,
     }
     listener = _listen(host, port)
