@@ -248,6 +248,7 @@ SPECIAL_NAMES: list[tuple[str, str]] = [
     ("hr.corp", ".corp"),
     ("router.home", ".home"),
     ("vault.private", ".private"),
+    ("smtp.mail", ".mail"),
     ("site.test", ".test"),
     ("nothing.invalid", ".invalid"),
     ("www.example", ".example"),
@@ -417,6 +418,15 @@ def test_every_special_domain_has_a_source() -> None:
         "alt",
     ):
         assert required in suffixes
+
+
+@pytest.mark.parametrize(("host", "why"), SPECIAL_NAMES)
+def test_the_connect_time_check_refuses_the_same_names(host: str, why: str) -> None:
+    with pytest.raises(BlockedError, match=why.replace(".", r"\.")):
+        Guard(Settings()).check_host(host, 443)
+    assert Guard(Settings(allow_hosts=[host.rstrip(".")])).check_host(host, 443) == (
+        host.lower().rstrip(".")
+    )
 
 
 def test_check_url_refuses_a_private_name_with_the_rule() -> None:

@@ -198,5 +198,7 @@ SPECIAL_DOMAINS: tuple[SpecialDomain, ...] = tuple(
         ("corp", "a private network name", "RFC 6762, Appendix G"),
         ("home", "a private network name", "RFC 6762, Appendix G"),
         ("private", "a private network name", "RFC 6762, Appendix G"),
+        # Never to be delegated because private networks use it (ICANN, 2018).
+        ("mail", "a private network name", "ICANN name collision resolution, 2018"),
     )
 )
