@@ -33,8 +33,14 @@ export function normaliseServer(text) {
   return url.origin + url.pathname.replace(/\/+$/, "");
 }
 
-/** A request to the server; rejects with TypeError on network errors, AbortError on timeout. */
-export async function request(settings, path, { method = "GET", body, timeoutMs = 15000, auth = true, accept = "application/json" } = {}) {
+/**
+ * A request to the server; rejects with TypeError on network errors and AbortError when
+ * `timeoutMs` passes before the answer starts, or when the caller's `signal` aborts (a
+ * caller reading a long body passes its own signal, so its deadline covers the body too).
+ */
+export async function request(settings, path, {
+  method = "GET", body, timeoutMs = 15000, auth = true, accept = "application/json", signal,
+} = {}) {
   const headers = { Accept: accept };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (auth && settings.token) headers.Authorization = `Bearer ${settings.token}`;
@@ -45,7 +51,7 @@ export async function request(settings, path, { method = "GET", body, timeoutMs 
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: controller.signal,
+      signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal,
       credentials: "omit",
       cache: "no-store",
     });

@@ -4,7 +4,7 @@ import { ext } from "./ext.js";
 import {
   RESEARCH_TIMEOUT_MS, SUGGEST_TIMEOUT_MS, errorMessage, loadSettings, request,
 } from "./client.js";
-import { renderDigest, renderStrip } from "./ui.js";
+import { progressLine, renderDigest, renderStrip, serverEvents } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const inputs = {
@@ -130,11 +130,15 @@ async function research(settings) {
   button.disabled = true;
   $("digest").replaceChildren();
   say(site ? `Researching on ${site}…` : "Researching…", "busy");
+  const deadline = new AbortController();  // for the whole run, the stream included
+  const timer = setTimeout(() => deadline.abort(), RESEARCH_TIMEOUT_MS);
   try {
     const response = await request(settings, "/api/v1/research", {
       method: "POST",
       body: site ? { question: title, site: [site] } : { question: title },
       timeoutMs: RESEARCH_TIMEOUT_MS,
+      accept: "text/event-stream",
+      signal: deadline.signal,
     });
     if (!response.ok) {
       const why = response.status === 401
@@ -143,7 +147,27 @@ async function research(settings) {
       say(`Research failed: ${why}`, "error");
       return;
     }
-    const digest = await response.json();
+    let digest = null;
+    if ((response.headers.get("Content-Type") || "").startsWith("text/event-stream")) {
+      // Progress as the server reports it, then one result or error.
+      for await (const { event, data } of serverEvents(response)) {
+        const payload = JSON.parse(data);
+        if (event === "progress") {
+          say(progressLine(payload.stage, payload.detail || {}), "busy");
+        } else if (event === "result") {
+          digest = payload;
+        } else if (event === "error") {
+          say(`Research failed: ${payload.error || payload.code}`, "error");
+          return;
+        }
+      }
+      if (!digest) {
+        say("The server closed the stream before the result: try again.", "error");
+        return;
+      }
+    } else {
+      digest = await response.json();
+    }
     renderDigest($("digest"), digest);
     const count = (digest.bullets || []).length;
     say(count ? `${count} cited point${count === 1 ? "" : "s"}.` : "");
@@ -153,6 +177,7 @@ async function research(settings) {
       : `Cannot reach the server at ${settings.server}: is it running, and does it allow this extension (SLEUTH_CORS_ORIGINS)?`,
     "error");
   } finally {
+    clearTimeout(timer);
     button.disabled = false;
   }
 }

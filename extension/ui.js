@@ -1,6 +1,7 @@
-// The parts the extension popup and the web page share: the "✦ Suggested" strip and the
-// digest view. The web page serves the same file from src/sleuth/server/static/ui.js; a
-// test keeps the two copies identical, because the extension may load no remote code.
+// The parts the extension popup and the web page share: the "✦ Suggested" strip, the
+// digest view and research progress read from server-sent events. The web page serves the
+// same file from src/sleuth/server/static/ui.js; a test keeps the two copies identical,
+// because the extension may load no remote code.
 // Everything is built with textContent and attributes: no HTML string is ever parsed.
 
 /** The fields a suggestion can fill, in the order the strip shows them. */
@@ -156,5 +157,32 @@ export function progressLine(stage, detail = {}) {
       return `ranking passages from ${detail.pages ?? 0} pages`;
     default:
       return stage;
+  }
+}
+
+/** Server-sent events from a streamed response body, as {event, data} objects. */
+export async function* serverEvents(response) {
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let end;
+    while ((end = buffer.search(/\r?\n\r?\n/)) !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, "");
+      let event = "message";
+      const data = [];
+      for (const line of block.split(/\r?\n/)) {
+        if (line.startsWith(":")) continue;
+        const colon = line.indexOf(":");
+        const field = colon === -1 ? line : line.slice(0, colon);
+        const text = colon === -1 ? "" : line.slice(colon + 1).replace(/^ /, "");
+        if (field === "event") event = text;
+        else if (field === "data") data.push(text);
+      }
+      if (data.length) yield { event, data: data.join("\n") };
+    }
   }
 }

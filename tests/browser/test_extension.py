@@ -282,6 +282,7 @@ def test_popup_researches_the_page_on_its_site_and_copies_a_citation(
     web: Web,
     article: str,
 ) -> None:
+    held = threading.Event()  # one page waits, so the streamed progress can be seen
     other = web.page(
         "/nimbus/pools",
         "Nimbus connection pools",
@@ -289,6 +290,7 @@ def test_popup_researches_the_page_on_its_site_and_copies_a_citation(
             "Nimbus 3.0 release notes explain that pools keep at most ten idle connections for "
             "each host and close any connection idle for thirty seconds.",
         ],
+        stall=held,
     )
     server = sleuth_server(model=model)
     extension.configure(server.origin)
@@ -299,6 +301,11 @@ def test_popup_researches_the_page_on_its_site_and_copies_a_citation(
 
     popup.click("#research")
 
+    try:
+        expect(popup.locator("#status")).to_have_text("reading 2 pages")
+        expect(popup.locator("#research")).to_be_disabled()
+    finally:
+        held.set()
     bullets = popup.locator(".digest .bullets li")
     expect(bullets.first).to_be_visible(timeout=60_000)
     links = popup.locator(".digest .bullets a.cite")

@@ -1,7 +1,7 @@
 // sleuth's web page: research with live progress, fetch a page, suggest a link's details.
 // Plain modules, no framework and nothing from another host: everything here is served
 // by `sleuth serve` itself.
-import { progressLine, renderDigest, renderStrip } from "/static/ui.js";
+import { progressLine, renderDigest, renderStrip, serverEvents } from "/static/ui.js";
 
 const $ = (id) => document.getElementById(id);
 const TOKEN_KEY = "sleuth.token";
@@ -54,33 +54,6 @@ async function post(path, body, { accept = "application/json", signal } = {}) {
     throw new ApiError(message, response.status, payload);
   }
   return response;
-}
-
-/** Server-sent events from a streamed response body, as {event, data} objects. */
-async function* serverEvents(response) {
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    let end;
-    while ((end = buffer.search(/\r?\n\r?\n/)) !== -1) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, "");
-      let event = "message";
-      const data = [];
-      for (const line of block.split(/\r?\n/)) {
-        if (line.startsWith(":")) continue;
-        const colon = line.indexOf(":");
-        const field = colon === -1 ? line : line.slice(0, colon);
-        const text = colon === -1 ? "" : line.slice(colon + 1).replace(/^ /, "");
-        if (field === "event") event = text;
-        else if (field === "data") data.push(text);
-      }
-      if (data.length) yield { event, data: data.join("\n") };
-    }
-  }
 }
 
 // --- token -------------------------------------------------------------------
