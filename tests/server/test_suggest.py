@@ -373,3 +373,23 @@ async def test_the_python_api_suggests_too(wire: Wire, tmp_path: Path) -> None:
     async with AsyncSleuth(Settings(cache="memory", openai_api_key="sk-x")) as client:
         with pytest.raises(LLMNotConfigured):
             await client.suggest(URL)
+
+
+def test_a_page_that_hangs_is_given_up_and_the_model_still_asked(
+    launch: Launch, wire: Wire, web: Web
+) -> None:
+    hang = threading.Event()  # set at teardown by the site
+    slow = web.site.add("/slow", "<html><title>Slow</title></html>", stall=hang)
+    server = launch(
+        SLEUTH_SUGGEST_FETCH="1",
+        SLEUTH_SUGGEST_TIMEOUT="3",
+        SLEUTH_READ_TIMEOUT="120",  # the fetch alone would wait far longer than the client
+        SLEUTH_FETCH_DEADLINE="120",
+        **openai(wire, payloads_openai.answer(json.dumps(GOOD))),
+    )
+    reply = server.post("/api/v1/links/suggest", {"url": slow}, timeout=60)
+    assert reply.status_code == 200
+    assert reply.json() == GOOD
+    assert not hang.is_set()
+    user = model_requests(wire)[0]["messages"][1]["content"]
+    assert '"title": ""' in user

@@ -186,7 +186,12 @@ class Suggester:
     async def _read_page(self, url: str) -> tuple[str, str]:
         """Title and description from the page itself, through the guard and robots.txt."""
         assert self.fetcher is not None
-        result = await self.fetcher.fetch(url, respect_robots=True, max_chars=1)
+        try:  # the model's deadline matters more: a slow page is given up, not waited for
+            async with asyncio.timeout(self.settings.suggest_timeout / 3):
+                result = await self.fetcher.fetch(url, respect_robots=True, max_chars=1)
+        except TimeoutError:
+            log.event("suggest_fetch_failed", url=url, outcome="timeout")
+            return "", ""
         if not result.ok and result.outcome != "empty_extraction":
             log.event("suggest_fetch_failed", url=url, outcome=result.outcome)
             return "", ""
