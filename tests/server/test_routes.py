@@ -369,3 +369,28 @@ def test_discover_answers_the_cli_json_object_and_never_prompts(
     assert missing.json()["code"] == "NOT_FOUND"
     bad = server.post("/api/v1/discover", {"name": "ripgrep", "from": 5})
     assert bad.status_code == 400
+
+
+def test_discover_answers_an_ambiguous_name_with_its_choices(
+    launch: Launch, tmp_path: Path
+) -> None:
+    from discover.registries import registries
+
+    with registries() as regs:
+        regs.npm("thing", downloads=1_000, versions=2, repository="https://github.com/x/y")
+        regs.crate("thing", downloads=100, versions=6, repository=None)
+        server = launch(
+            SLEUTH_DISCOVER_REGISTRY=str(tmp_path / "no-registry"),
+            SLEUTH_ALLOW_HOSTS="127.0.0.1",
+            **regs.env(),
+        )
+        ambiguous = server.post("/api/v1/discover", {"name": "thing"})
+        batch = server.post("/api/v1/discover", {"name": "thing", "batch": True})
+    assert ambiguous.status_code == 409
+    body = ambiguous.json()
+    assert body["code"] == "AMBIGUOUS"
+    assert body["choices"] == ["npm:thing", "crates.io:thing"]
+    assert "--from npm:thing" in body["error"]
+    assert batch.status_code == 200
+    assert batch.json()["builder"] == "npm"
+    assert batch.json()["high_risk"] is True
