@@ -128,3 +128,11 @@ def test_two_workers_share_one_port(launch: Launch) -> None:
     for _ in range(4):
         assert server.post("/api/v1/search", {"query": "nimbus"}).status_code == 200
     assert server.stop(signal.SIGTERM) == 0
+
+
+def test_insecure_no_auth_serves_beyond_loopback_with_a_warning(launch: Launch) -> None:
+    server = launch("--host", "0.0.0.0", "--insecure-no-auth", SLEUTH_API_TOKENS="")
+    assert "serving without auth, on 0.0.0.0, reachable by anyone" in server.log
+    port = urlsplit(server.url).port
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}") as client:
+        assert client.post("/api/v1/search", json={"query": "nimbus"}).status_code == 200
