@@ -37,6 +37,15 @@ class Done:
 CLI = Callable[..., Done]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_search_health(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Search cooldowns are process-wide (a CLI session remembers failures); a test that
+    makes searching fail must not cool the provider down for the tests after it."""
+    from sleuth.websearch.health import PROCESS_HEALTH
+
+    monkeypatch.setattr(PROCESS_HEALTH, "_breakers", {})
+
+
 @pytest.fixture
 def regs() -> Iterator[Registries]:
     with registries() as running:

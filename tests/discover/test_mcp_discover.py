@@ -63,7 +63,7 @@ async def test_a_web_found_source_tells_the_client_to_ask_its_user(regs: Registr
     async with served(regs) as client:
         result = await client.call_tool("discover", {"name": "stripe-cli", "stages": ["llm"]})
     data = result.structured_content
-    assert data is not None
+    assert data is not None, text(result)
     assert data["confirmation_required"] is True
     assert "ASK THE USER before using github:stripe/stripe-cli" in text(result)
 
