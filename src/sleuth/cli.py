@@ -981,6 +981,7 @@ def discover(
     """
     from sleuth.discover.confirm import choose, settle, summary
     from sleuth.discover.names import read_names
+    from sleuth.errors import DiscoverError
 
     STATE.json = json_output
     client = _client()
@@ -1017,8 +1018,16 @@ def discover(
             async with client:
                 return await run_one(name)
 
-        with _status(f"discovering {name}", _interactive(json_output) and not person):
-            result = asyncio.run(single())
+        try:
+            with _status(f"discovering {name}", _interactive(json_output) and not person):
+                result = asyncio.run(single())
+        except DiscoverError as error:  # its JSON carries choices and the usage spent
+            sys.stderr.write(f"sleuth: error: {error}\n")
+            if error.usage:
+                sys.stderr.write(f"usage: {json.dumps(error.usage)}\n")
+            if json_output:
+                _out(json.dumps({"error": error.to_dict()}, ensure_ascii=False) + "\n")
+            _finish(error.exit_code)
         if json_output:
             _print_json(result.to_json())
             return

@@ -83,6 +83,7 @@ def test_no_clear_winner_without_a_terminal_is_ambiguous_and_stops_the_chain(
     assert "sleuth discover thing --from npm:thing" in done.stderr
     assert "sleuth discover thing --from crates.io:thing" in done.stderr
     assert done.json["error"]["code"] == "ambiguous"
+    assert done.json["error"]["choices"] == ["npm:thing", "crates.io:thing"]
     assert not [r for r in regs.wire.requests if r.path.startswith("/llm")]  # never the LLM
 
 

@@ -151,6 +151,9 @@ def test_a_repository_the_model_invented_is_rejected(cli: CLI, regs: Registries)
     done = replay(cli, regs, "phantom-cli", "--yes")
     assert done.code == EXIT_CODES["verification_failed"]
     assert "GitHub has no repository phantom-dev/phantom-cli" in done.stderr
+    usage = done.json["error"]["usage"]  # what the failed discovery spent is still reported
+    assert usage["llm_calls"] == 2
+    assert usage["input_tokens"] > 1000
     assert github_asked(regs) == ["phantom-dev/phantom-cli"]
 
 

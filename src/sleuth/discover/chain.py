@@ -30,6 +30,7 @@ from sleuth.errors import (
     Ambiguous,
     ConfirmationDenied,
     DiscoverError,
+    DiscoverTimeout,
     LLMNotConfigured,
     NotFound,
     UsageError,
@@ -309,8 +310,19 @@ class Discovery:
         if not repos:
             return self._instructions(tool, pages[0], findings.usage)
         unique = list({c.source.lower(): c for c in repos}.values())
-        checks = await self._verify([c.source for c in unique])
-        self._timed("llm", started)
+        # Verification spends the same budget: the person waits for the whole stage.
+        remaining = self.timeout - (time.monotonic() - started)
+        try:
+            async with asyncio.timeout(max(remaining, 0.001)):
+                checks = await self._verify([c.source for c in unique])
+        except TimeoutError:
+            late = DiscoverTimeout(
+                f"verifying {tool!r} on GitHub did not finish within the {self.timeout:g}s budget"
+            )
+            late.usage = findings.usage.model_dump(mode="json")
+            raise late from None
+        finally:
+            self._timed("llm", started)
         kept: list[tuple[Candidate, Verification]] = []
         rejected: list[str] = []
         for candidate, check in zip(unique, checks, strict=True):
