@@ -123,9 +123,27 @@ def test_a_good_answer_comes_back_and_page_text_stays_data(
     assert json.loads(envelope)["url"] == URL
 
 
-def test_a_provider_error_is_502_after_the_retries(launch: Launch, wire: Wire) -> None:
-    failure = payloads_openai.error(500, "The server had an error", "server_error", None)
-    server = launch(**{**openai(wire, failure), "SLEUTH_LLM_RETRIES": "1"})
+PROVIDERS = ["openai", "anthropic"]
+
+
+def speak(provider: str, wire: Wire, *texts_or_replies: str | Reply) -> dict[str, str]:
+    """Point the server at ``provider``'s loopback server, which answers these in turn."""
+    answer = payloads_openai.answer if provider == "openai" else payloads_anthropic.answer
+    replies = [r if isinstance(r, Reply) else answer(r) for r in texts_or_replies]
+    return (openai if provider == "openai" else anthropic)(wire, *replies)
+
+
+def server_error(provider: str) -> Reply:
+    if provider == "openai":
+        return payloads_openai.error(500, "The server had an error", "server_error", None)
+    return payloads_anthropic.error(500, "api_error", "Internal server error")
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_a_provider_error_is_502_after_the_retries(
+    launch: Launch, wire: Wire, provider: str
+) -> None:
+    server = launch(**{**speak(provider, wire, server_error(provider)), "SLEUTH_LLM_RETRIES": "1"})
     reply = server.post("/api/v1/links/suggest", {"url": URL})
     assert reply.status_code == 502
     body = reply.json()
@@ -133,43 +151,56 @@ def test_a_provider_error_is_502_after_the_retries(launch: Launch, wire: Wire) -
     assert body["retryable"] is True
     assert len(wire.requests) == 2  # the first try and one retry
 
-    anthropic_failure = payloads_anthropic.error(400, "invalid_request_error", "bad model")
-    wire.requests.clear()
-    other = launch(**anthropic(wire, anthropic_failure))
-    reply = other.post("/api/v1/links/suggest", {"url": URL})
+
+def test_a_refused_request_is_502_and_not_retried(launch: Launch, wire: Wire) -> None:
+    refused = payloads_anthropic.error(400, "invalid_request_error", "model: not found")
+    server = launch(**anthropic(wire, refused))
+    reply = server.post("/api/v1/links/suggest", {"url": URL})
     assert reply.status_code == 502
     assert reply.json()["code"] == "LLM_ERROR"
+    assert reply.json()["retryable"] is False
+    assert len(wire.requests) == 1
 
 
+@pytest.mark.parametrize("provider", PROVIDERS)
 def test_a_reply_that_is_not_the_json_asked_for_is_502_and_only_logged(
-    launch: Launch, wire: Wire
+    launch: Launch, wire: Wire, provider: str
 ) -> None:
     rambling = "I think a good slug would be onboarding, and tags... " + "blah " * 1000
+    not_json = Reply(200, "<html>502 Bad Gateway (nginx)</html>", "text/html")
     server = launch(
-        **openai(
+        **speak(
+            provider,
             wire,
-            payloads_openai.answer(rambling),
-            payloads_openai.answer('["onboarding", "handbook"]'),
-            payloads_openai.answer('{"answer": "onboarding"}'),
+            rambling,
+            '["onboarding", "handbook"]',
+            '{"answer": "onboarding"}',
+            not_json,
         )
     )
-    for _ in range(3):
+    for _ in range(4):
         reply = server.post("/api/v1/links/suggest", {"url": URL, "title": "Onboarding"})
         assert reply.status_code == 502
         assert reply.json()["code"] == "LLM_ERROR"
         assert "blah" not in reply.text
+        assert "nginx" not in reply.text
         assert "onboarding" not in reply.text.lower()
     logged = [e for e in server.log_events() if e.get("event") == "suggest_malformed_reply"]
-    assert len(logged) == 3
+    assert len(logged) == 4
     assert logged[0]["raw"] == rambling[:2048]
     assert logged[1]["raw"] == '["onboarding", "handbook"]'
+    assert "nginx" in logged[3]["raw"]
 
 
-def test_a_model_that_never_answers_is_502_at_the_deadline(launch: Launch, wire: Wire) -> None:
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_a_model_that_never_answers_is_502_at_the_deadline(
+    launch: Launch, wire: Wire, provider: str
+) -> None:
     never = threading.Event()  # set only at teardown
-    stalled = payloads_openai.answer(json.dumps(GOOD))
+    answer = payloads_openai.answer if provider == "openai" else payloads_anthropic.answer
+    stalled = answer(json.dumps(GOOD))
     stalled.stall = never
-    server = launch(SLEUTH_SUGGEST_TIMEOUT="1", **openai(wire, stalled))
+    server = launch(SLEUTH_SUGGEST_TIMEOUT="1", **speak(provider, wire, stalled))
     reply = server.post("/api/v1/links/suggest", {"url": URL})
     assert reply.status_code == 502
     body = reply.json()
@@ -199,11 +230,13 @@ CLEARED = [
 ]
 
 
-def test_each_invalid_field_is_cleared_on_its_own(launch: Launch, wire: Wire) -> None:
-    replies = [payloads_openai.answer(json.dumps(given)) for given, _ in CLEARED]
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_each_invalid_field_is_cleared_on_its_own(
+    launch: Launch, wire: Wire, provider: str
+) -> None:
     server = launch(
         SLEUTH_SUGGEST_RESERVED_SLUGS="auth,static,dashboard,admin,api,u,links,metrics,mcp",
-        **openai(wire, *replies),
+        **speak(provider, wire, *(json.dumps(given) for given, _ in CLEARED)),
     )
     for given, expected in CLEARED:
         reply = server.post("/api/v1/links/suggest", {"url": URL})
