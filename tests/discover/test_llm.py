@@ -347,3 +347,43 @@ def test_batch_prints_one_json_line_per_name_and_keeps_going(cli: CLI, regs: Reg
     assert lines[2]["error"]["code"] == "suspicious_name"
     assert (lines[3]["builder"], lines[3]["source"]) == ("crates.io", "fd-find")
     assert done.code == EXIT_CODES["not_found"]  # the first failure's exit code
+
+
+def test_verification_spends_the_same_time_budget(cli: CLI, regs: Registries) -> None:
+    STRIPE.serve_web(regs)
+    hang = threading.Event()
+    regs.wire.on(
+        f"{GITHUB}/repos/stripe/stripe-cli", Reply(200, "{}", "application/json", stall=hang)
+    )
+    try:
+        done = cli(
+            "discover",
+            "stripe-cli",
+            *LLM_ONLY,
+            "--json",
+            "--yes",
+            "--timeout",
+            "1",
+            **discover_env(regs),
+        )
+    finally:
+        hang.set()
+    assert done.code == EXIT_CODES["discover_timeout"], done.stderr
+    assert "verifying 'stripe-cli' on GitHub did not finish within the 1s budget" in done.stderr
+    assert done.json["error"]["usage"]["llm_calls"] == 2
+
+
+async def test_the_confirmation_display_shows_what_a_person_needs(regs: Registries) -> None:
+    from datetime import UTC, datetime
+
+    from sleuth.discover.confirm import render
+
+    fork = await api(regs, "quickdiff")
+    shown = render(fork, now=datetime(2026, 11, 24, tzinfo=UTC))
+    assert "Repository: github.com/someone/quickdiff" in shown
+    assert "Stars: 120" in shown
+    assert "Created: 6 years ago (2020-01-15)" in shown
+    assert "Owner: someone (User)" in shown
+    assert "FORK of origin-labs/quickdiff, 5,400 stars" in shown
+    assert "Alternatives: github:origin-labs/quickdiff" in shown
+    assert "Needs your confirmation: it is a fork of origin-labs/quickdiff" in shown
