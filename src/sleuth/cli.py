@@ -979,7 +979,7 @@ def discover(
     Registry first, then the package ecosystems, then (with an LLM configured) the web,
     verified on GitHub and confirmed by you.
     """
-    from sleuth.discover.confirm import choose, settle, summary
+    from sleuth.discover.confirm import choose, progress_line, settle, summary
     from sleuth.discover.names import read_names
     from sleuth.errors import DiscoverError
 
@@ -999,6 +999,11 @@ def discover(
     def show(text: str) -> None:
         sys.stderr.write(text + "\n\n")
 
+    def progress(stage: str, detail: dict[str, Any]) -> None:
+        line = progress_line(stage, detail)
+        if line is not None:
+            sys.stderr.write(line + "\n")
+
     async def run_one(tool: str) -> Any:
         result = await client.discover(
             tool,
@@ -1008,6 +1013,7 @@ def discover(
             batch=batch or name == "-",
             yes=yes,
             timeout=timeout,
+            progress=progress if person else None,
             choose=(lambda t, matches: choose(t, matches, ask)) if person else None,
         )
         return settle(result, interactive=person, ask=ask, show=show)

@@ -108,6 +108,8 @@ def test_a_person_confirms_a_web_found_source(tmp_path: Path, regs: Registries) 
     )
     assert code == 0, screen
     display = screen.split("Use this source?")[0]
+    assert "searching the web with the LLM..." in display  # progress, for the person waiting
+    assert "→ web_search 'stripe-cli official github repository'" in display
     assert "Discovered via web search:" in display
     assert "Repository: github.com/stripe/stripe-cli" in display
     assert "Stars: 1,834" in display

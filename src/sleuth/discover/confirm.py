@@ -151,3 +151,18 @@ def settle(
     if not confirm(result, ask):
         raise ConfirmationDenied(f"{result.spec} was not confirmed for {result.tool!r}")
     return result
+
+
+def progress_line(stage: str, detail: dict[str, object]) -> str | None:
+    """What a person watching sees of a stage starting or a model's tool call."""
+    if stage == "ecosystem":
+        return "probing crates.io, npm, PyPI, RubyGems, Go, Homebrew and CPAN..."
+    if stage == "llm":
+        return "searching the web with the LLM..."
+    if stage == "tool_call":
+        arguments = detail.get("arguments")
+        query = (
+            arguments.get("query") or arguments.get("url") if isinstance(arguments, dict) else None
+        )
+        return f"  → {detail.get('name')} {query!r}" if query else f"  → {detail.get('name')}"
+    return None

@@ -15,6 +15,7 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -104,8 +105,11 @@ class Collector:
         reasoning = plain_text(args.reasoning, 1000)
         if args.result_type == "instructions":
             url = (args.url or "").strip()
-            if not url.startswith("https://") or any(c.isspace() for c in url):
-                return self._reject("instructions need the https URL of the install page")
+            if not _plain_https(url):
+                return self._reject(
+                    "instructions need the https URL of the install page (no credentials, "
+                    "no unusual port)"
+                )
             text = plain_text(args.instructions or "", 2000)
             if not text:
                 return self._reject("instructions need the install text from the page")
@@ -135,6 +139,21 @@ class Collector:
 
     def _reject(self, why: str) -> ToolOutput:
         raise ToolError(f"extract_source rejected: {why}")
+
+
+def _plain_https(url: str) -> bool:
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return False
+    return (
+        parts.scheme == "https"
+        and bool(parts.hostname)
+        and not (parts.username or parts.password)
+        and port in (None, 443)
+        and not any(c.isspace() for c in url)
+    )
 
 
 def extract_tool(collector: Collector) -> Tool:
