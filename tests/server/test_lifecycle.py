@@ -136,3 +136,19 @@ def test_insecure_no_auth_serves_beyond_loopback_with_a_warning(launch: Launch) 
     port = urlsplit(server.url).port
     with httpx.Client(base_url=f"http://127.0.0.1:{port}") as client:
         assert client.post("/api/v1/search", json={"query": "nimbus"}).status_code == 200
+
+
+def test_cors_star_with_tokens_is_refused_even_with_insecure_no_auth(launch: Launch) -> None:
+    server = launch("--insecure-no-auth", ready=False, SLEUTH_CORS_ORIGINS="*")
+    assert server.wait_exit() == 3
+    assert "SLEUTH_CORS_ORIGINS=* is allowed only on a server without tokens" in server.log
+
+
+def test_cors_star_without_tokens_lets_any_origin_in(launch: Launch) -> None:
+    server = launch(SLEUTH_API_TOKENS="", SLEUTH_CORS_ORIGINS="*")
+    with httpx.Client(base_url=server.url) as client:
+        reply = client.post(
+            "/api/v1/search", json={"query": "nimbus"}, headers={"Origin": "https://any.example"}
+        )
+    assert reply.status_code == 200
+    assert reply.headers["access-control-allow-origin"] == "*"

@@ -102,13 +102,13 @@ class ServerState:
         await self.client.aclose()
 
 
-def check_settings(settings: Settings, *, insecure_no_auth: bool = False) -> Tokens:
+def check_settings(settings: Settings) -> Tokens:
     """Start-up checks that must stop the server before it listens (exit 3)."""
     tokens = Tokens.from_settings(settings)
     if settings.rate_limit:
         parse_rate(settings.rate_limit)
     render(load_template(settings.suggest_prompt), settings.suggest_reserved_slugs)
-    if "*" in settings.cors_origins and tokens.enabled and not insecure_no_auth:
+    if "*" in settings.cors_origins and tokens.enabled:
         raise ConfigError(
             "SLEUTH_CORS_ORIGINS=* is allowed only on a server without tokens",
             hint="list the origins (https://app.example, chrome-extension://ID) instead",
@@ -153,10 +153,10 @@ def build_state(settings: Settings, tokens: Tokens, metrics: Metrics) -> ServerS
     )
 
 
-def create_app(settings: Settings | None = None, *, insecure_no_auth: bool = False) -> Starlette:
+def create_app(settings: Settings | None = None) -> Starlette:
     """The application; ``settings`` default to the environment's (``SLEUTH_*``, the TOML file)."""
     settings = settings or load_settings()
-    tokens = check_settings(settings, insecure_no_auth=insecure_no_auth)
+    tokens = check_settings(settings)
     metrics = Metrics()
     state = build_state(settings, tokens, metrics)
     state.spec = build_spec()

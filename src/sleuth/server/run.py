@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import os
 import socket
 import sys
 
@@ -24,7 +23,6 @@ from sleuth.server.mcp import _listen, _stop_on_signals, is_loopback
 
 READY = "sleuth: serving on "
 STOPPING = "sleuth: stopping: "
-_WORKER_FLAG = "SLEUTH_SERVE_WORKER_CHECKED"
 
 
 def serve(
@@ -40,7 +38,7 @@ def serve(
     if workers < 1:
         raise UsageError(f"--workers must be 1 or more, not {workers}")
     settings = settings or load_settings()
-    tokens = check_settings(settings, insecure_no_auth=insecure_no_auth)
+    tokens = check_settings(settings)
     local = is_loopback(host)
     if not tokens.enabled and not local and not insecure_no_auth:
         raise ConfigError(
@@ -64,14 +62,13 @@ def serve(
     bound_host, bound_port = listener.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
     if workers == 1:
-        app = create_app(settings, insecure_no_auth=insecure_no_auth)
+        app = create_app(settings)
         web = _Server(uvicorn.Config(app, **config_args))  # type: ignore[arg-type]
         _announce(shown, bound_port, workers)
         with _stop_on_signals(web):
             asyncio.run(web.serve(sockets=[listener]))
         return
-    # Each worker builds its own app from the same environment; the checks above passed.
-    os.environ[_WORKER_FLAG] = "1"
+    # Each worker builds its own app from the same environment (and SLEUTH_CONFIG).
     config = uvicorn.Config(
         "sleuth.server.run:worker_app",
         factory=True,
@@ -106,7 +103,7 @@ def worker_app() -> object:
 
     settings = load_settings()
     log.configure(settings.log_format, settings.log_level or "warning")
-    return create_app(settings, insecure_no_auth=os.environ.get(_WORKER_FLAG) == "1")
+    return create_app(settings)
 
 
 def _announce(host: str, port: int, workers: int) -> None:
