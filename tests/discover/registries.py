@@ -289,6 +289,16 @@ class Registries:
             body["source"] = body["parent"]
         self.wire.on(f"{GITHUB}/repos/{full_name}", json_reply(body))
 
+    def github_secondary_limit(self, full_name: str) -> None:
+        self.wire.on(
+            f"{GITHUB}/repos/{full_name}",
+            json_reply(
+                {"message": "You have exceeded a secondary rate limit."},
+                status=403,
+                headers={"retry-after": "60"},
+            ),
+        )
+
     def github_rate_limited(self, full_name: str) -> None:
         self.wire.on(
             f"{GITHUB}/repos/{full_name}",

@@ -82,8 +82,19 @@ def test_from_parses_builders_their_aliases_and_rejects_the_rest() -> None:
 
 def test_from_names_the_source_and_github_checks_it_exists(cli: CLI, regs: Registries) -> None:
     regs.repo("cli/cli", stars=40_000, description="GitHub's official command line tool")
-    done = cli("discover", "gh", "--from", "github:cli/cli", "--json", **regs.env())
+    done = cli(
+        "discover",
+        "gh",
+        "--from",
+        "github:cli/cli",
+        "--json",
+        GITHUB_TOKEN="ghp_test",
+        **regs.env(),
+    )
     assert done.code == 0, done.stderr
+    [asked] = regs.wire.to("/github-api/repos/cli/cli")
+    assert asked.header("Authorization") == "Bearer ghp_test"
+    assert asked.header("X-GitHub-Api-Version") == "2022-11-28"
     data = done.json
     assert (data["stage"], data["selection_reason"], data["source"]) == (
         "from",
@@ -140,3 +151,9 @@ async def test_the_async_one_shot(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SLEUTH_CACHE", "memory")
     result = await sleuth.adiscover("gh", stages=["registry"])
     assert result.spec == "github:cli/cli"
+
+
+def test_deterministic_only_with_only_the_llm_stage_is_a_usage_error(cli: CLI) -> None:
+    done = cli("discover", "jq", "--stages", "llm", "--deterministic-only")
+    assert done.code == EXIT_CODES["usage_error"]
+    assert "leaves no stage" in done.stderr

@@ -209,11 +209,15 @@ def test_search_results_reach_the_model_inside_the_untrusted_data_envelope() -> 
     assert INJECTION.tool in json.dumps(bodies)
 
 
+@pytest.mark.parametrize("kind", ["primary", "secondary"])
 async def test_a_github_rate_limit_keeps_the_candidate_unverified_and_needing_review(
-    regs: Registries,
+    regs: Registries, kind: str
 ) -> None:
     STRIPE.serve_web(regs)
-    regs.github_rate_limited("stripe/stripe-cli")
+    if kind == "primary":
+        regs.github_rate_limited("stripe/stripe-cli")
+    else:
+        regs.github_secondary_limit("stripe/stripe-cli")
     async with AsyncSleuth(discover_settings(regs)) as client:
         result = await client.discover("stripe-cli", stages=["llm"], yes=True)
     assert result.metadata.verification_skipped is True

@@ -110,6 +110,11 @@ class Discovery:
     ) -> DiscoveryResult:
         tool = normalize_name(name)
         order = parse_stages(stages)
+        if deterministic_only and order == ["llm"]:
+            raise UsageError(
+                "--deterministic-only leaves no stage to run with --stages llm",
+                hint="drop one of the two",
+            )
         if from_source:
             return await self._from(tool, from_source)
         if "registry" in order:

@@ -99,8 +99,12 @@ class GitHub:
             )
         if status == 404:
             return Verification(source, "not_found", RepoMetadata(owner=owner), source)
+        # Primary limits say remaining 0; secondary ones send retry-after (GitHub's docs).
         limited = status == 429 or (
-            status == 403 and headers.get("x-ratelimit-remaining", "").strip() == "0"
+            status == 403
+            and (
+                headers.get("x-ratelimit-remaining", "").strip() == "0" or "retry-after" in headers
+            )
         )
         if limited or status != 200 or not isinstance(data, dict):
             why = (
