@@ -266,7 +266,12 @@ class Extension:
         assert browser is not None
         cdp = browser.new_browser_cdp_session()
         targets = cdp.send("Target.getTargets", {"filter": [{"type": "tab"}]})["targetInfos"]
-        target = next(t for t in targets if t["url"] == wanted)
+        # By address; an error page may not report its address yet, but it is the active tab.
+        matches = [t for t in targets if t["url"] == wanted] or [
+            t for t in targets if t.get("embedderData", {}).get("tabActive")
+        ]
+        assert len(matches) == 1, targets
+        target = matches[0]
         cdp.send("Extensions.triggerAction", {"id": self.id, "targetId": target["targetId"]})
         cdp.detach()
         # The clicked tab is the active one; its URL is visible only if activeTab was granted.

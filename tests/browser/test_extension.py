@@ -302,7 +302,8 @@ def test_popup_researches_the_page_on_its_site_and_copies_a_citation(
     popup.click("#research")
 
     try:
-        expect(popup.locator("#status")).to_have_text("reading 2 pages")
+        # The last progress line while the other page is held: the article has been read.
+        expect(popup.locator("#status")).to_have_text(f"read {article} (ok)")
         expect(popup.locator("#research")).to_be_disabled()
     finally:
         held.set()
