@@ -220,3 +220,20 @@ def test_the_page_fits_a_phone_and_loads_nothing_from_elsewhere(
     for control in ("token", "research-question", "fetch-url", "suggest-url", "suggest-go"):
         assert control in reached, (control, reached)
     assert reached.index("research-question") < reached.index("fetch-url")
+
+
+def test_research_with_the_search_engine_down_says_why(
+    browser_page: Page, sleuth_server: Callable[..., Server], web: Web
+) -> None:
+    web.search_status = 503
+    server = sleuth_server()
+    page = browser_page
+    open_page(page, server)
+
+    page.fill("#research-question", QUESTION)
+    page.click("#research-go")
+
+    expect(page.locator("#research-digest .empty")).to_contain_text("No cited answer:")
+    expect(page.locator("#research-status")).to_have_text("Done: no cited answer.")
+    expect(page.locator("#research-digest .bullets")).to_have_count(0)
+    expect(page.locator("#research-go")).to_be_enabled()
