@@ -858,7 +858,10 @@ def serve(
         typer.Option("--insecure-no-auth", help="Serve beyond loopback without SLEUTH_API_TOKENS."),
     ] = False,
 ) -> None:
-    """Serve the HTTP API, link suggestions and MCP (needs sleuth[server])."""
+    """Serve the HTTP API, link suggestions and MCP.
+
+    Needs sleuth[server]. See README, "Running the server".
+    """
     try:
         from sleuth.server.run import serve as run_server
     except ImportError as exc:
@@ -885,7 +888,10 @@ def suggest(
     ] = None,
     json_output: JsonFlag = False,
 ) -> None:
-    """Suggest a slug, title, description and tags for a link, with the configured LLM."""
+    """Suggest a link's slug, title, description and tags.
+
+    Asks the configured LLM (SLEUTH_LLM_PROVIDER or SLEUTH_LLM_BASE_URL).
+    """
     from sleuth.suggest import check_url
 
     STATE.json = json_output
