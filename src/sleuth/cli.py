@@ -980,7 +980,7 @@ def discover(
     ] = None,
     json_output: JsonFlag = False,
 ) -> None:
-    """Find the official source of a developer tool and how to install it.
+    """Find a tool's official source and how to install it.
 
     Registry first, then the package ecosystems, then (with an LLM configured) the web,
     verified on GitHub and confirmed by you.
