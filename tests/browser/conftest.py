@@ -15,19 +15,17 @@ import base64
 import hashlib
 import json
 import os
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, sync_playwright
 
 from loopback import Web, serve
 from search.wire import Reply, Wire, json_reply, start
+from server.harness import ServerProcess
 
 pytestmark = pytest.mark.chromium
 
@@ -109,32 +107,19 @@ def web() -> Iterator[Web]:
 @dataclass
 class Server:
     origin: str
-    process: subprocess.Popen[bytes]
-    log: Path
+    process: ServerProcess
     env: dict[str, str] = field(default_factory=dict)
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture
 def sleuth_server(tmp_path: Path, web: Web) -> Iterator[Callable[..., Server]]:
-    """Start `sleuth serve` on loopback with the given environment on top of the test's own."""
-    started: list[Server] = []
+    """Start `sleuth serve` on loopback with the given environment on top of the test's own
+    (the server task's harness: port 0, ready once it writes its "serving on" line)."""
+    started: list[ServerProcess] = []
 
     def launch(*, model: Wire | None = None, **env: str) -> Server:
-        port = _free_port()
         values = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": str(tmp_path),
+            "HOME": str(tmp_path),  # no config file of the developer's
             "SLEUTH_CACHE": "memory",
             "SLEUTH_RENDER": "never",
             "SLEUTH_API_TOKENS": TOKEN,
@@ -142,7 +127,6 @@ def sleuth_server(tmp_path: Path, web: Web) -> Iterator[Callable[..., Server]]:
             "SEARXNG_URL": web.site.origin,
             "SLEUTH_SEARCH_PROVIDERS": "searxng",
             "SLEUTH_ALLOW_HOSTS": f"127.0.0.1:{web.site.port}",
-            "SLEUTH_LOG_LEVEL": "info",
         }
         if model is not None:
             values.update(
@@ -155,48 +139,17 @@ def sleuth_server(tmp_path: Path, web: Web) -> Iterator[Callable[..., Server]]:
                 }
             )
         values.update(env)
-        log = tmp_path / f"serve-{port}.log"
-        with log.open("wb") as sink:
-            command = [sys.executable, "-m", "sleuth", "serve"]
-            process = subprocess.Popen(
-                [*command, "--host", "127.0.0.1", "--port", str(port)],
-                cwd=tmp_path,
-                env=values,
-                stdout=sink,
-                stderr=subprocess.STDOUT,
-            )
-        server = Server(f"http://127.0.0.1:{port}", process, log, values)
-        started.append(server)
-        _wait_until_healthy(server)
-        return server
+        process = ServerProcess(values)
+        started.append(process)
+        process.wait_ready(START_TIMEOUT)
+        return Server(process.url, process, values)
 
     try:
         yield launch
     finally:
-        for server in started:
-            server.process.terminate()
-            try:
-                server.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                server.process.kill()
-                server.process.wait()
-
-
-def _wait_until_healthy(server: Server) -> None:
-    """Poll /healthz until the server answers; fail with its output if it exits first."""
-    with httpx.Client(timeout=2.0) as client:
-        for _ in range(int(START_TIMEOUT / 0.05)):
-            try:
-                if client.get(server.origin + "/healthz").status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            try:
-                code = server.process.wait(timeout=0.05)  # the pause between polls
-            except subprocess.TimeoutExpired:
-                continue
-            pytest.fail(f"sleuth serve exited with {code}:\n{server.output()}")
-    pytest.fail(f"sleuth serve did not answer /healthz:\n{server.output()}")
+        for process in started:
+            if process.process.poll() is None:
+                process.stop()
 
 
 @pytest.fixture
