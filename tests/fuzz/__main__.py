@@ -15,9 +15,13 @@ from fuzz.targets import TARGETS
 
 
 def _budgets(total: int, names: list[str]) -> dict[str, int]:
+    """``total`` split by weight, exactly (the rounding remainder goes to the heaviest)."""
     weights = {name: TARGETS[name].weight for name in names}
     whole = sum(weights.values())
-    return {name: max(1, round(total * weight / whole)) for name, weight in weights.items()}
+    budgets = {name: max(1, int(total * weight / whole)) for name, weight in weights.items()}
+    heaviest = max(names, key=lambda name: weights[name])
+    budgets[heaviest] = max(1, budgets[heaviest] + total - sum(budgets.values()))
+    return budgets
 
 
 def main(argv: list[str] | None = None) -> int:
