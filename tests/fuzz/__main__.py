@@ -40,7 +40,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.list:
         for name, target in TARGETS.items():
-            print(f"{name:24} weight {target.weight:<4g} {target.about}")
+            allowed = ", ".join(kind.__name__ for kind in target.allowed)
+            print(f"{name:24} weight {target.weight:<4g} may raise {allowed}  {target.about}")
         return 0
     names = [n for n in TARGETS if not args.target or any(n.startswith(t) for t in args.target)]
     if not names:

@@ -17,7 +17,7 @@ import json
 import shutil
 import tempfile
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from fuzz import seeds
-from fuzz.mutate import json_values, mutated_json, mutated_text, window
+from fuzz.mutate import mutated_json, mutated_text, window
 from sleuth.errors import SleuthError
 
 
@@ -38,7 +38,6 @@ class Target:
     weight: float = 1.0  # share of the input budget
     allowed: tuple[type[BaseException], ...] = (SleuthError,)
     about: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class Violation(AssertionError):
@@ -745,5 +744,4 @@ def _all() -> list[Target]:
 
 TARGETS: dict[str, Target] = {target.name: target for target in _all()}
 
-# Strategies used elsewhere (the regression tests build inputs from them too).
-__all__ = ["TARGETS", "Target", "Violation", "json_values"]
+__all__ = ["TARGETS", "Target", "Violation"]
