@@ -291,15 +291,18 @@ def test_cors_lets_listed_origins_in_only(launch: Launch) -> None:
 
 def test_the_web_page_and_static_files_need_no_token(launch: Launch) -> None:
     server = launch()
-    page = server.get("/", token=None)
     static = Path(__file__).parents[2] / "src" / "sleuth" / "server" / "static"
-    if (static / "index.html").is_file():
-        assert page.status_code == 200
-        assert page.headers["content-type"].startswith("text/html")
-        assert page.text == (static / "index.html").read_text()
-    else:
-        assert page.status_code == 404
-    assert server.get("/static/../../config.py", token=None).status_code == 404
+    page = server.get("/", token=None)
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    assert page.text == (static / "index.html").read_text()
+    script = server.get("/static/app.js", token=None)
+    assert script.status_code == 200
+    assert "javascript" in script.headers["content-type"]
+    assert script.text == (static / "app.js").read_text()
+    for escape in ("/static/../../config.py", "/static/%2e%2e/%2e%2e/config.py", "/static/nope.js"):
+        assert server.get(escape, token=None).status_code == 404, escape
+    assert server.post("/api/v1/detect", {"path": "/"}).status_code == 404  # never served
 
 
 def test_second_web_is_independent(tmp_path: Path) -> None:
