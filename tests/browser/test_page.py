@@ -237,3 +237,29 @@ def test_research_with_the_search_engine_down_says_why(
     expect(page.locator("#research-status")).to_have_text("Done: no cited answer.")
     expect(page.locator("#research-digest .bullets")).to_have_count(0)
     expect(page.locator("#research-go")).to_be_enabled()
+
+
+def test_a_research_run_can_be_stopped(
+    browser_page: Page,
+    sleuth_server: Callable[..., Server],
+    nimbus: tuple[list[str], threading.Event],
+) -> None:
+    _, held = nimbus
+    server = sleuth_server()
+    page = browser_page
+    open_page(page, server)
+    expect(page.locator("#research-stop")).to_be_hidden()
+
+    page.fill("#research-question", QUESTION)
+    page.press("#research-question", "Enter")
+    try:
+        expect(page.locator("#research-progress")).to_contain_text("reading 3 pages")
+        page.click("#research-stop")
+
+        expect(page.locator("#research-status")).to_have_text("Stopped.")
+        expect(page.locator("#research-stop")).to_be_hidden()
+        expect(page.locator("#research-go")).to_be_enabled()
+        expect(page.locator("#research-question")).to_be_focused()
+        expect(page.locator("#research-digest")).to_be_empty()
+    finally:
+        held.set()

@@ -99,6 +99,7 @@ async function research(question) {
   progress.replaceChildren();
   $("research-digest").replaceChildren();
   $("research-go").disabled = true;
+  $("research-stop").hidden = false;
   document.body.dataset.research = "running";
   say("research-status", "Researching…", "busy");
   try {
@@ -126,16 +127,26 @@ async function research(question) {
     }
     if (!ended) say("research-status", "The server closed the stream before the result: try again.", "error");
   } catch (error) {
-    if (error?.name === "AbortError") return;
+    if (error?.name === "AbortError") {
+      // Stopped: closing the stream also stops the server's run.
+      if (running === controller) say("research-status", "Stopped.");
+      return;
+    }
     say("research-status", `Research failed: ${error.message}`, "error");
   } finally {
     if (running === controller) {
       running = null;
       $("research-go").disabled = false;
+      $("research-stop").hidden = true;
       document.body.dataset.research = "done";
     }
   }
 }
+
+$("research-stop").addEventListener("click", () => {
+  running?.abort();
+  $("research-question").focus();
+});
 
 $("research-form").addEventListener("submit", (event) => {
   event.preventDefault();
