@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from importlib.machinery import SourceFileLoader
+from importlib.util import module_from_spec, spec_from_loader
 from pathlib import Path
+from types import ModuleType
 
 from discover.conftest import CLI
 from sleuth.discover.registry import BUNDLED, Registry, relative_path
 from sleuth.errors import EXIT_CODES
 
 AQUA = Path(__file__).resolve().parents[3] / "shared" / "data" / "aqua-registry" / "registry.yaml"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "build-registry"
 
 
 def entry(folder: Path, name: str, **fields: object) -> Path:
@@ -157,21 +163,109 @@ def test_a_near_miss_of_a_registry_name_is_warned_about(cli: CLI) -> None:
     assert done.json["warnings"] == []
 
 
-def test_the_generator_reproduces_the_checked_in_registry(tmp_path: Path) -> None:
-    """The data is generated, not hand-typed: rebuilding it gives the same files."""
-    import shutil
-    import subprocess
-    import sys
+def generator() -> ModuleType:
+    """``scripts/build-registry`` as a module (it is a script without a .py name)."""
+    loader = SourceFileLoader("build_registry", str(SCRIPT))
+    spec = spec_from_loader("build_registry", loader)
+    assert spec is not None
+    module = module_from_spec(spec)
+    sys.modules["build_registry"] = module
+    loader.exec_module(module)
+    return module
 
-    script = Path(__file__).resolve().parents[2] / "scripts" / "build-registry"
-    python = shutil.which("python3")
-    probe = subprocess.run([python or sys.executable, "-c", "import yaml"], check=False)
-    assert python is not None
-    assert probe.returncode == 0, "the generator needs a Python with PyYAML"
+
+def test_the_generator_reproduces_the_checked_in_registry(tmp_path: Path) -> None:
+    """The data is generated, not hand-typed: rebuilding it from the aqua registry (here with
+    the script's own YAML reader, as sleuth's environment has no PyYAML) gives the same files."""
     out = tmp_path / "registry"
-    subprocess.run([python, str(script), str(AQUA), str(out)], check=True, capture_output=True)
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), str(AQUA), str(out)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    assert done.stdout.startswith("2928 names")
     assert (out / "names.txt").read_text() == (BUNDLED / "names.txt").read_text()
-    for name in ["rg", "gh", "bat", "kubectl", "terraform"]:
+    for name in ["rg", "gh", "bat", "kubectl", "terraform", "bob", "tokei"]:
         relative = relative_path(name)
         assert relative is not None
         assert (out / relative).read_text() == (BUNDLED / relative).read_text(), name
+
+
+SAMPLE = """---
+# generated
+packages:
+  - type: github_release
+    repo_owner: BurntSushi
+    repo_name: ripgrep
+    description: |-
+      ripgrep recursively searches
+      directories
+    version_overrides:
+      - version_constraint: "false"
+        files: &rg_files
+          - name: rg
+      - version_constraint: "true"
+        files: *rg_files
+  - type: github_release
+    repo_owner: microsoft
+    repo_name: ripgrep-prebuilt
+    description: 'Builds of ripgrep, it''s prebuilt'
+    files:
+      - name: rg
+  - type: cargo
+    repo_owner: XAMPPRocky
+    repo_name: tokei
+    crate: tokei
+  - type: go_install
+    path: golang.org/x/tools/cmd/goimports
+    repo_owner: golang
+    repo_name: tools
+    description: goimports
+    files:
+      - name: goimports
+  - type: github_release
+    name: acme/cli
+    repo_owner: acme
+    repo_name: cli
+    aliases:
+      - name: acme/old-cli
+  - type: http
+    name: vendor/tool
+    url: https://vendor.example/tool.zip
+  - type: github_release
+    repo_owner: one
+    repo_name: twin
+  - type: github_release
+    repo_owner: other
+    repo_name: twin
+"""
+
+
+def test_the_generator_maps_names_builders_and_contested_names(tmp_path: Path) -> None:
+    build = generator()
+    source = tmp_path / "registry.yaml"
+    source.write_text(SAMPLE)
+    out = tmp_path / "out"
+    build.build(source, out)
+    read = lambda name: json.loads((out / relative_path(name)).read_text())  # noqa: E731
+    assert read("rg")["source"] == "BurntSushi/ripgrep"  # executable from version_overrides
+    assert "BurntSushi/ripgrep" in read("rg")["disambiguation"]  # two packages claimed rg
+    assert read("ripgrep")["disambiguation"] is None
+    assert read("ripgrep")["description"] == "ripgrep recursively searches directories"
+    assert read("ripgrep-prebuilt")["description"] == "Builds of ripgrep, it's prebuilt"
+    assert (read("tokei")["builder"], read("tokei")["source"]) == ("crates.io", "tokei")
+    assert (read("goimports")["builder"], read("goimports")["source"]) == (
+        "go",
+        "golang.org/x/tools/cmd/goimports",
+    )
+    assert read("acme-cli")["source"] == "acme/cli"  # "cli" alone is too vague a name
+    assert read("old-cli")["source"] == "acme/cli"  # an alias
+    assert not (out / "c" / "cl" / "cli.json").exists()
+    assert not (out / "v" / "ve").exists()  # no GitHub repository, no source to name
+    twin = read("twin")
+    assert twin["source"] == "one/twin"
+    assert "other/twin" in twin["disambiguation"]
+    assert read("rg")["provenance"] == (
+        "aqua-registry registry.yaml, package BurntSushi/ripgrep (executable rg)"
+    )
