@@ -347,3 +347,22 @@ def test_stages_choose_what_runs(cli: CLI, regs: Registries) -> None:
     bad = discover(cli, regs, "ripgrep", "--stages", "registry,web")
     assert bad.code == EXIT_CODES["usage_error"]
     assert "unknown stage 'web'" in bad.stderr
+
+
+def test_not_found_after_probe_failures_says_so_and_is_retryable(
+    cli: CLI, regs: Registries
+) -> None:
+    regs.wire.on(f"{PREFIX['NPM']}/gone-missing", Reply(502, "bad gateway", "text/plain"))
+    done = discover(cli, regs, "gone-missing", "--deterministic-only")
+    assert done.code == EXIT_CODES["not_found"]
+    assert "the npm probe(s) failed, so trying again may help" in done.stderr
+    assert done.json["error"]["retryable"] is True
+
+
+def test_a_near_miss_found_elsewhere_carries_a_typosquat_warning(
+    cli: CLI, regs: Registries
+) -> None:
+    regs.crate("ripgerp", downloads=150, versions=2, repository=None)
+    data = discover(cli, regs, "ripgerp").json
+    assert data["source"] == "ripgerp"
+    assert any("near miss of 'ripgrep'" in w for w in data["warnings"])

@@ -92,6 +92,7 @@ class Discovery:
         self.warnings: list[str] = []
         self.stage_ms: dict[str, int] = {}
         self.probe_results: list[ProbeResult] = []
+        self.probe_failures: list[str] = []  # builders whose registry could not answer
 
     def _report(self, stage: str, **detail: Any) -> None:
         if self.progress is not None:
@@ -143,10 +144,17 @@ class Discovery:
                 llm_note = "; no LLM is configured for web discovery"
         searched = [stage for stage in order if stage != "llm" or not deterministic_only]
         near = f"; did you mean {' or '.join(repr(m) for m in misses)}?" if misses else ""
+        failed = (
+            f"; the {', '.join(self.probe_failures)} probe(s) failed, so trying again may help"
+            if self.probe_failures
+            else ""
+        )
         raise NotFound(
-            f"no source found for {tool!r} (searched: {', '.join(searched)}){llm_note}{near}",
+            f"no source found for {tool!r} (searched: {', '.join(searched)})"
+            f"{llm_note}{failed}{near}",
             hint=f"name it yourself: sleuth discover {tool} --from BUILDER:SOURCE "
             "(for example github:OWNER/REPO)",
+            retryable=bool(self.probe_failures),
         )
 
     # -- results -----------------------------------------------------------------------
@@ -224,6 +232,7 @@ class Discovery:
         found = [outcome.result for outcome in outcomes if outcome.result is not None]
         self.probe_results = found
         self.warnings += [outcome.warning for outcome in outcomes if outcome.warning]
+        self.probe_failures = [outcome.builder for outcome in outcomes if outcome.status == "error"]
         decision = decide(found)
         if decision.reason is None or decision.leader is None:
             filtered = [r.source for r in found]
