@@ -30,7 +30,7 @@ from sleuth.errors import (
     ToolError,
 )
 from sleuth.llm.envelope import Envelope
-from sleuth.llm.models import ChatRequest, Message, ToolSpec
+from sleuth.llm.models import ChatRequest, Message, StopReason, ToolSpec
 from sleuth.tools import Registry, Tool, ToolContext, ToolOutput
 from sleuth.tools.builtin import FETCH_PAGE, WEB_SEARCH
 
@@ -262,6 +262,8 @@ class LLMStage:
             for query in completion.searches:
                 self._report("native_search", query=query)
             calls = completion.message.tool_calls
+            if completion.stop_reason is StopReason.PAUSE and not calls:
+                continue  # the provider paused its own search; sending the turn back resumes it
             if not calls:
                 if nudged or turn == MAX_TURNS:
                     break
