@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 MIN_CONFIDENCE = 70
 MAX_TURNS = 6
 MAX_OUTPUT_TOKENS = 1024
-Progress = Any  # Callable[[str, dict[str, Any]], None] | None
+Progress = Callable[[str, dict[str, Any]], None]
 
 SYSTEM = """You find the official source of a developer tool so that it can be installed.
 1. Use web_search to find the tool's official website, documentation and repository.
@@ -197,7 +198,9 @@ def _usage(meter: Meter) -> DiscoveryUsage:
 class LLMStage:
     """One discovery conversation; ``usage`` is kept even when it fails."""
 
-    def __init__(self, client: Services, *, timeout: float, progress: Progress = None) -> None:
+    def __init__(
+        self, client: Services, *, timeout: float, progress: Progress | None = None
+    ) -> None:
         self.client = client
         self.timeout = timeout
         self.progress = progress
@@ -219,11 +222,11 @@ class LLMStage:
         settings = self.client.settings
         llm, config = open_provider(settings, resolver=self.client.resolver)
         try:
-            self.meter = Meter.open(llm, config, settings, self.client.cache)
+            self.meter = meter = Meter.open(llm, config, settings, self.client.cache)
             native = choose_search(settings.llm_search, llm, config) == "native"
             try:
                 async with asyncio.timeout(self.timeout):
-                    return await self._converse(name, native)
+                    return await self._converse(meter, name, native)
             except (TimeoutError, LLMTimeout):
                 raise DiscoverTimeout(
                     f"discovering {name!r} took longer than {self.timeout:g}s"
@@ -231,9 +234,7 @@ class LLMStage:
         finally:
             await llm.aclose()
 
-    async def _converse(self, name: str, native: bool) -> LLMFindings:
-        assert self.meter is not None
-        meter = self.meter
+    async def _converse(self, meter: Meter, name: str, native: bool) -> LLMFindings:
         collector = Collector()
         web = [FETCH_PAGE] if native else [WEB_SEARCH, FETCH_PAGE]
         tools = [*web, extract_tool(collector)]
