@@ -32,8 +32,8 @@ async def test_mcp_is_served_at_mcp_with_the_same_tokens(launch: Launch, web: We
         )
         blocked = await client.call_tool("fetch_page", {"url": "http://10.0.0.1/"})
 
-    # detect reads this machine's disk: never offered over the network.
-    assert listed == ["web_search", "fetch_page", "research"]
+    # detect reads this machine's disk: never offered over the network; discover is.
+    assert listed == ["web_search", "fetch_page", "research", "discover"]
     assert not searched.is_error
     titles = [r["title"] for r in searched.structured_content["results"]]
     assert titles == ["Nimbus timeouts", "Moving to Nimbus"]

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import pytest
 
+from sleuth import errors
 from sleuth.cache import MemoryCache
 from sleuth.config import Settings
 from sleuth.errors import ConfigError, TooManyRequests, Unauthorized
 from sleuth.server.auth import Tokens
 from sleuth.server.ratelimit import Rate, RateLimiter, parse_rate
+from sleuth.server.responses import from_error
 from sleuth.suggest.fields import clean, clean_tags
 from sleuth.suggest.prompt import check, default_template, load_template, render
 
@@ -95,3 +98,23 @@ def test_the_shipped_prompt_uses_only_known_placeholders() -> None:
     assert "30" in text
     assert load_template("") == default_template()
     assert load_template("Plain text prompt") == "Plain text prompt"
+
+
+@pytest.mark.parametrize(
+    ("error", "status"),
+    [
+        (errors.LLMServerError("boom"), 502),
+        (errors.LLMNoAnswer("silence"), 502),
+        (errors.LLMIncomplete("cut short"), 502),
+        (errors.LLMContentFiltered("filtered"), 422),
+        (errors.LLMRefused("refused"), 422),
+        (errors.LLMTimeout("slow"), 504),
+        (errors.BudgetExceeded("spent"), 429),
+        (errors.EmptyExtraction("nothing"), 422),
+        (errors.SleuthError("a bug"), 500),
+    ],
+)
+def test_every_error_gets_its_family_status(error: errors.SleuthError, status: int) -> None:
+    response = from_error(error)
+    assert response.status_code == status
+    assert json.loads(bytes(response.body))["code"] == error.code.upper()

@@ -290,11 +290,10 @@ def _mcp(state: ServerState) -> tuple[ASGIApp, Callable[[], Any]]:
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
     from mcp.server.transport_security import TransportSecuritySettings
 
-    from sleuth.server.mcp import build_server
-    from sleuth.tools import default_registry
+    from sleuth.server.mcp import build_server, mcp_registry
 
     # Tools that read this machine's disk (detect) are never offered over the network.
-    server = build_server(default_registry(local=False), client=state.client)
+    server = build_server(mcp_registry(local=False), client=state.client)
     manager = StreamableHTTPSessionManager(
         app=server,
         stateless=True,

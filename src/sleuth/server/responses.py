@@ -37,6 +37,15 @@ STATUS: dict[str, int] = {
     "verification_failed": 422,
     "llm_context_length": 422,
     "llm_turn_limit": 422,
+    # The model ended without an answer for a reason about the request itself.
+    "llm_content_filtered": 422,
+    "llm_refused": 422,
+    "llm_prompt_blocked": 422,
+    "llm_prohibited_content": 422,
+    "llm_blocklist": 422,
+    "llm_sensitive_info": 422,
+    "llm_recitation": 422,
+    "llm_unsupported_language": 422,
     "too_many_requests": 429,
     "rate_limited": 429,
     "budget_exceeded": 429,
@@ -102,6 +111,16 @@ def error_payload(error: SleuthError) -> dict[str, Any]:
     return body
 
 
+def status_for(error: SleuthError) -> int:
+    """The status of ``error``'s own code, else of the nearest base class that has one,
+    so a new error subclass gets its family's status (an unknown LLM failure is a 502)."""
+    for cls in type(error).__mro__:
+        code = getattr(cls, "code", None)
+        if isinstance(code, str) and code in STATUS:
+            return STATUS[code]
+    return 500
+
+
 def from_error(error: SleuthError) -> JSONResponse:
     payload = error_payload(error)
     retry_after: float | None = None
@@ -113,6 +132,7 @@ def from_error(error: SleuthError) -> JSONResponse:
         error.code,
         payload.pop("error"),
         retryable=payload.pop("retryable"),
+        status=status_for(error),
         retry_after=retry_after,
         extra={k: v for k, v in payload.items() if k != "code"},
     )
