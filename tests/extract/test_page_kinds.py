@@ -130,7 +130,7 @@ def test_each_extraction_logs_one_event() -> None:
     level = LOGGER.level
     LOGGER.setLevel(logging.INFO)
     try:
-        extract(page("listing"), url="https://harbour.example/news")
+        extract(page("empty"), url="https://harbour.example/news")
     finally:
         LOGGER.removeHandler(handler)
         LOGGER.setLevel(level)

@@ -65,11 +65,14 @@ def test_no_document_is_empty_extraction(document: str | bytes) -> None:
     assert extract(document).outcome == "empty_extraction"
 
 
-def test_link_listing_is_empty_extraction() -> None:
+def test_listing_page_yields_its_items_not_its_chrome() -> None:
+    # A listing's repeated items are its content (issue 12); the menu and footer are not.
     result = extract(page("listing"))
-    assert result.outcome == "empty_extraction"
-    assert result.reason
-    assert "links" in result.reason
+    assert result.outcome == "ok", result.reason
+    assert "Council approves new cycle lanes on Mill Road" in result.text
+    assert "Museum borrows Viking brooch for summer show" in result.text
+    for chrome in ("Weather", "Privacy", "Contact us"):
+        assert chrome not in result.text
 
 
 def test_short_real_article_is_ok() -> None:

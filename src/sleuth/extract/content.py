@@ -7,6 +7,11 @@ discussion pages (forums, Q&A), where the replies are the content. A density-bas
 pass over the same tree is the second opinion: it takes over when trafilatura finds
 little, and it contributes the parts of a split article body (same container class,
 separated by adverts) that trafilatura left out.
+
+Other kinds of page (see ``kind``) spread their content over many blocks: there
+trafilatura runs for recall, and when it keeps much less than the page's own content
+(``page``: the visible page without its chrome) the page content is the answer. So it
+is on a page whose visible content is short: no paragraph of it is judged boilerplate.
 """
 
 from __future__ import annotations
@@ -22,15 +27,20 @@ from trafilatura.settings import Document, Extractor
 
 from sleuth.extract.density import density_content, signature
 from sleuth.extract.dom import text_of
+from sleuth.extract.kind import PageType
 from sleuth.extract.metadata import json_ld_types
+from sleuth.extract.page import page_content
 
 _ARTICLE = Extractor(
     output_format="xml", fast=True, precision=True, comments=False, formatting=True
 )
 # On a discussion the "comments" are the content: trafilatura extracts them separately.
-_DISCUSSION = Extractor(
-    output_format="xml", fast=True, precision=True, comments=True, formatting=True
-)
+_DISCUSSION = Extractor(output_format="xml", fast=True, comments=True, formatting=True)
+# Other kinds of page: content is spread out, recall matters more than on an article.
+_PAGE = Extractor(output_format="xml", fast=True, comments=False, formatting=True)
+# A product's description and specifications sit in blocks of their own: trafilatura's
+# fallback extractors find them where its first pass keeps one.
+_PRODUCT = Extractor(output_format="xml", comments=False, formatting=True)
 _DISCUSSION_TYPES = frozenset(
     ("discussionforumposting", "qapage", "question", "socialmediaposting")
 )
@@ -54,6 +64,22 @@ MISSING_SEGMENT = 400
 COVERED = 0.5
 UNCOVERED = 0.1
 _SHINGLE = 3
+# On a page with at most this many words of content no paragraph may be dropped.
+SHORT_PAGE_WORDS = 150
+_PARAGRAPH_WORDS = 8
+_LINK_DENSE = 0.5
+# The page content replaces trafilatura's answer when that holds less than this share
+# of the page content's words: low on an article (one block is the point), high where
+# the content is spread over many blocks.
+_PAGE_SHARE: dict[PageType, float] = {
+    "article": 0.5,
+    "forum": 0.5,
+    "product": 0.3,
+    "documentation": 0.5,
+    "collection": 0.8,
+    "listing": 0.8,
+    "service": 0.65,
+}
 
 
 @dataclass
@@ -110,8 +136,13 @@ def is_discussion(json_ld: list[dict[str, Any]], url: str | None) -> bool:
     return not _DISCUSSION_SEGMENTS.isdisjoint(segments)
 
 
-def _trafilatura(root: etree._Element, discussion: bool) -> etree._Element | None:
-    document = trafilatura.bare_extraction(root, options=_DISCUSSION if discussion else _ARTICLE)
+def _words(element: etree._Element) -> int:
+    return len(_WORD_RE.findall(text_of(element)))
+
+
+def _trafilatura(root: etree._Element, options: Extractor) -> etree._Element | None:
+    discussion = options.comments
+    document = trafilatura.bare_extraction(root, options=options)
     if not isinstance(document, Document) or document.body is None:
         return None
     body = document.body
@@ -158,9 +189,58 @@ def _add_missing_segments(primary: etree._Element, segments: etree._Element) -> 
     return bool(before or after)
 
 
-def main_content(root: etree._Element, *, discussion: bool = False) -> Content | None:
+def main_content(
+    root: etree._Element, *, discussion: bool = False, page_type: PageType = "article"
+) -> Content | None:
     """The main content; on a discussion page, the replies are part of it."""
-    primary = _trafilatura(root, discussion)
+    body = root.find("body")
+    if body is None:
+        return None
+    page = page_content(root)
+    page_words = _words(page) if page is not None else 0
+    if discussion or page_type == "forum":
+        found = _article(root, _DISCUSSION)
+    elif page_type in ("article", "service"):
+        found = _article(root, _ARTICLE)
+    elif page_type == "product":
+        primary = _trafilatura(root, _PRODUCT)
+        found = Content(primary, "trafilatura") if primary is not None else None
+    else:
+        primary = _trafilatura(root, _PAGE)
+        found = Content(primary, "trafilatura") if primary is not None else None
+    if found is not None and not _words(found.root):
+        found = None
+    if page is None or not page_words:
+        return found
+    if page_words <= SHORT_PAGE_WORDS:
+        if not _link_dense(page) and (found is None or _drops_a_paragraph(found.root, page)):
+            return Content(page, "page")
+        return found
+    found_words = _words(found.root) if found is not None else 0
+    if found_words < _PAGE_SHARE[page_type] * page_words:
+        return Content(page, "page")
+    return found
+
+
+def _link_dense(element: etree._Element) -> bool:
+    """Mostly link text: a menu or a list of links, not a short page's content."""
+    links = sum(len(text_of(link)) for link in element.iter("a"))
+    return links > _LINK_DENSE * max(len(text_of(element)), 1)
+
+
+def _drops_a_paragraph(found: etree._Element, page: etree._Element) -> bool:
+    """Whether a paragraph of the page is missing from what was found."""
+    kept = " ".join(_WORD_RE.findall(text_of(found).casefold()))
+    for paragraph in page.iter("p", "blockquote", "pre"):
+        words = _WORD_RE.findall(text_of(paragraph).casefold())
+        if len(words) >= _PARAGRAPH_WORDS and " ".join(words) not in kept:
+            return True
+    return False
+
+
+def _article(root: etree._Element, options: Extractor) -> Content | None:
+    """trafilatura, rescued and completed by the density pass."""
+    primary = _trafilatura(root, options)
     second = density_content(root)
     if primary is None:
         return Content(second, "density") if second is not None else None

@@ -216,3 +216,51 @@ def alpha(color: str) -> float:
         return 1.0
     level = measure(value, NUMBER_UNITS)
     return 1.0 if level is None else level
+
+
+# The named colours pages use for text and backgrounds; any other name stays a name,
+# so two equal names still compare equal.
+_NAMED_COLOURS = {
+    "white": (255, 255, 255),
+    "black": (0, 0, 0),
+    "red": (255, 0, 0),
+    "green": (0, 128, 0),
+    "blue": (0, 0, 255),
+    "yellow": (255, 255, 0),
+    "gray": (128, 128, 128),
+    "grey": (128, 128, 128),
+    "silver": (192, 192, 192),
+    "navy": (0, 0, 128),
+    "whitesmoke": (245, 245, 245),
+}
+
+
+def solid_colour(value: str) -> tuple[int, int, int] | str | None:
+    """An opaque colour as RGB (a name outside the common ones as itself), else None.
+
+    Only opaque colours can make text match its background; a translucent one blends.
+    """
+    value = value.strip()
+    if value in _NAMED_COLOURS:
+        return _NAMED_COLOURS[value]
+    if value.startswith("#"):
+        digits = value[1:]
+        if len(digits) in (3, 4):
+            digits = "".join(d * 2 for d in digits)
+        if len(digits) == 8 and digits[6:] == "ff":
+            digits = digits[:6]
+        if len(digits) != 6:
+            return None
+        try:
+            return (int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16))
+        except ValueError:
+            return None
+    match = _FUNCTION_RE.fullmatch(value)
+    if match:
+        if not match.group(1).startswith("rgb") or alpha(value) < 1:
+            return None
+        channels = [measure(part, {"": 1.0, "%": 2.55}) for part in tokens(match.group(2))[:3]]
+        if len(channels) != 3 or any(c is None for c in channels):
+            return None
+        return (round(channels[0] or 0), round(channels[1] or 0), round(channels[2] or 0))
+    return value if value.isalpha() and value not in ("transparent", "currentcolor") else None

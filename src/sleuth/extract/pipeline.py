@@ -1,7 +1,7 @@
 """``extract()``: one page in, its main text, metadata and a verdict out.
 
-decode -> parse once -> read signals and metadata -> sanitise -> find the main
-content -> tidy its edges -> render -> judge.
+decode -> parse once -> read signals and metadata -> judge the page type -> sanitise
+-> find the main content -> tidy its edges -> render -> judge.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from sleuth.errors import UsageError
 from sleuth.extract.content import is_discussion, main_content
 from sleuth.extract.decode import decode
 from sleuth.extract.dom import text_of
+from sleuth.extract.kind import page_type
 from sleuth.extract.metadata import page_title, read_metadata
 from sleuth.extract.parse import parse_html
 from sleuth.extract.quality import Outcome, judge, observe
@@ -29,9 +30,13 @@ class Extraction:
 
     ``text`` is in the requested format; ``metadata`` holds title, description,
     canonical_url, published (ISO 8601), site_name, language, author and json_ld, each
-    only when found; ``outcome`` says whether the text is usable and ``reason`` why not;
+    only when found, and page_type (article, forum, product, collection, listing,
+    documentation or service) for every HTML page; ``outcome`` says whether the text
+    is usable and ``reason`` why not;
     ``method`` names the extractor that produced the text: "trafilatura", "density"
-    (the fallback), "trafilatura+density" (a split body joined), "plain" or "none".
+    (the fallback), "trafilatura+density" (a split body joined), "page" (the visible
+    page without its chrome: content spread over many blocks, or a short page), "plain"
+    or "none".
     """
 
     title: str | None
@@ -93,8 +98,10 @@ def _extract(
     title: str | None = metadata.get("title")
     references = [title or "", page_title(root), metadata.get("description") or ""]
     discussion = is_discussion(metadata.get("json_ld", []), url)
+    kind = page_type(root, url, metadata.get("json_ld", []))
+    metadata["page_type"] = kind
     sanitize(root)
-    content = main_content(root, discussion=discussion)
+    content = main_content(root, discussion=discussion, page_type=kind)
 
     rendered, plain, method = "", "", "none"
     if content is not None:

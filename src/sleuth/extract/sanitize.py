@@ -17,7 +17,16 @@ them would lose a page a person sees:
   qualifies, however much text it holds;
 * ``opacity:0`` with an animation, or a transition that covers opacity: the start
   state of a fade-in, visible as soon as it plays;
-* ``color:transparent`` with ``background-clip:text``: gradient text.
+* ``color:transparent`` with ``background-clip:text``: gradient text;
+* ``opacity:0`` or ``visibility:hidden`` on a block that holds nearly all of the
+  page's text: the same anti-flicker pattern one level down (a faded ``<main>``);
+* a React streaming segment (``<div hidden id="S:1">``) that a ``<template id="B:1">``
+  placeholder waits for: React's runtime moves it into place, so we do too;
+* the ``<noscript>`` of an app shell whose page is otherwise nearly empty: it is
+  the page a browser without scripts shows (forum software serves its posts so).
+
+Text whose colour equals the background colour declared on the same element or an
+ancestor is hidden; light text on a dark background is not.
 """
 
 from __future__ import annotations
@@ -37,15 +46,15 @@ from sleuth.extract.css import (
     functions,
     measure,
     numbers,
+    solid_colour,
     tokens,
 )
 from sleuth.extract.dom import elements, number, remove
 
-# Elements that never carry readable page text.
+# Elements that never carry readable page text (``noscript`` is judged apart).
 _DROPPED_TAGS = (
     "script",
     "style",
-    "noscript",
     "template",
     "svg",
     "iframe",
@@ -68,6 +77,15 @@ _MAINS = (etree.XPath("//main"), etree.XPath("//*[@role='main']"))
 _TEXT_LENGTH = etree.XPath("string-length(normalize-space())")
 # The main container of a page holds most of its text; a small one is a decoy.
 _MAIN_SHARE = 0.5
+_NOSCRIPTS = etree.XPath("//body//noscript[not(ancestor::noscript)]")
+# A noscript with this much text, on a page with less than half as much beside it, is
+# the page as served to browsers without scripts.
+_NOSCRIPT_PAGE = 200
+_NOSCRIPT_SHARE = 0.5
+_STREAM_PLACEHOLDERS = etree.XPath("//template[starts-with(@id, 'B:')]")
+_STREAM_SEGMENTS = etree.XPath("//div[@hidden][starts-with(@id, 'S:')]")
+# A faded block with this share of the page's text is the page, faded in by script.
+_FADED_PAGE_SHARE = 0.8
 # Utility classes (Bootstrap, Tailwind, WordPress, HTML5 Boilerplate) that hide an element.
 _HIDING_CLASSES = frozenset(
     (
@@ -196,9 +214,20 @@ def _text_transparent(css: Mapping[str, str]) -> bool:
     return not any("text" in tokens(css.get(prop, "")) for prop in backgrounds)
 
 
+def _clip_rect_empty(clip: str) -> bool:
+    """``rect(top, right, bottom, left)`` leaves at most a pixel; ``auto`` edges clip nothing."""
+    edges = tokens(clip[5:].rstrip(")"))
+    if len(edges) != 4:
+        return all(n <= 1 for n in numbers(clip))
+    top, right, bottom, left = (measure(edge, ABSOLUTE_UNITS) for edge in edges)
+    width = None if right is None else right - (left or 0.0)
+    height = None if bottom is None else bottom - (top or 0.0)
+    return any(size is not None and size <= 1 for size in (width, height))
+
+
 def _clipped(css: Mapping[str, str]) -> bool:
     clip = css.get("clip", "")
-    if clip.startswith("rect(") and all(n <= 1 for n in numbers(clip)):
+    if clip.startswith("rect(") and _clip_rect_empty(clip):
         return True
     clip_path = css.get("clip-path", "")
     if clip_path.startswith("inset(") and any(n >= 50 for n in numbers(clip_path)):
@@ -279,6 +308,28 @@ def _strip_unsized_text(element: etree._Element) -> None:
             element.remove(child)
 
 
+def _background(element: etree._Element) -> tuple[int, int, int] | str | None:
+    """The nearest background colour declared inline on the element or an ancestor."""
+    for node in (element, *element.iterancestors()):
+        style = node.get("style")
+        if style:
+            css = declarations(style)
+            value = css.get("background-color") or css.get("background")
+            if value and value not in ("none", "transparent"):
+                return solid_colour(value)  # None for an image: the colour is unknown
+        legacy = node.get("bgcolor")
+        if legacy:
+            return solid_colour(legacy.strip().lower())
+    return None
+
+
+def _colour_matches_background(element: etree._Element, style: str) -> bool:
+    """Text painted in the colour of the background behind it."""
+    value = declarations(style).get("color")
+    colour = solid_colour(value) if value else None
+    return colour is not None and colour == _background(element)
+
+
 def _hidden(element: etree._Element) -> bool:
     if element.tag == "dialog" and element.get("open") is None:
         return True
@@ -287,7 +338,7 @@ def _hidden(element: etree._Element) -> bool:
     if (element.get("aria-hidden") or "").strip().lower() == "true":
         return True
     style = element.get("style")
-    if style and style_hides(style):
+    if style and (style_hides(style) or _colour_matches_background(element, style)):
         return True
     classes = element.get("class")
     return bool(classes) and class_hides(classes)
@@ -335,9 +386,55 @@ def _keep_only(main: etree._Element, wrapper: etree._Element) -> None:
         node = parent
 
 
+def _place_streamed_segments(root: etree._Element) -> None:
+    """Move each React streaming segment into its placeholder, as React's runtime does."""
+    placeholders = elements(_STREAM_PLACEHOLDERS, root)
+    if not placeholders:
+        return
+    segments = {segment.get("id", "")[2:]: segment for segment in elements(_STREAM_SEGMENTS, root)}
+    for placeholder in placeholders:
+        segment = segments.get(placeholder.get("id", "")[2:])
+        parent = placeholder.getparent()
+        if segment is None or parent is None:
+            continue
+        for child in reversed(list(segment)):
+            placeholder.addnext(child)
+        if segment.text and segment.text.strip():
+            placeholder.tail = segment.text + (placeholder.tail or "")
+        segment.text = None
+        remove(segment)
+
+
+def _judge_noscript(root: etree._Element) -> None:
+    """Keep the noscript content of an otherwise empty app shell; drop every other."""
+    noscripts = elements(_NOSCRIPTS, root)
+    inside = sum(number(_TEXT_LENGTH, n) for n in noscripts)
+    body = root.find("body")
+    if body is not None and inside >= _NOSCRIPT_PAGE:
+        beside = number(_TEXT_LENGTH, body) - inside
+        if beside < _NOSCRIPT_SHARE * inside:
+            etree.strip_tags(root, "noscript")
+            return
+    etree.strip_elements(root, "noscript", with_tail=False)
+
+
+def _fades_page(element: etree._Element, root: etree._Element) -> bool:
+    """A block faded or made invisible (not removed) that holds nearly all of the page's text."""
+    style = element.get("style")
+    if not style:
+        return False
+    css = declarations(style)
+    if not _faded(css) and css.get("visibility") != "hidden":
+        return False
+    total = number(_TEXT_LENGTH, root)
+    return total > 0 and number(_TEXT_LENGTH, element) >= _FADED_PAGE_SHARE * total
+
+
 def sanitize(root: etree._Element) -> None:
     """Drop non-content and hidden elements from ``root`` in place, keeping their tails."""
+    _place_streamed_segments(root)
     etree.strip_elements(root, *_DROPPED_TAGS, with_tail=False)
+    _judge_noscript(root)
     main: etree._Element | None = None
     main_found = False
     for element in elements(_CANDIDATES, root):
@@ -349,7 +446,7 @@ def sanitize(root: etree._Element) -> None:
             if any(_sets_font_size(d) for d in element.iterdescendants()):
                 _strip_unsized_text(element)
                 continue
-        if element.tag in _PAGE_ROOTS:
+        if element.tag in _PAGE_ROOTS or _fades_page(element, root):
             continue  # revealed by script
         if not main_found:
             main, main_found = _main_container(root), True

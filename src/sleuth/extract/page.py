@@ -1,0 +1,77 @@
+"""The page's own content: everything visible except the site's chrome.
+
+On a listing, a collection, a service page or a docs page the content is spread over
+many blocks (cards, sections, tables, code), and an article extractor keeps one of
+them. Here we keep the page and take away what every page of a site repeats: the
+navigation, header, footer, sidebars, forms, and blocks whose class or id names a
+widget (cookie banner, newsletter box, share bar, breadcrumb, related links). The
+page's ``<main>`` scopes the result when it holds a fair share of the text.
+"""
+
+from __future__ import annotations
+
+import re
+from copy import deepcopy
+from functools import lru_cache
+
+from lxml import etree
+
+from sleuth.extract.dom import elements, number, remove
+
+_CHROME = etree.XPath(
+    "//nav | //header | //footer | //aside | //form | //button | //select | //dialog"
+    " | //*[@role='navigation' or @role='banner' or @role='contentinfo' or @role='dialog'"
+    " or @role='complementary' or @role='search']"
+)
+_MAINS = etree.XPath("//main | //*[@role='main']")
+_LABELLED = etree.XPath(".//*[@class or @id]")
+_H1 = etree.XPath("count(.//h1)")
+_LENGTH = etree.XPath("string-length(normalize-space(.))")
+_WIDGET_RE = re.compile(
+    r"cookie|consent|newsletter|subscri|\bshare|sharing|social|breadcrumb|\bmenu|\bnav"
+    r"|\bmodal|popup|banner|sidebar|related|recommend|also-|upsell|cross-?sell|footer|header|skip|announcement"
+    r"|promo",
+    re.IGNORECASE,
+)
+# A <main> holding less than this share of the page's text is a fragment, not the page.
+_MAIN_SHARE = 0.3
+# A widget-named block holding this share of its scope is a layout wrapper, not a widget.
+_WRAPPER_SHARE = 0.5
+
+
+@lru_cache(maxsize=4096)
+def _widget_label(label: str) -> bool:
+    return bool(_WIDGET_RE.search(label))
+
+
+def _length(element: etree._Element) -> float:
+    return number(_LENGTH, element)
+
+
+def _scope(body: etree._Element) -> etree._Element:
+    mains = elements(_MAINS, body)
+    if len(mains) == 1 and _length(mains[0]) > _MAIN_SHARE * _length(body):
+        return mains[0]
+    return body
+
+
+def page_content(root: etree._Element) -> etree._Element | None:
+    """A copy of the page's visible content without its chrome; None if it has no body."""
+    body = root.find("body")
+    if body is None:
+        return None
+    body = deepcopy(body)
+    for element in elements(_CHROME, body):
+        if element.getparent() is not None and not number(_H1, element):
+            remove(element)
+    scope = _scope(body)
+    limit = _WRAPPER_SHARE * _length(scope)
+    for element in elements(_LABELLED, scope):
+        if element.getparent() is None:
+            continue
+        label = f"{element.get('class') or ''} {element.get('id') or ''}"
+        if _widget_label(label) and not number(_H1, element) and _length(element) < limit:
+            remove(element)
+    scope.tail = None
+    scope.tag = "div"
+    return scope
