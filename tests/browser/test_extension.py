@@ -166,6 +166,9 @@ def test_an_unscriptable_page_falls_back_to_the_tabs_title(
         tab = extension.context.new_page()
         with pytest.raises(Exception, match="ERR_CONNECTION_REFUSED"):
             tab.goto(url)
+        # The click must come after the error page is in place: a navigation ends activeTab.
+        tab.wait_for_url("chrome-error://chromewebdata/")
+        tab.wait_for_load_state("load")
         popup = extension.open_popup(tab, url)
 
         expect(popup.locator("#url")).to_have_value(url)
