@@ -5,7 +5,7 @@ from __future__ import annotations
 from lxml import html as lxml_html
 
 from sleuth.extract import extract
-from sleuth.extract.render import render
+from sleuth.extract.serialize import render
 
 from .pages import page
 

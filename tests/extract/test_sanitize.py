@@ -102,6 +102,20 @@ HIDDEN_BLOCKS = {
     "hidden-block-holding-a-main": f"<div hidden><main></main><p>{INJECTION}</p></div>",
     "hidden-main": f"<main hidden><p>{INJECTION}</p></main>",
     "aria-hidden-main": f'<main aria-hidden="true"><p>{INJECTION}</p></main>',
+    # Text in the colour of the background declared behind it (issue 12).
+    "colour-equals-own-background": (
+        f'<p style="color:#fff;background-color:#ffffff">{INJECTION}</p>'
+    ),
+    "colour-equals-ancestor-background": (
+        f'<div style="background:white"><p style="color:rgb(255, 255, 255)">{INJECTION}</p></div>'
+    ),
+    "colour-equals-legacy-bgcolor": (
+        f'<table bgcolor="#000"><tr><td><p style="color:black">{INJECTION}</p></td></tr></table>'
+    ),
+    # A React streaming segment with no placeholder waiting for it is never shown.
+    "stray-streaming-segment": f'<div hidden id="S:7"><p>{INJECTION}</p></div>',
+    # A noscript beside a page full of text is fallback noise.
+    "noscript-beside-content": f"<noscript><p>{INJECTION}</p></noscript>",
 }
 
 
@@ -352,6 +366,18 @@ def test_aspect_ratio_box_with_padding_is_kept() -> None:
         "background-color: transparent",
         "border-color: transparent",
         "transform: matrix(1, 0, 0, 1, 0, 0)",
+        # Partial opacity and partial scaling paint; clips with auto edges clip nothing.
+        "opacity: 0.3",
+        "transform: scale(0.5)",
+        "scale: 0.8",
+        "position:absolute; clip: rect(0, auto, auto, 0)",
+        "position:absolute; clip: rect(auto auto auto auto)",
+        "clip: rect(0px, 300px, 200px, 0px)",
+        "clip-path: inset(0)",
+        # Light text on a dark background, and the reverse, are what most sites paint.
+        "color:#fff;background:#111",
+        "color: white; background-color: #0a2540",
+        "color:#222;background:#fafafa",
         "display: flex !important; display: none",
         "",
     ],
@@ -363,3 +389,92 @@ def test_ordinary_styles_do_not_hide(style: str) -> None:
 @pytest.mark.parametrize("classes", ["hidden-xs-up-not", "row hide-on-print-only", "onlyone"])
 def test_class_names_merely_containing_hiding_words_do_not_hide(classes: str) -> None:
     assert not class_hides(classes)
+
+
+@pytest.mark.parametrize(
+    "attributes",
+    [
+        'class="accordion collapsed"',
+        'class="collapse-toggle"',
+        'aria-expanded="false"',
+        'aria-hidden="false"',
+        'data-state="hidden"',
+        'data-visibility="hidden-on-print"',
+        'class="overflow-hidden rounded"',
+        'class="is-collapsed-mobile"',
+    ],
+)
+def test_words_about_hiding_in_attributes_hide_nothing(attributes: str) -> None:
+    snippet = (
+        f"<div {attributes}><p>The survey boat maps the seabed cables every spring and "
+        "publishes the charts in May.</p></div>"
+    )
+    assert "publishes the charts in May" in _sanitised(article_with(snippet))
+
+
+def test_light_text_on_a_dark_ancestor_is_kept() -> None:
+    snippet = (
+        '<div style="background-color:#101820"><p style="color:#f5f5f5">The control room '
+        "runs through the night during storm season.</p></div>"
+    )
+    assert "runs through the night during storm season" in _sanitised(article_with(snippet))
+
+
+def test_colour_on_an_image_background_is_not_judged() -> None:
+    snippet = (
+        '<div style="background:url(/hero.jpg) center/cover"><p style="color:#fff">The array '
+        "seen from the cliffs at first light.</p></div>"
+    )
+    assert "seen from the cliffs at first light" in _sanitised(article_with(snippet))
+
+
+def _shell_page(noscript: str, beside: str = "") -> str:
+    return (
+        f'<html><body><div id="app">{beside}<div class="spinner">Loading</div></div>'
+        f"<noscript>{noscript}</noscript></body></html>"
+    )
+
+
+def test_noscript_of_an_empty_app_shell_is_the_page() -> None:
+    posts = "".join(
+        f"<div class='post'><p>Post {i}: the build queue stalls when two runners share a "
+        "cache volume, and clearing it helps.</p></div>"
+        for i in range(4)
+    )
+    text = _sanitised(_shell_page(posts))
+    assert all(f"Post {i}: the build queue stalls" in text for i in range(4))
+
+
+def test_short_noscript_notice_in_a_shell_stays_dropped() -> None:
+    text = _sanitised(_shell_page("<p>Please enable JavaScript to continue.</p>"))
+    assert "enable JavaScript" not in text
+
+
+def test_react_streaming_segment_is_moved_into_its_placeholder() -> None:
+    document = (
+        '<html><body><main><h1>Tide tables</h1><template id="B:0"></template>'
+        "<p>Closing line.</p></main>"
+        '<div hidden id="S:0"><p>High water at Leith is at 06:12 and 18:40 today.</p></div>'
+        "</body></html>"
+    )
+    root = parse_html(document)
+    assert root is not None
+    sanitize(root)
+    text = text_of(root)
+    assert text.index("Tide tables") < text.index("High water at Leith") < text.index("Closing")
+
+
+@pytest.mark.parametrize("style", ["opacity:0", "visibility:hidden"])
+def test_page_wrapper_hidden_until_scripts_run_is_kept(style: str) -> None:
+    document = (
+        article_with("")
+        .replace('<main id="content">', f'<div class="page" style="{style}"><main id="content">')
+        .replace("</main>", "</main></div>")
+    )
+    text = _sanitised(document)
+    assert all(sentence in text for sentence in VISIBLE)
+
+
+def test_faded_block_beside_the_page_text_stays_hidden() -> None:
+    snippet = f'<div style="opacity:0"><p>{INJECTION}</p></div>'
+    assert "PWNED" not in _sanitised(article_with(snippet))

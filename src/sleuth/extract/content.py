@@ -72,12 +72,12 @@ _LINK_DENSE = 0.5
 # of the page content's words: low on an article (one block is the point), high where
 # the content is spread over many blocks.
 _PAGE_SHARE: dict[PageType, float] = {
-    "article": 0.5,
+    "article": 0.0,
     "forum": 0.5,
     "product": 0.3,
     "documentation": 0.5,
-    "collection": 0.8,
-    "listing": 0.8,
+    "collection": 1.0,
+    "listing": 1.0,
     "service": 0.65,
 }
 
@@ -198,6 +198,8 @@ def main_content(
         return None
     page = page_content(root)
     page_words = _words(page) if page is not None else 0
+    if page is not None and page_words and page_type in ("collection", "listing"):
+        return Content(page, "page")  # the repeated cards are the content
     if discussion or page_type == "forum":
         found = _article(root, _DISCUSSION)
     elif page_type in ("article", "service"):

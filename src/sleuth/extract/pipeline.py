@@ -1,13 +1,14 @@
 """``extract()``: one page in, its main text, metadata and a verdict out.
 
 decode -> parse once -> read signals and metadata -> judge the page type -> sanitise
--> find the main content -> tidy its edges -> render -> judge.
+-> find the main content -> tidy its edges -> serialise -> judge.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, get_args
+from urllib.parse import urlsplit
 
 from sleuth.errors import UsageError
 from sleuth.extract.content import is_discussion, main_content
@@ -17,8 +18,8 @@ from sleuth.extract.kind import page_type
 from sleuth.extract.metadata import page_title, read_metadata
 from sleuth.extract.parse import parse_html
 from sleuth.extract.quality import Outcome, judge, observe
-from sleuth.extract.render import Format, plain_to_html, render
 from sleuth.extract.sanitize import sanitize
+from sleuth.extract.serialize import Format, plain_to_html, render
 from sleuth.extract.text import clean_plain
 from sleuth.extract.tidy import tidy
 from sleuth.log import Stopwatch, event
@@ -71,6 +72,12 @@ def extract(
         raise UsageError(
             f"unknown output format {output!r}", hint="use one of: text, markdown, html"
         )
+    try:
+        urlsplit(url or "")  # read for forum paths, page types and the canonical URL
+    except ValueError as exc:  # "http://[::1/"
+        raise UsageError(
+            f"url {url!r} is not a valid URL: {exc}", hint="pass the page's absolute address"
+        ) from None
     clock = Stopwatch()
     result = _extract(decode(document, content_type), len(document), url, output, content_type)
     event(

@@ -12,7 +12,7 @@ import re
 from lxml import etree
 
 from sleuth.extract.dom import remove, text_of
-from sleuth.extract.render import HEADINGS
+from sleuth.extract.serialize import HEADINGS
 
 _WORD_RE = re.compile(r"\w+")
 

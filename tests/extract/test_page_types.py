@@ -1,0 +1,210 @@
+"""Every kind of page keeps its content (issue 12): regression pins per page type.
+
+The pages are short excerpts we wrote in the shape of real ones of each kind (a
+Discourse-style thread served in ``<noscript>``, a product with a specification
+table, a shop category of cards, a blog index, a docs page with code and a table of
+contents, a service page spread over sections). Each test checks the judged page
+type, that the content of every block is kept, and that the chrome is not.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from sleuth.extract import extract
+
+CHROME = (
+    '<header><a href="/">Acme</a><nav><a href="/a">Shop</a> <a href="/b">Journal</a>'
+    ' <a href="/c">Support</a> <a href="/d">Account</a></nav></header>'
+)
+FOOTER = (
+    '<footer><p>Copyright Acme Ltd, registered in Leith.</p><a href="/privacy">Privacy'
+    ' policy</a> <a href="/terms">Terms of sale</a></footer>'
+    '<div class="cookie-banner"><p>We use cookies to improve your visit.</p></div>'
+)
+
+
+def _page(body: str, head: str = "") -> str:
+    return (
+        f"<!DOCTYPE html><html><head><title>Acme</title>{head}</head>"
+        f"<body>{CHROME}{body}{FOOTER}</body></html>"
+    )
+
+
+def _sentences(prefix: str, count: int) -> str:
+    return " ".join(
+        f"{prefix} sentence number {i} explains one more detail for the reader today."
+        for i in range(count)
+    )
+
+
+def _assert_no_chrome(text: str) -> None:
+    for chrome in ("Journal", "Terms of sale", "We use cookies", "Copyright Acme"):
+        assert chrome not in text
+
+
+def test_forum_thread_served_in_noscript_keeps_every_post() -> None:
+    posts = "".join(
+        f'<div class="post"><span class="author">user{i}</span><p>Reply {i}: '
+        f"{_sentences(f'Reply {i}', 3)}</p></div>"
+        for i in range(6)
+    )
+    shell = (
+        '<section id="main-outlet"><div class="loading">Loading</div></section>'
+        '<noscript data-path="/t/stuck-builds/812"><h1>Builds stuck on queued</h1>'
+        f"{posts}</noscript>"
+    )
+    result = extract(_page(shell), url="https://discuss.example/t/stuck-builds/812")
+    assert result.metadata["page_type"] == "forum"
+    for i in range(6):
+        assert f"Reply {i} sentence number 2" in result.text
+    _assert_no_chrome(result.text)
+
+
+def test_forum_thread_declared_in_json_ld_keeps_replies() -> None:
+    head = (
+        '<script type="application/ld+json">{"@context":"https://schema.org",'
+        '"@type":"DiscussionForumPosting","headline":"Boiler pressure drops"}</script>'
+    )
+    replies = "".join(
+        f'<div class="comment"><p>{_sentences(f"Answer {i}", 2)}</p></div>' for i in range(4)
+    )
+    body = f"<main><h1>Boiler pressure drops</h1><p>{_sentences('Question', 3)}</p>{replies}</main>"
+    result = extract(_page(body, head))
+    assert result.metadata["page_type"] == "forum"
+    assert "Question sentence number 2" in result.text
+    assert all(f"Answer {i} sentence number 1" in result.text for i in range(4))
+
+
+def test_product_keeps_description_and_specifications() -> None:
+    head = (
+        '<script type="application/ld+json">{"@context":"https://schema.org",'
+        '"@type":"Product","name":"Trail kettle"}</script>'
+    )
+    rows = "".join(f"<tr><th>Property {i}</th><td>Value {i} in steel</td></tr>" for i in range(8))
+    body = (
+        '<main><h1>Trail kettle</h1><p class="price">£39.00</p>'
+        f'<div class="description"><p>{_sentences("Kettle", 6)}</p></div>'
+        f'<table class="specs">{rows}</table>'
+        '<section class="related-products"><h3>You may also like</h3><ul>'
+        '<li><a href="/x">Camp mug</a></li><li><a href="/y">Stove</a></li></ul></section></main>'
+    )
+    result = extract(_page(body, head), url="https://shop.example/products/trail-kettle")
+    assert result.metadata["page_type"] == "product"
+    assert "Kettle sentence number 5" in result.text
+    assert "Value 7 in steel" in result.text
+    assert "You may also like" not in result.text
+    _assert_no_chrome(result.text)
+
+
+def test_collection_keeps_every_card_not_just_one() -> None:
+    cards = "".join(
+        f'<div class="product-card"><a href="/p/{i}"><h3>Wool jumper model {i}</h3></a>'
+        f'<span class="price">£{40 + i}.00</span><p>Knitted in Shetland from undyed wool, '
+        f"pattern {i}.</p></div>"
+        for i in range(12)
+    )
+    intro = _sentences("Category", 2)
+    body = f'<main><h1>Jumpers</h1><p>{intro}</p><div class="grid">{cards}</div></main>'
+    result = extract(_page(body), url="https://shop.example/collections/jumpers")
+    assert result.metadata["page_type"] == "collection"
+    for i in range(12):
+        assert f"Wool jumper model {i}" in result.text
+    _assert_no_chrome(result.text)
+
+
+def test_listing_keeps_every_entry() -> None:
+    entries = "".join(
+        f'<article class="entry"><h2><a href="/journal/{i}">Field note {i}</a></h2>'
+        f"<p>{_sentences(f'Teaser {i}', 1)}</p></article>"
+        for i in range(8)
+    )
+    body = f"<main><h1>Journal</h1>{entries}</main>"
+    result = extract(_page(body), url="https://acme.example/")
+    assert result.metadata["page_type"] == "listing"
+    for i in range(8):
+        assert f"Field note {i}" in result.text
+        assert f"Teaser {i} sentence number 0" in result.text
+
+
+def test_documentation_keeps_code_and_drops_the_table_of_contents() -> None:
+    sections = "".join(
+        f'<h2 id="s{i}">Step {i}</h2><p>{_sentences(f"Step {i}", 2)}</p>'
+        f"<pre><code>acme deploy --stage {i} --wait</code></pre>"
+        for i in range(4)
+    )
+    toc = (
+        '<aside class="toc"><a href="#s0">Contents step zero</a> <a href="#s1">Step one</a></aside>'
+    )
+    body = f'<div class="docs-layout">{toc}<main><h1>Deploying</h1>{sections}</main></div>'
+    result = extract(_page(body), url="https://acme.example/docs/deploying")
+    assert result.metadata["page_type"] == "documentation"
+    for i in range(4):
+        assert f"acme deploy --stage {i} --wait" in result.text
+        assert f"Step {i} sentence number 1" in result.text
+    assert "Contents step zero" not in result.text
+
+
+def test_service_page_keeps_every_section() -> None:
+    sections = "".join(
+        f'<section class="feature"><h2>Benefit {i}</h2><p>{_sentences(f"Benefit {i}", 2)}</p>'
+        "</section>"
+        for i in range(6)
+    )
+    body = f'<main><div class="hero"><h1>Boiler servicing</h1></div>{sections}</main>'
+    result = extract(_page(body), url="https://acme.example/boiler-servicing")
+    assert result.metadata["page_type"] == "service"
+    for i in range(6):
+        assert f"Benefit {i} sentence number 1" in result.text
+    _assert_no_chrome(result.text)
+
+
+def test_article_stays_an_article() -> None:
+    head = '<meta property="og:type" content="article">'
+    body = (
+        f"<main><article><h1>Harbour wall repaired</h1><p>{_sentences('Story', 5)}</p>"
+        f"<p>{_sentences('Detail', 5)}</p></article>"
+        '<div class="related"><a href="/1">Other story one</a> <a href="/2">Other story two</a>'
+        "</div></main>"
+    )
+    result = extract(_page(body, head), url="https://news.example/2025/harbour-wall")
+    assert result.metadata["page_type"] == "article"
+    assert "Story sentence number 4" in result.text
+    assert "Detail sentence number 4" in result.text
+    assert "Other story one" not in result.text
+
+
+def test_two_paragraph_page_keeps_both_paragraphs() -> None:
+    document = (
+        "<html><body><div class='note'><p>Opening hours change from Monday to eight until six."
+        "</p></div><div class='extra'><p>The café stays closed on public holidays as before.</p>"
+        "</div></body></html>"
+    )
+    text = extract(document).text
+    assert "Opening hours change from Monday" in text
+    assert "The café stays closed on public holidays" in text
+
+
+def test_plain_text_has_no_page_type() -> None:
+    assert "page_type" not in extract("just words", content_type="text/plain").metadata
+
+
+@pytest.mark.parametrize("flag", ["--json"])
+def test_cli_json_shows_the_page_type(flag: str) -> None:
+    document = _page(
+        f"<main><h1>Deploying</h1><p>{_sentences('Step', 4)}</p><pre>acme deploy</pre>"
+        "<pre>acme undeploy</pre></main>"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "sleuth", "extract", flag],
+        input=document.encode(),
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["metadata"]["page_type"] == "documentation"
