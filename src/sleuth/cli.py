@@ -384,8 +384,12 @@ def _read(name: str) -> bytes | str:
 
 
 def _check_url(url: str) -> None:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    try:
+        parts = urlsplit(url)
+        valid = parts.scheme in ("http", "https") and bool(parts.hostname)
+    except ValueError:  # "http://[::1/"
+        valid = False
+    if not valid:
         raise UsageError(
             f"--url {url!r} is not an absolute http(s) URL",
             hint="pass the page's address, like https://example.com/page",

@@ -7,6 +7,8 @@ fuzzer's), then asserts the behaviour a caller relies on.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +19,7 @@ from hypothesis import strategies as st
 from fuzz.harness import run_inputs, run_target
 from fuzz.targets import TARGETS, Target, Violation
 from sleuth.config import Settings
-from sleuth.errors import LLMQuotaExceeded, MalformedReply, ReplayMiss
+from sleuth.errors import LLMQuotaExceeded, MalformedReply, ReplayMiss, UsageError
 from sleuth.extract import extract
 from sleuth.llm.cassette import Cassette
 from sleuth.net.guard import Guard
@@ -66,11 +68,25 @@ def test_a_good_recording_still_replays_in_order(tmp_path: Path) -> None:
     assert (second.status, second.body, third.body) == (200, "ok", "ok")
 
 
-def test_an_unparsable_caller_url_does_not_crash_extraction() -> None:
+def test_an_unparsable_caller_url_is_a_usage_error() -> None:
     page = "<html><body><article><p>" + "Words worth reading here. " * 20 + "</p></article>"
-    result = extract(page, url="http://[::1/")
-    assert result.outcome == "ok"
-    assert "Words worth reading" in result.text
+    with pytest.raises(UsageError, match="not a valid URL") as caught:
+        extract(page, url="http://[::1/")
+    assert caught.value.exit_code == 2
+    assert extract(page, url="https://example.com/a").outcome == "ok"
+
+
+def test_the_cli_says_an_unparsable_url_is_bad_input_without_a_traceback() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "sleuth", "extract", "--url", "http://[::1/"],
+        input=b"<p>hi</p>",
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.decode().startswith("sleuth: error: --url 'http://[::1/' is not")
+    assert b"Traceback" not in done.stderr
 
 
 def test_an_unparsable_canonical_link_is_dropped() -> None:
