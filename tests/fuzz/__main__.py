@@ -6,6 +6,7 @@ import argparse
 import json
 import random
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -63,9 +64,15 @@ def main(argv: list[str] | None = None) -> int:
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         outcomes = list(pool.map(one, _budgets(args.inputs, names).items()))
 
+    crash_dir = Path(tempfile.gettempdir()) / "sleuth-fuzz-crashes"
     for outcome in outcomes:
-        for crash in outcome.crashes.values():
+        for index, crash in enumerate(outcome.crashes.values()):
             print(f"\n=== {outcome.target}: {crash.signature} (x{crash.count})\n{crash.message}")
+            if crash.raw:
+                crash_dir.mkdir(exist_ok=True)
+                saved = crash_dir / f"{outcome.target}-{rng_seed}-{index}.pickle"
+                saved.write_bytes(crash.raw)
+                print(f"replay: pickle.loads(open({str(saved)!r}, 'rb').read())")
             print(f"input: {crash.example[:2000]}")
             if crash.trace:
                 print(crash.trace)
@@ -88,7 +95,10 @@ def main(argv: list[str] | None = None) -> int:
                         "target": o.target,
                         "inputs": o.inputs,
                         "seconds": round(o.seconds, 2),
-                        "crashes": [vars(c) for c in o.crashes.values()],
+                        "crashes": [
+                            {k: v for k, v in vars(c).items() if k != "raw"}
+                            for c in o.crashes.values()
+                        ],
                     }
                     for o in outcomes
                 ],

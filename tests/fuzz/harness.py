@@ -3,9 +3,10 @@
 Hypothesis is the generator only: the body never raises, so a crash does not stop the run
 and every target gets its whole budget; each distinct crash (exception type and the line
 in sleuth that raised it) is kept once, with the smallest input that produced it. A hang
-is caught twice: ``SIGALRM`` interrupts Python code past the per-input limit, and a
-faulthandler watchdog ends the worker when C code (a regex, lxml) holds on past twice
-that, in which case the parent records the input the worker had saved before starting it.
+is caught twice: a CPU-time timer (``SIGPROF``, so a busy machine does not make slow
+inputs look hung) interrupts Python code past the per-input limit, and a wall-clock
+faulthandler watchdog ends the worker when C code holds on, or the input waits on
+something forever, in which case the parent records the input the worker saved first.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class Crash:
     trace: str
     example: str  # repr of the smallest input that produced it
     count: int = 1
+    raw: bytes = b""  # that input, pickled whole (the repr is cut), to replay it
 
 
 @dataclass
@@ -57,6 +59,7 @@ class Outcome:
         known.count += crash.count
         if len(crash.example) < len(known.example):
             known.example, known.trace, known.message = crash.example, crash.trace, crash.message
+            known.raw = crash.raw
 
 
 def _where(exc: BaseException) -> str:
@@ -78,12 +81,18 @@ def _crash(exc: BaseException, value: Any) -> Crash:
         message=str(exc)[:300],
         trace="".join(traceback.format_exception(exc))[-4000:],
         example=_shown(value),
+        raw=pickle.dumps(value),
     )
 
 
 def _shown(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 20_000 else text[:20_000] + "...(cut)"
+
+
+def _wall_limit(timeout: float) -> float:
+    """Seconds of wall time before the watchdog ends a worker: generous, for busy machines."""
+    return timeout * 4 + 5
 
 
 def _alarm(signum: int, frame: Any) -> None:
@@ -97,7 +106,7 @@ _ARMED = [False]
 def run_inputs(target: Target, count: int, timeout: float, rng_seed: int, last: Path) -> Outcome:
     """Feed ``count`` generated inputs to ``target`` in this process."""
     outcome = Outcome(target.name)
-    signal.signal(signal.SIGALRM, _alarm)
+    signal.signal(signal.SIGPROF, _alarm)
     started = time.perf_counter()
 
     @settings(
@@ -115,9 +124,9 @@ def run_inputs(target: Target, count: int, timeout: float, rng_seed: int, last: 
             return
         outcome.inputs += 1
         last.write_bytes(pickle.dumps(_shown(value)))
-        faulthandler.dump_traceback_later(timeout * 2 + 1, exit=True)
+        faulthandler.dump_traceback_later(_wall_limit(timeout), exit=True)
         _ARMED[0] = True
-        signal.setitimer(signal.ITIMER_REAL, timeout)
+        signal.setitimer(signal.ITIMER_PROF, timeout)
         try:
             target.run(value)
         except target.allowed:
@@ -127,7 +136,7 @@ def run_inputs(target: Target, count: int, timeout: float, rng_seed: int, last: 
             outcome.add(_crash(exc, value))
         finally:
             _ARMED[0] = False
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.setitimer(signal.ITIMER_PROF, 0)
             faulthandler.cancel_dump_traceback_later()
 
     body()
@@ -182,6 +191,6 @@ def run_target(name: str, count: int, timeout: float, rng_seed: int) -> Outcome:
                 signature, message = f"worker killed by signal {-code}", "the process died"
             else:  # the faulthandler watchdog exits with 1
                 signature = f"hang (worker exit {code})"
-                message = f"no answer within {timeout * 2 + 1:g} s"
+                message = f"no answer within {_wall_limit(timeout):g} s"
             total.add(Crash(signature, message, "", example))
     return total
