@@ -208,3 +208,20 @@ def test_cli_json_shows_the_page_type(flag: str) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["metadata"]["page_type"] == "documentation"
+
+
+def test_product_description_declared_only_in_json_ld_opens_the_text() -> None:
+    description = (
+        "A stove-top kettle of brushed steel that boils a litre in four minutes on a camp"
+        " burner and packs flat into its own pouch."
+    )
+    head = (
+        '<script type="application/ld+json">{"@context":"https://schema.org",'
+        f'"@type":"Product","name":"Trail kettle","description":"{description}"}}</script>'
+    )
+    rows = "".join(f"<tr><th>Property {i}</th><td>Value {i} in steel</td></tr>" for i in range(8))
+    body = f'<main><h1>Trail kettle</h1><p class="price">£39.00</p><table>{rows}</table></main>'
+    result = extract(_page(body, head), url="https://shop.example/products/trail-kettle")
+    assert result.text.startswith(description)
+    assert "Value 7 in steel" in result.text
+    assert result.text.count("boils a litre in four minutes") == 1

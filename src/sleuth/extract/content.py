@@ -71,9 +71,11 @@ _LINK_DENSE = 0.5
 # The page content replaces trafilatura's answer when that holds less than this share
 # of the page content's words: low on an article (one block is the point), high where
 # the content is spread over many blocks.
+# On an article the page content only stands in for an answer shorter than this.
+ARTICLE_RESCUE_WORDS = 75
 _PAGE_SHARE: dict[PageType, float] = {
-    "article": 0.0,
-    "forum": 0.5,
+    "article": 0.5,
+    "forum": 0.35,
     "product": 0.3,
     "documentation": 0.5,
     "collection": 1.0,
@@ -190,9 +192,36 @@ def _add_missing_segments(primary: etree._Element, segments: etree._Element) -> 
 
 
 def main_content(
-    root: etree._Element, *, discussion: bool = False, page_type: PageType = "article"
+    root: etree._Element,
+    *,
+    discussion: bool = False,
+    page_type: PageType = "article",
+    declared: str | None = None,
 ) -> Content | None:
-    """The main content; on a discussion page, the replies are part of it."""
+    """The main content; on a discussion page, the replies are part of it.
+
+    ``declared`` is a description the page declares in its data (a product's JSON-LD):
+    it opens the content when the content does not already hold it.
+    """
+    content = _main_content(root, discussion, page_type)
+    if content is not None and declared:
+        _add_declared(content.root, declared)
+    return content
+
+
+def _add_declared(content: etree._Element, declared: str) -> None:
+    words = _WORD_RE.findall(declared.casefold())
+    if len(words) < _PARAGRAPH_WORDS:
+        return
+    kept = _shingles(text_of(content))
+    shingles = _shingles(declared)
+    if len(shingles & kept) < COVERED * len(shingles):
+        paragraph = etree.Element("p")
+        paragraph.text = declared
+        content.insert(0, paragraph)
+
+
+def _main_content(root: etree._Element, discussion: bool, page_type: PageType) -> Content | None:
     body = root.find("body")
     if body is None:
         return None
@@ -219,6 +248,8 @@ def main_content(
             return Content(page, "page")
         return found
     found_words = _words(found.root) if found is not None else 0
+    if page_type == "article" and found_words > ARTICLE_RESCUE_WORDS:
+        return found  # an article extractor that found an article is trusted
     if found_words < _PAGE_SHARE[page_type] * page_words:
         return Content(page, "page")
     return found

@@ -257,3 +257,13 @@ def read_metadata(root: etree._Element, url: str | None = None) -> dict[str, Any
     if found["language"]:
         found["language"] = found["language"].replace("_", "-")
     return {key: clean_value(value) for key, value in found.items() if value}
+
+
+def product_description(json_ld: list[dict[str, Any]]) -> str | None:
+    """The description a product page declares in JSON-LD (often its only copy of it)."""
+    for item in _objects(json_ld):
+        if _types(item) & {"product", "productgroup"}:
+            description = item.get("description")
+            if isinstance(description, str) and description.strip():
+                return " ".join(description.split())
+    return None

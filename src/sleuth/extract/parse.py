@@ -8,6 +8,14 @@ import lxml.html
 from lxml import etree
 
 _local = threading.local()
+# Characters XML forbids: lxml reads them from HTML but refuses them when a later stage sets
+# text again (moving a removed element's tail), so they go before parsing. Form feed and
+# vertical tab are whitespace and stay so; the rest are invisible.
+_NOT_XML = {
+    **dict.fromkeys([*range(0x00, 0x09), *range(0x0E, 0x20), 0xFFFE, 0xFFFF]),
+    0x0B: " ",
+    0x0C: " ",
+}
 
 
 def _parser() -> lxml.html.HTMLParser:
@@ -30,7 +38,7 @@ def parse_html(text: str) -> lxml.html.HtmlElement | None:
     """The ``<html>`` root, or None when there is no markup to speak of."""
     if not text.strip():
         return None
-    data = text.encode("utf-8", "replace")
+    data = text.translate(_NOT_XML).encode("utf-8", "replace")
     try:
         root = lxml.html.document_fromstring(data, parser=_parser())
     except (etree.ParserError, ValueError):

@@ -15,7 +15,7 @@ from sleuth.extract.content import is_discussion, main_content
 from sleuth.extract.decode import decode
 from sleuth.extract.dom import text_of
 from sleuth.extract.kind import page_type
-from sleuth.extract.metadata import page_title, read_metadata
+from sleuth.extract.metadata import page_title, product_description, read_metadata
 from sleuth.extract.parse import parse_html
 from sleuth.extract.quality import Outcome, judge, observe
 from sleuth.extract.sanitize import sanitize
@@ -108,7 +108,8 @@ def _extract(
     kind = page_type(root, url, metadata.get("json_ld", []))
     metadata["page_type"] = kind
     sanitize(root)
-    content = main_content(root, discussion=discussion, page_type=kind)
+    declared = product_description(metadata.get("json_ld", [])) if kind == "product" else None
+    content = main_content(root, discussion=discussion, page_type=kind, declared=declared)
 
     rendered, plain, method = "", "", "none"
     if content is not None:
