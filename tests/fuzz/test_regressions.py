@@ -230,3 +230,15 @@ def test_a_url_without_a_scheme_gets_https_even_with_a_scheme_later_in_it(
     from sleuth.pages.fetcher import normalize_input_url
 
     assert normalize_input_url(typed) == expected
+
+
+@pytest.mark.parametrize("char", ["\x0c", "\x0b", "\x01", "\x1f", "\x00", "\ufffe"])
+def test_control_characters_beside_removed_elements_do_not_crash_extraction(char: str) -> None:
+    # lxml reads these from HTML but refuses them when a removed element's tail is moved.
+    body = "<p>" + "Words here and there. " * 60 + "</p>"
+    page = f"<html><body><article>{body}<p>lead <span hidden>x</span>{char} tail</p>{body}"
+    result = extract(page)
+    assert result.outcome == "ok"
+    assert "lead" in result.text
+    assert "tail" in result.text
+    assert char not in result.text
