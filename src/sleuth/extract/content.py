@@ -58,6 +58,8 @@ _WORD_RE = re.compile(r"\w+")
 SHORT_RESULT = 500
 # ... and replaced by the density pass only when that finds clearly more.
 SHORT_GAIN = 1.5
+# ... and by the density pass also when that finds this many times more words.
+FRAGMENT_GAIN = 5.0
 # A density segment this long that trafilatura did not cover at all is missing text;
 # covered and uncovered are shares of its word 3-grams found in trafilatura's text.
 MISSING_SEGMENT = 400
@@ -243,7 +245,7 @@ def _main_content(root: etree._Element, discussion: bool, page_type: PageType) -
         found = None
     if page is None or not page_words:
         return found
-    if page_words <= SHORT_PAGE_WORDS:
+    if page_words <= SHORT_PAGE_WORDS and (found is None or _words(found.root) <= page_words):
         if not _link_dense(page) and (found is None or _drops_a_paragraph(found.root, page)):
             return Content(page, "page")
         return found
@@ -282,6 +284,8 @@ def _article(root: etree._Element, options: Extractor) -> Content | None:
     primary_length = len(text_of(primary))
     if primary_length < SHORT_RESULT and len(text_of(second)) > SHORT_GAIN * primary_length:
         return Content(second, "density")
+    if _words(second) > FRAGMENT_GAIN * _words(primary):
+        return Content(second, "density")  # trafilatura kept a fragment of the body
     if _add_missing_segments(primary, second):
         return Content(primary, "trafilatura+density")
     return Content(primary, "trafilatura")
