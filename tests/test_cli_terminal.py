@@ -12,6 +12,7 @@ import pty
 import re
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -43,7 +44,8 @@ def run_on_terminal(
 ) -> tuple[int, str, str]:
     """Run sleuth with the streams named in ``terminal`` on one pty, the others piped.
 
-    Returns (exit code, what the pty showed, what the pipes got, stdout before stderr).
+    Returns (exit code, what the pty showed, what the pipes got). Both are read at once,
+    so neither side can fill up and stall the program.
     """
     master, slave = pty.openpty()
     streams = {
@@ -57,6 +59,14 @@ def run_on_terminal(
         env=_env(env),
     )
     os.close(slave)
+    piped: list[bytes] = []
+    readers = [
+        threading.Thread(target=lambda s=stream: piped.append(s.read()))
+        for stream in (process.stdout, process.stderr)
+        if stream is not None
+    ]
+    for reader in readers:
+        reader.start()
     shown = b""
     while True:
         try:
@@ -67,13 +77,13 @@ def run_on_terminal(
             break
         shown += chunk
     os.close(master)
-    piped = b""
+    for reader in readers:
+        reader.join(timeout=120)
     for stream in (process.stdout, process.stderr):
         if stream is not None:
-            piped += stream.read()
             stream.close()
     code = process.wait(timeout=120)
-    return code, shown.decode("utf-8", "replace"), piped.decode("utf-8", "replace")
+    return code, shown.decode("utf-8", "replace"), b"".join(piped).decode("utf-8", "replace")
 
 
 @pytest.fixture
