@@ -227,10 +227,10 @@ def _main_content(root: etree._Element, discussion: bool, page_type: PageType) -
     body = root.find("body")
     if body is None:
         return None
-    page = page_content(root)
-    page_words = _words(page) if page is not None else 0
-    if page is not None and page_words and page_type in ("collection", "listing"):
-        return Content(page, "page")  # the repeated cards are the content
+    if page_type in ("collection", "listing"):
+        page = page_content(root)
+        if page is not None and _words(page):
+            return Content(page, "page")  # the repeated cards are the content
     if discussion or page_type == "forum":
         found = _article(root, _DISCUSSION)
     elif page_type in ("article", "service"):
@@ -241,17 +241,21 @@ def _main_content(root: etree._Element, discussion: bool, page_type: PageType) -
     else:
         primary = _trafilatura(root, _PAGE)
         found = Content(primary, "trafilatura") if primary is not None else None
-    if found is not None and not _words(found.root):
+    found_words = _words(found.root) if found is not None else 0
+    if not found_words:
         found = None
+    if page_type == "article" and found_words > max(ARTICLE_RESCUE_WORDS, SHORT_PAGE_WORDS):
+        return found  # an article extractor that found an article is trusted
+    page = page_content(root)  # only now: most articles never need it
+    page_words = _words(page) if page is not None else 0
     if page is None or not page_words:
         return found
-    if page_words <= SHORT_PAGE_WORDS and (found is None or _words(found.root) <= page_words):
+    if page_words <= SHORT_PAGE_WORDS and found_words <= page_words:
         if not _link_dense(page) and (found is None or _drops_a_paragraph(found.root, page)):
             return Content(page, "page")
         return found
-    found_words = _words(found.root) if found is not None else 0
     if page_type == "article" and found_words > ARTICLE_RESCUE_WORDS:
-        return found  # an article extractor that found an article is trusted
+        return found
     if found_words < _PAGE_SHARE[page_type] * page_words:
         return Content(page, "page")
     return found

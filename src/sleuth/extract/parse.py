@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 
 import lxml.html
@@ -16,6 +17,9 @@ _NOT_XML = {
     0x0B: " ",
     0x0C: " ",
 }
+# str.translate walks every character in Python-level steps; a regex finds the rare page
+# that needs it at C speed.
+_NOT_XML_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def _parser() -> lxml.html.HTMLParser:
@@ -38,7 +42,9 @@ def parse_html(text: str) -> lxml.html.HtmlElement | None:
     """The ``<html>`` root, or None when there is no markup to speak of."""
     if not text.strip():
         return None
-    data = text.translate(_NOT_XML).encode("utf-8", "replace")
+    if _NOT_XML_RE.search(text):
+        text = text.translate(_NOT_XML)
+    data = text.encode("utf-8", "replace")
     try:
         root = lxml.html.document_fromstring(data, parser=_parser())
     except (etree.ParserError, ValueError):
