@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from fuzz.harness import run_inputs, run_target
 from fuzz.targets import TARGETS, Target, Violation
 from sleuth.config import Settings
-from sleuth.errors import LLMQuotaExceeded, MalformedReply, ReplayMiss, UsageError
+from sleuth.errors import BlockedError, LLMQuotaExceeded, MalformedReply, ReplayMiss, UsageError
 from sleuth.extract import extract
 from sleuth.llm.cassette import Cassette
 from sleuth.net.guard import Guard
@@ -242,3 +242,18 @@ def test_control_characters_beside_removed_elements_do_not_crash_extraction(char
     assert "lead" in result.text
     assert "tail" in result.text
     assert char not in result.text
+
+
+def test_a_non_ascii_ipv6_zone_id_is_refused_with_a_reason() -> None:
+    guard = Guard(Settings())
+    with pytest.raises(BlockedError, match="invalid IPv6 zone id"):
+        guard.check_url("http://[2001:db8::1%25\u00e9en0]/")
+    with pytest.raises(UsageError, match="port 99999999 does not exist"):
+        guard.check_url("http://[2001:db8::1%25\u00e9en0]:99999999/")
+
+
+def test_a_url_whose_credentials_cannot_be_cut_out_is_refused_without_showing_them() -> None:
+    with pytest.raises(BlockedError) as caught:
+        Guard(Settings()).check_url("://hunter2@://://exam")
+    assert "hunter2" not in str(caught.value)
+    assert "not shown" in str(caught.value)

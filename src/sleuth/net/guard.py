@@ -92,7 +92,7 @@ class Guard:
             raise blocked(text, f"the {scheme or 'missing'} scheme is refused; use http or https")
         port = DEFAULT_PORTS[scheme] if parsed.port is None else parsed.port
         if not 0 < port < 65536:
-            shown_host = parsed.raw_host.decode("latin-1")
+            shown_host = parsed.host  # raw_host cannot encode a non-ASCII IPv6 zone id
             shown_host = f"[{shown_host}]" if ":" in shown_host else shown_host
             origin = f"{scheme}://{shown_host}:{port}"
             raise UsageError(
@@ -100,7 +100,11 @@ class Guard:
                 hint="write a port from 1 to 65535, or none for the scheme's default",
             )
         try:
-            host = parse_host(parsed.raw_host.decode("latin-1"))
+            raw_host = parsed.raw_host.decode("latin-1")
+        except UnicodeEncodeError:  # httpx keeps a non-ASCII IPv6 zone id it cannot encode
+            raw_host = parsed.host
+        try:
+            host = parse_host(raw_host)
         except ValueError as exc:
             raise blocked(text, str(exc)) from None
         if (scheme, host, port) in self._trusted:
@@ -217,7 +221,12 @@ class Guard:
 
 def _shown(url: httpx.URL) -> str:
     """The URL for messages and logs: credentials never leave in them."""
-    return str(url.copy_with(userinfo=b"")) if url.userinfo else str(url)
+    if not url.userinfo:
+        return str(url)
+    try:
+        return str(url.copy_with(userinfo=b""))
+    except httpx.InvalidURL:  # "://user@://x" cannot be rebuilt without its credentials
+        return f"{url.scheme}://{url.host} (the rest is not shown: it holds credentials)"
 
 
 def _strip_zone(address: IPAddress) -> IPAddress:
