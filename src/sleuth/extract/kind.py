@@ -87,11 +87,12 @@ def page_type(root: etree._Element, url: str | None, json_ld: list[dict[str, Any
         return "documentation"
     if segments & _FORUM_SEGMENTS:
         return "forum"
-    prices = number(_PRICES, root)
-    if segments & _PRODUCT_SEGMENTS and prices:
-        return "product"
-    if segments & _COLLECTION_SEGMENTS and prices >= _MANY_PRICES:
-        return "collection"
+    if segments & (_PRODUCT_SEGMENTS | _COLLECTION_SEGMENTS):
+        prices = number(_PRICES, root)
+        if segments & _PRODUCT_SEGMENTS and prices:
+            return "product"
+        if segments & _COLLECTION_SEGMENTS and prices >= _MANY_PRICES:
+            return "collection"
     if segments & _DOCS_SEGMENTS or number(_CODE_BLOCKS, root) >= _MANY_CODE_BLOCKS:
         return "documentation"
     if "itemlist" in types and not types & _ARTICLE_TYPES:
