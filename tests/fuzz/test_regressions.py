@@ -257,3 +257,11 @@ def test_a_url_whose_credentials_cannot_be_cut_out_is_refused_without_showing_th
         Guard(Settings()).check_url("://hunter2@://://exam")
     assert "hunter2" not in str(caught.value)
     assert "not shown" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("url", "port"), [("https://xn--bch:65537/x", 65537), ("https://xn--kva.example:0/x", 0)]
+)
+def test_a_bad_port_on_a_host_that_is_not_valid_punycode_is_named(url: str, port: int) -> None:
+    with pytest.raises(UsageError, match=f"port {port} does not exist"):
+        Guard(Settings()).check_url(url)

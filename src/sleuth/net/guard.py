@@ -92,7 +92,7 @@ class Guard:
             raise blocked(text, f"the {scheme or 'missing'} scheme is refused; use http or https")
         port = DEFAULT_PORTS[scheme] if parsed.port is None else parsed.port
         if not 0 < port < 65536:
-            shown_host = parsed.host  # raw_host cannot encode a non-ASCII IPv6 zone id
+            shown_host = _host_text(parsed)
             shown_host = f"[{shown_host}]" if ":" in shown_host else shown_host
             origin = f"{scheme}://{shown_host}:{port}"
             raise UsageError(
@@ -100,11 +100,7 @@ class Guard:
                 hint="write a port from 1 to 65535, or none for the scheme's default",
             )
         try:
-            raw_host = parsed.raw_host.decode("latin-1")
-        except UnicodeEncodeError:  # httpx keeps a non-ASCII IPv6 zone id it cannot encode
-            raw_host = parsed.host
-        try:
-            host = parse_host(raw_host)
+            host = parse_host(_host_text(parsed))
         except ValueError as exc:
             raise blocked(text, str(exc)) from None
         if (scheme, host, port) in self._trusted:
@@ -217,6 +213,17 @@ class Guard:
     def _port_reason(self, host: IPAddress | str, port: int) -> str:
         allowed = ", ".join(str(p) for p in sorted(self._open_ports))
         return f"port {port} of {host} is not allowed (allowed ports: {allowed})"
+
+
+def _host_text(url: httpx.URL) -> str:
+    """The host as written; "" when httpx holds one it can neither encode nor decode."""
+    try:
+        return url.raw_host.decode("latin-1")
+    except UnicodeEncodeError:  # a non-ASCII IPv6 zone id, which httpx keeps as it came
+        try:
+            return url.host
+        except ValueError:  # idna's errors are UnicodeErrors
+            return ""
 
 
 def _shown(url: httpx.URL) -> str:
