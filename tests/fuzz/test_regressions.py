@@ -265,3 +265,23 @@ def test_a_url_whose_credentials_cannot_be_cut_out_is_refused_without_showing_th
 def test_a_bad_port_on_a_host_that_is_not_valid_punycode_is_named(url: str, port: int) -> None:
     with pytest.raises(UsageError, match=f"port {port} does not exist"):
         Guard(Settings()).check_url(url)
+
+
+def test_a_gitignore_line_of_many_stars_is_read_as_git_reads_it_and_fast(tmp_path: Path) -> None:
+    from sleuth.stack import detect_path
+
+    stars = "*" * 60
+    (tmp_path / ".gitignore").write_text(f"{stars}.log\nbuild/{stars}/x\n", encoding="utf-8")
+    (tmp_path / "package.json").write_text('{"name": "web"}', encoding="utf-8")
+    (tmp_path / "a-very-long-file-name-that-backtracking-would-choke-on-forever.txt").write_text("")
+    (tmp_path / "debug.log").write_text("")
+    [project] = detect_path(tmp_path, "static")  # minutes of backtracking before the fix
+    assert project.language == "JavaScript"
+
+    from sleuth.stack.ignore import parse_ignore
+
+    rules = parse_ignore(f"{stars}.log\na/***/b\n!keep/**\n")
+    assert rules is not None
+    assert rules.verdict("debug.log") is True
+    assert rules.verdict("a/x/y/b") is True
+    assert rules.verdict("notes.txt") is None

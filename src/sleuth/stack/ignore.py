@@ -114,11 +114,25 @@ class IgnoreFile:
         return None if include is None else bool(include)
 
 
+# A run of stars matches what one star matches unless it is a whole path segment, where it
+# is "**" (git's wildmatch); collapsing runs keeps "*****...*.log" from backtracking for ever.
+_STAR_RUN = re.compile(r"(?<!\\)\*{2,}")
+
+
+def _collapse_stars(line: str) -> str:
+    def one(match: re.Match[str]) -> str:
+        start, end = match.span()
+        whole = (start == 0 or line[start - 1] == "/") and (end == len(line) or line[end] == "/")
+        return "**" if whole else "*"
+
+    return _STAR_RUN.sub(one, line)
+
+
 def _valid(lines: Iterable[str]) -> list[str]:
     """The lines git would use: an invalid pattern (``!`` alone, ``[z-a]``) is skipped, as git
     skips it, instead of spoiling the whole file."""
     kept = []
-    for line in lines:
+    for line in map(_collapse_stars, lines):
         try:
             pathspec.GitIgnoreSpec.from_lines([line])
         except (ValueError, re.error):  # pathspec's pattern errors are ValueErrors
