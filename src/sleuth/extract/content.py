@@ -254,7 +254,7 @@ def _main_content(root: etree._Element, discussion: bool, page_type: PageType) -
     if page is None or not page_words:
         return found
     if page_words <= SHORT_PAGE_WORDS and found_words <= page_words:
-        if not _link_dense(page) and (found is None or _drops_a_paragraph(found.root, page)):
+        if not _link_dense(page) and _drops_a_paragraph(found, page):
             return Content(page, "page")
         return found
     if page_type == "article" and found_words > ARTICLE_RESCUE_WORDS:
@@ -270,9 +270,9 @@ def _link_dense(element: etree._Element) -> bool:
     return links > _LINK_DENSE * max(len(text_of(element)), 1)
 
 
-def _drops_a_paragraph(found: etree._Element, page: etree._Element) -> bool:
-    """Whether a paragraph of the page is missing from what was found."""
-    kept = " ".join(_WORD_RE.findall(text_of(found).casefold()))
+def _drops_a_paragraph(found: Content | None, page: etree._Element) -> bool:
+    """Whether a paragraph of the page is missing from what was found (if anything was)."""
+    kept = " ".join(_WORD_RE.findall(text_of(found.root).casefold())) if found else ""
     for paragraph in page.iter("p", "blockquote", "pre"):
         words = _WORD_RE.findall(text_of(paragraph).casefold())
         if len(words) >= _PARAGRAPH_WORDS and " ".join(words) not in kept:
