@@ -10,11 +10,14 @@ type, that the content of every block is kept, and that the chrome is not.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from loopback import serve
 from sleuth.extract import extract
 
 CHROME = (
@@ -225,3 +228,26 @@ def test_product_description_declared_only_in_json_ld_opens_the_text() -> None:
     assert result.text.startswith(description)
     assert "Value 7 in steel" in result.text
     assert result.text.count("boils a litre in four minutes") == 1
+
+
+def test_cli_fetch_json_shows_the_page_type(tmp_path: Path) -> None:
+    """``sleuth fetch --json`` over a real HTTP server on loopback (tests/loopback.py)."""
+    document = _page(f"<main><h1>Boiler servicing</h1><p>{_sentences('Offer', 12)}</p></main>")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SLEUTH_")}
+    with serve() as site:
+        url = site.add("/products/kettle", document.replace("<main>", '<main class="price">'))
+        env.update(
+            SLEUTH_ALLOW_HOSTS=f"127.0.0.1:{site.port}",
+            SLEUTH_CACHE="memory",
+            SLEUTH_RENDER="never",
+            XDG_CONFIG_HOME=str(tmp_path / "config"),
+        )
+        done = subprocess.run(
+            [sys.executable, "-m", "sleuth", "fetch", url, "--json", "--ignore-robots"],
+            capture_output=True,
+            env=env,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["metadata"]["page_type"] == "product"
