@@ -285,3 +285,18 @@ def test_a_gitignore_line_of_many_stars_is_read_as_git_reads_it_and_fast(tmp_pat
     assert rules.verdict("debug.log") is True
     assert rules.verdict("a/x/y/b") is True
     assert rules.verdict("notes.txt") is None
+
+
+def test_a_gitignore_line_of_many_separate_stars_is_set_aside_not_matched() -> None:
+    from sleuth.stack.ignore import MAX_STARS_PER_SEGMENT, parse_ignore
+
+    hostile = "*a" * 10 + "*.log"  # about 44 ** 10 steps per miss for a backtracking matcher
+    rules = parse_ignore(f"{hostile}\n*.tmp\n")
+    assert rules is not None
+    assert rules.verdict("a-very-long-file-name-that-backtracking-would-choke-on.txt") is None
+    assert rules.verdict("aaaaaaaaaa.log") is None  # the hostile line is not applied
+    assert rules.verdict("x.tmp") is True  # the rest of the file still is
+    within = "*a" * (MAX_STARS_PER_SEGMENT - 1) + "*.log"
+    kept = parse_ignore(f"{within}\n")
+    assert kept is not None
+    assert kept.verdict("xaxaxa.log") is True

@@ -128,11 +128,24 @@ def _collapse_stars(line: str) -> str:
     return _STAR_RUN.sub(one, line)
 
 
+# Separate stars in one path segment ("*a*b*c*d*e.log") cost a backtracking regex matcher
+# about len(name) ** stars steps on a miss: a hostile repository could stall detection with
+# one line. No real .gitignore needs more than a few, so such a line is set aside.
+MAX_STARS_PER_SEGMENT = 4
+
+
+def _too_many_stars(line: str) -> bool:
+    return any(segment.count("*") > MAX_STARS_PER_SEGMENT for segment in line.split("/"))
+
+
 def _valid(lines: Iterable[str]) -> list[str]:
     """The lines git would use: an invalid pattern (``!`` alone, ``[z-a]``) is skipped, as git
-    skips it, instead of spoiling the whole file."""
+    skips it, instead of spoiling the whole file; so is a line of too many stars to match in
+    bounded time."""
     kept = []
     for line in map(_collapse_stars, lines):
+        if _too_many_stars(line):
+            continue
         try:
             pathspec.GitIgnoreSpec.from_lines([line])
         except (ValueError, re.error):  # pathspec's pattern errors are ValueErrors
