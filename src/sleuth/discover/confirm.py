@@ -115,7 +115,8 @@ def choose(tool: str, matches: list[ProbeResult], ask: Ask) -> ProbeResult | Non
 def summary(result: DiscoveryResult) -> str:
     """One line on stderr for answers that need no confirmation."""
     reason = result.selection_reason.replace("_", " ")
-    line = f"{result.tool}: {result.builder}:{result.source} ({result.stage}, {reason})"
+    how = result.stage if reason == result.stage else f"{result.stage}, {reason}"
+    line = f"{result.tool}: {result.builder}:{result.source} ({how})"
     if result.downloads_ratio:
         line += f", {result.downloads_ratio:g}x the runner-up's downloads"
     return line
