@@ -478,3 +478,106 @@ def test_page_wrapper_hidden_until_scripts_run_is_kept(style: str) -> None:
 def test_faded_block_beside_the_page_text_stays_hidden() -> None:
     snippet = f'<div style="opacity:0"><p>{INJECTION}</p></div>'
     assert "PWNED" not in _sanitised(article_with(snippet))
+
+
+# -- content a reader reveals with a click ----------------------------------------
+PANEL = "The warranty covers the motor for ten years and the battery for three."
+REVEALED = {
+    "inactive-tabpanel-hidden-attribute": (
+        '<div role="tablist"><button role="tab" aria-controls="spec">Specs</button></div>'
+        f'<div role="tabpanel" id="spec" hidden><p>{PANEL}</p></div>'
+    ),
+    "tabpanel-aria-hidden-without-control": (
+        f'<div role="tabpanel" aria-hidden="true" class="is-hidden"><p>{PANEL}</p></div>'
+    ),
+    "accordion-aria-expanded-display-none": (
+        '<button aria-expanded="false" aria-controls="faq-2">Is it covered?</button>'
+        f'<div id="faq-2" style="display:none"><p>{PANEL}</p></div>'
+    ),
+    "accordion-collapsed-max-height": (
+        '<button aria-expanded="false" aria-controls="more">More</button>'
+        f'<div id="more" style="max-height:0;overflow:hidden"><p>{PANEL}</p></div>'
+    ),
+    "bootstrap-collapse-data-target": (
+        '<a data-toggle="collapse" data-target="#warranty">Warranty</a>'
+        f'<div id="warranty" class="collapse hidden"><p>{PANEL}</p></div>'
+    ),
+    "bootstrap5-data-bs-target": (
+        '<button data-bs-toggle="collapse" data-bs-target="#w5">Warranty</button>'
+        f'<div id="w5" class="d-none"><p>{PANEL}</p></div>'
+    ),
+    "tab-link-href-in-a-tablist": (
+        '<ul role="tablist"><li><a href="#tab-warranty">Warranty</a></li></ul>'
+        f'<div id="tab-warranty" style="display:none"><p>{PANEL}</p></div>'
+    ),
+    "read-more-toggle-href": (
+        '<a href="#rest" data-toggle="collapse">Read more</a>'
+        f'<div id="rest" style="visibility:hidden"><p>{PANEL}</p></div>'
+    ),
+    "closed-details": f"<details><summary>Warranty</summary><p>{PANEL}</p></details>",
+}
+
+
+@pytest.mark.parametrize("snippet", REVEALED.values(), ids=REVEALED.keys())
+def test_panel_a_reader_can_open_is_kept(snippet: str) -> None:
+    assert PANEL in _sanitised(article_with(snippet))
+
+
+STILL_HIDDEN = {
+    "hidden-div-without-control": f'<div id="note" style="display:none"><p>{INJECTION}</p></div>',
+    "hidden-attribute-without-control": f'<div id="x" hidden><p>{INJECTION}</p></div>',
+    "plain-link-to-a-hidden-id": (
+        f'<a href="#footnote">see note</a><div id="footnote" hidden><p>{INJECTION}</p></div>'
+    ),
+    "aria-controls-without-tab-or-expanded": (
+        f'<input aria-controls="list"><div id="list" hidden><p>{INJECTION}</p></div>'
+    ),
+    "tabpanel-off-screen": (
+        f'<div role="tabpanel" style="position:absolute;left:-9999px"><p>{INJECTION}</p></div>'
+    ),
+    "tabpanel-faded": f'<div role="tabpanel" style="opacity:0"><p>{INJECTION}</p></div>',
+    "target-coloured-as-its-background": (
+        '<button aria-expanded="true" aria-controls="c">Open</button>'
+        f'<div id="c" style="color:#fff;background:#fff"><p>{INJECTION}</p></div>'
+    ),
+    "target-zero-width-box": (
+        '<button aria-expanded="false" aria-controls="z">Open</button>'
+        f'<div id="z" style="width:0;overflow:hidden"><p>{INJECTION}</p></div>'
+    ),
+    "target-screen-reader-only": (
+        '<button role="tab" aria-controls="sr">Open</button>'
+        f'<div id="sr" class="sr-only"><p>{INJECTION}</p></div>'
+    ),
+    "target-with-font-size-zero": (
+        '<button role="tab" aria-controls="f0">Open</button>'
+        f'<div id="f0" style="font-size:0"><p>{INJECTION}</p></div>'
+    ),
+    "closed-dialog-targeted-by-a-control": (
+        f'<button aria-expanded="false" aria-controls="d">Open</button><dialog id="d">{INJECTION}'
+        "</dialog>"
+    ),
+}
+
+
+@pytest.mark.parametrize("snippet", STILL_HIDDEN.values(), ids=STILL_HIDDEN.keys())
+def test_hidden_text_without_a_disclosure_pattern_stays_hidden(snippet: str) -> None:
+    text = _sanitised(article_with(snippet))
+    assert "PWNED" not in text
+    assert all(sentence in text for sentence in VISIBLE)
+
+
+def test_a_navigation_drop_down_opened_by_a_control_stays_hidden() -> None:
+    links = "".join(f'<li><a href="/c/{n}">Category {n}</a></li>' for n in range(12))
+    snippet = (
+        '<button aria-expanded="false" aria-controls="menu-shop">Shop</button>'
+        f'<div id="menu-shop" hidden><ul>{links}</ul></div>'
+    )
+    assert "Category 3" not in _sanitised(article_with(snippet))
+
+
+def test_a_panel_inside_the_site_header_stays_hidden() -> None:
+    snippet = (
+        '<header><button aria-expanded="false" aria-controls="promo">Offers</button>'
+        f'<div id="promo" hidden><p>{PANEL}</p></div></header>'
+    )
+    assert PANEL not in _sanitised(article_with(snippet))

@@ -23,7 +23,15 @@ them would lose a page a person sees:
 * a React streaming segment (``<div hidden id="S:1">``) that a ``<template id="B:1">``
   placeholder waits for: React's runtime moves it into place, so we do too;
 * the ``<noscript>`` of an app shell whose page is otherwise nearly empty: it is
-  the page a browser without scripts shows (forum software serves its posts so).
+  the page a browser without scripts shows (forum software serves its posts so);
+* content hidden only until the reader opens it: a ``role="tabpanel"``, or the
+  target of a disclosure control (``aria-controls`` of a tab or of a control with
+  ``aria-expanded``, a ``data-target``/``data-bs-target="#id"``, the ``href="#id"``
+  of a tab link). Only the ways pages hide a closed panel qualify (``hidden``,
+  ``display:none``, ``visibility:hidden``, ``aria-hidden``, a hiding class, a
+  collapsed box); text made invisible some other way (off screen, faded, clipped,
+  coloured as its background, screen-reader-only) stays hidden, panel or not.
+  A closed ``<details>`` body is kept for the same reason (nothing here hides it).
 
 Text whose colour equals the background colour declared on the same element or an
 ancestor is hidden; light text on a dark background is not.
@@ -49,7 +57,7 @@ from sleuth.extract.css import (
     solid_colour,
     tokens,
 )
-from sleuth.extract.dom import elements, number, remove
+from sleuth.extract.dom import elements, number, remove, text_of
 
 # Elements that never carry readable page text (``noscript`` is judged apart).
 _DROPPED_TAGS = (
@@ -101,6 +109,21 @@ _HIDING_CLASSES = frozenset(
         "offscreen",
     )
 )
+# Hiding classes for text only a screen reader gets, never a closed panel's state.
+_READER_ONLY_CLASSES = frozenset(
+    ("sr-only", "visually-hidden", "visuallyhidden", "screen-reader-text", "offscreen")
+)
+# Controls that open a panel: ARIA tabs and disclosure buttons, Bootstrap-style toggles,
+# and links inside a tab list.
+_DISCLOSURE_CONTROLS = etree.XPath(
+    "//*[@aria-controls and (@role='tab' or @aria-expanded)]"
+    " | //*[starts-with(@data-target, '#') or starts-with(@data-bs-target, '#')]"
+    " | //a[starts-with(@href, '#')][@role='tab' or @data-toggle or @data-bs-toggle"
+    " or ancestor::*[position() <= 3][@role='tab' or @role='tablist']]"
+)
+_MENU_TAGS = frozenset(("nav", "header", "footer"))
+# A panel whose text is mostly link text is a menu.
+_MENU_LINK_SHARE = 0.5
 # Opacity, alpha or scale at or below this leaves nothing readable.
 _FAINT = 0.05
 # Beyond this, a negative offset only serves to push text off screen.
@@ -344,6 +367,54 @@ def _hidden(element: etree._Element) -> bool:
     return bool(classes) and class_hides(classes)
 
 
+def _disclosure_targets(root: etree._Element) -> frozenset[str]:
+    """The ids of the panels a reader can open with a control on the page."""
+    ids: set[str] = set()
+    for control in elements(_DISCLOSURE_CONTROLS, root):
+        ids.update((control.get("aria-controls") or "").split())
+        for attribute in ("data-target", "data-bs-target", "href"):
+            value = (control.get(attribute) or "").strip()
+            if value.startswith("#") and len(value) > 1:
+                ids.add(value[1:])
+    return frozenset(ids)
+
+
+def _closed_panel(element: etree._Element) -> bool:
+    """Hidden only the ways a closed tab or accordion panel is: no other trick."""
+    if _font_too_small(element):
+        return False
+    style = element.get("style")
+    if style:
+        css = declarations(style)
+        rest = {
+            prop: value
+            for prop, value in css.items()
+            if prop not in ("display", "visibility", "height", "max-height")
+        }
+        if style_hides("; ".join(f"{p}:{v}" for p, v in rest.items())):
+            return False
+        if _colour_matches_background(element, style):
+            return False
+    classes = (element.get("class") or "").split()
+    return not any(name in _READER_ONLY_CLASSES for name in classes)
+
+
+def _menu(element: etree._Element) -> bool:
+    """A drop-down of the site's navigation: a panel, but of links, not of the page."""
+    if any(a.tag in _MENU_TAGS or a.get("role") == "navigation" for a in element.iterancestors()):
+        return True
+    total = len(text_of(element).split())
+    links = sum(len(text_of(link).split()) for link in element.iter("a"))
+    return total > 0 and links >= _MENU_LINK_SHARE * total
+
+
+def _revealable(element: etree._Element, targets: frozenset[str]) -> bool:
+    """A panel a reader opens with a click: its content is part of the page."""
+    if element.get("role") != "tabpanel" and element.get("id") not in targets:
+        return False
+    return element.tag != "dialog" and _closed_panel(element) and not _menu(element)
+
+
 def _main_container(root: etree._Element) -> etree._Element | None:
     """The page's one ``<main>`` (else ``role=main``), if it holds most of the page's text."""
     for path in _MAINS:
@@ -437,6 +508,7 @@ def sanitize(root: etree._Element) -> None:
     _judge_noscript(root)
     main: etree._Element | None = None
     main_found = False
+    targets: frozenset[str] | None = None
     for element in elements(_CANDIDATES, root):
         if element.getparent() is None:
             continue  # the root, or already cut out of a font-size:0 box
@@ -448,6 +520,11 @@ def sanitize(root: etree._Element) -> None:
                 continue
         if element.tag in _PAGE_ROOTS or _fades_page(element, root):
             continue  # revealed by script
+        if element.get("id") or element.get("role") == "tabpanel":
+            if targets is None:
+                targets = _disclosure_targets(root)
+            if _revealable(element, targets):
+                continue  # revealed by the reader
         if not main_found:
             main, main_found = _main_container(root), True
         if main is not None and _shell_of(element, main):
