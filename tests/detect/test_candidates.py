@@ -7,8 +7,8 @@ from pathlib import Path
 
 from detect.trees import Repo
 from sleuth.stack.candidate import Files
-from sleuth.stack.spots import Spot, find_spots
 from sleuth.stack.scan import scan
+from sleuth.stack.spots import Spot, find_spots
 
 
 def spots(root: Path) -> dict[str, Spot]:

@@ -25,11 +25,11 @@ from sleuth.stack.assemble import late_member, to_project
 from sleuth.stack.candidate import Candidate, Files
 from sleuth.stack.confidence import CONFIDENT, score
 from sleuth.stack.detector import Detector, FallbackDetector
-from sleuth.stack.spots import Spot, find_spots
 from sleuth.stack.finding import Finding
 from sleuth.stack.model import Evidence, Project, Source
 from sleuth.stack.modes import normalize_mode
 from sleuth.stack.scan import scan
+from sleuth.stack.spots import Spot, find_spots
 from sleuth.stack.workspace import Declared, Workspaces
 
 DEFAULT_MAX_FILE_BYTES = 1 << 20
