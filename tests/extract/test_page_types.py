@@ -120,6 +120,20 @@ def test_collection_keeps_every_card_not_just_one() -> None:
     _assert_no_chrome(result.text)
 
 
+def test_a_grid_of_priced_cards_is_a_collection_wherever_it_is_served() -> None:
+    cards = "".join(
+        f'<div class="tile"><a href="/item/{i}">Bike light model {i}</a>'
+        f'<span class="tile-price">${20 + i}.95</span></div>'
+        for i in range(9)
+    )
+    body = f'<main><h1>Lights</h1><p>9 results</p><div class="grid">{cards}</div></main>'
+    result = extract(_page(body), url="https://shop.example/cycling/accessories/lights/")
+    assert result.metadata["page_type"] == "collection"
+    for i in range(9):
+        assert f"Bike light model {i}" in result.text
+    _assert_no_chrome(result.text)
+
+
 def test_listing_keeps_every_entry() -> None:
     entries = "".join(
         f'<article class="entry"><h2><a href="/journal/{i}">Field note {i}</a></h2>'

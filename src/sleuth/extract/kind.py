@@ -62,6 +62,8 @@ _ARTICLE_SEGMENTS = frozenset(
 )
 # Several priced items make a collection; several <article> cards a listing.
 _MANY_PRICES = 4
+# ... and this many priced items a collection wherever it is served from.
+_PRICED_GRID = 8
 _MANY_CARDS = 4
 _MANY_CODE_BLOCKS = 2
 
@@ -101,4 +103,6 @@ def page_type(root: etree._Element, url: str | None, json_ld: list[dict[str, Any
         return "article"
     if number(_CARDS, root) >= _MANY_CARDS:
         return "listing"
+    if number(_PRICES, root) >= _PRICED_GRID:
+        return "collection"
     return "service"
