@@ -45,7 +45,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -188,16 +188,17 @@ def redis_server() -> Iterator[str]:
         port = _free_port()
         process = subprocess.Popen(
             [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", tmp, "--save", ""],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
         )
         try:
-            for _ in range(500):
-                with suppress(OSError), socket.create_connection(("127.0.0.1", port), 1) as s:
-                    s.sendall(b"PING\r\n")
-                    if s.recv(16).startswith(b"+PONG"):
-                        break
-                time.sleep(0.01)
+            # redis-server says when it accepts connections; wait for that line, not a timer.
+            assert process.stdout is not None
+            if not any("Ready to accept connections" in line for line in process.stdout):
+                sys.exit(f"redis-server exited with {process.wait()} before it was ready")
+            # Keep reading its log so a full pipe never stalls it.
+            threading.Thread(target=process.stdout.read, daemon=True).start()
             yield f"redis://127.0.0.1:{port}/0"
         finally:
             process.terminate()

@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
+# The install command per builder; {source} is the package name or owner/repo.
+_COMMANDS: dict[str, str] = {
+    "crates.io": "cargo install {source}",
+    "npm": "npm install -g {source}",
+    "pypi": "pipx install {source}",
+    "rubygems": "gem install {source}",
+    "go": "go install {source}@latest",
+    "homebrew": "brew install {source}",
+    "cask": "brew install --cask {source}",
+    "github": "download a release from https://github.com/{source}/releases/latest",
+    "instructions": "follow the instructions at {source}",
+}
+
 
 def install_hint(builder: str, source: str) -> str:
-    if builder == "crates.io":
-        return f"cargo install {source}"
-    if builder == "npm":
-        return f"npm install -g {source}"
-    if builder == "pypi":
-        return f"pipx install {source}"
-    if builder == "rubygems":
-        return f"gem install {source}"
-    if builder == "go":
-        return f"go install {source}@latest"
-    if builder == "homebrew":
-        return f"brew install {source}"
-    if builder == "cask":
-        return f"brew install --cask {source}"
-    if builder == "cpan":
+    if builder == "cpan":  # a distribution name; cpanm takes the module name
         return f"cpanm {source.replace('-', '::')}"
-    if builder == "github":
-        return f"download a release from https://github.com/{source}/releases/latest"
-    if builder == "instructions":
-        return f"follow the instructions at {source}"
-    return ""
+    command = _COMMANDS.get(builder)
+    return command.format(source=source) if command else ""
