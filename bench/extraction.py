@@ -256,40 +256,56 @@ def report_aeb(
         print(f"{name:<18}{cells}{speed[name]:>10.1f}")
 
 
+def _wcxb_row(pages: list[Page], texts: list[str]) -> tuple[float, ...]:
+    """Precision, recall, F1 (means over pages), with and without snippet rates."""
+    bags = [bag_scores(p.truth, t) for p, t in zip(pages, texts, strict=True)]
+    snippets = [snippet_counts(p, t) for p, t in zip(pages, texts, strict=True)]
+    found, wanted, leaked, unwanted = (sum(column) for column in zip(*snippets, strict=True))
+    precision, recall, f1 = (statistics.fmean(column) for column in zip(*bags, strict=True))
+    return precision, recall, f1, found / max(wanted, 1), leaked / max(unwanted, 1)
+
+
 def report_wcxb(
     pages: list[Page], predictions: dict[str, list[str]], speed: dict[str, float]
 ) -> None:
     types = sorted(
         {p.page_type for p in pages}, key=lambda t: -sum(p.page_type == t for p in pages)
     )
-    header = (
-        f"{'extractor':<18}{'precision':>10}{'recall':>8}{'F1':>8}"
-        f"{'with':>8}{'without':>9}{'pages/s':>9}"
-    )
+    columns = f"{'precision':>10}{'recall':>8}{'F1':>8}{'with':>8}{'without':>9}"
+    header = f"{'extractor':<18}{columns}{'pages/s':>9}"
     print(header)
     print("-" * len(header))
-    per_type: dict[str, dict[str, float]] = defaultdict(dict)
     for name, texts in predictions.items():
-        bags = [bag_scores(p.truth, t) for p, t in zip(pages, texts, strict=True)]
-        snippets = [snippet_counts(p, t) for p, t in zip(pages, texts, strict=True)]
-        found, wanted, leaked, unwanted = (sum(column) for column in zip(*snippets, strict=True))
-        precision, recall, f1 = (statistics.fmean(column) for column in zip(*bags, strict=True))
+        p, r, f1, found, leaked = _wcxb_row(pages, texts)
         print(
-            f"{name:<18}{precision:>10.3f}{recall:>8.3f}{f1:>8.3f}"
-            f"{found / max(wanted, 1):>8.3f}{leaked / max(unwanted, 1):>9.3f}{speed[name]:>9.1f}"
+            f"{name:<18}{p:>10.3f}{r:>8.3f}{f1:>8.3f}{found:>8.3f}{leaked:>9.3f}{speed[name]:>9.1f}"
         )
-        for page_type in types:
-            chosen = [b[2] for b, p in zip(bags, pages, strict=True) if p.page_type == page_type]
-            per_type[page_type][name] = statistics.fmean(chosen)
-    print("\nF1 per page type")
     names = list(predictions)
+    rows: dict[str, dict[str, tuple[float, ...]]] = defaultdict(dict)
+    for page_type in types:
+        chosen = [i for i, p in enumerate(pages) if p.page_type == page_type]
+        of_type = [pages[i] for i in chosen]
+        for name in names:
+            texts = [predictions[name][i] for i in chosen]
+            rows[page_type][name] = _wcxb_row(of_type, texts)
+    print("\nF1 per page type")
     header = f"{'page type':<15}{'pages':>6}" + "".join(f"{n:>18}" for n in names)
     print(header)
     print("-" * len(header))
     for page_type in types:
         count = sum(p.page_type == page_type for p in pages)
-        cells = "".join(f"{per_type[page_type][n]:>18.3f}" for n in names)
+        cells = "".join(f"{rows[page_type][n][2]:>18.3f}" for n in names)
         print(f"{page_type:<15}{count:>6}{cells}")
+    print("\nPer page type in full")
+    header = f"{'page type':<15}{'extractor':<18}{columns}"
+    print(header)
+    print("-" * len(header))
+    for page_type in types:
+        for name in names:
+            p, r, f1, found, leaked = rows[page_type][name]
+            print(
+                f"{page_type:<15}{name:<18}{p:>10.3f}{r:>8.3f}{f1:>8.3f}{found:>8.3f}{leaked:>9.3f}"
+            )
     print(
         "\nwith: share of the truth's must-have snippets found; without: share of its"
         " boilerplate snippets leaked (lower is better)"

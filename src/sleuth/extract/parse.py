@@ -49,4 +49,38 @@ def parse_html(text: str) -> lxml.html.HtmlElement | None:
         root = lxml.html.document_fromstring(data, parser=_parser())
     except (etree.ParserError, ValueError):
         return None
+    _adopt_strays(root)
     return root
+
+
+def _adopt_strays(root: lxml.html.HtmlElement) -> None:
+    """Move content that libxml2 left outside ``<body>`` into it, as a browser does.
+
+    Markup after ``</body>`` or ``</html>`` (a template that closes the document early,
+    a second document glued on) is painted as part of the page, but libxml2 hangs it on
+    ``<html>``, or on a second ``<html>`` beside the first, where every later stage,
+    looking in the body, would miss it.
+    """
+    body = root.find("body")
+    if body is None:
+        return
+    position = 0  # strays before <body> open it, in their order
+    for child in list(root):
+        if child is body:
+            position = -1
+        elif _is_content(child):
+            if position < 0:
+                body.append(child)
+            else:
+                body.insert(position, child)
+                position += 1
+    for document in list(root.itersiblings()):
+        parts = document if document.tag == "html" else [document]
+        for part in list(parts):
+            for child in list(part) if part.tag == "body" else [part]:
+                if _is_content(child):
+                    body.append(child)
+
+
+def _is_content(element: etree._Element) -> bool:
+    return isinstance(element.tag, str) and element.tag != "head"
