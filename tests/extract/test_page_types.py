@@ -265,3 +265,48 @@ def test_cli_fetch_json_shows_the_page_type(tmp_path: Path) -> None:
         )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["metadata"]["page_type"] == "product"
+
+
+def test_a_post_printed_twice_reaches_the_reader_once() -> None:
+    """Forum software prints a post as a teaser and in full; trafilatura may take one copy
+    as the body and the other as comments."""
+    posts = [_sentences(f"Post {i}", 2) for i in range(5)]
+    teasers = "".join(
+        f'<article class="post"><h3>member{i}</h3><p>{post}</p></article>'
+        for i, post in enumerate(posts)
+    )
+    comments = "".join(
+        f'<div class="comment"><span>member{i}</span><p>{post}</p></div>'
+        for i, post in enumerate(posts)
+    )
+    body = (
+        f"<main><h1>Which tyre pressure for gravel?</h1>{teasers}"
+        f'<section id="comments">{comments}</section></main>'
+    )
+    result = extract(_page(body), url="https://forum.example/t/tyre-pressure/99")
+    assert result.metadata["page_type"] == "forum"
+    for i in range(5):
+        assert result.text.count(f"Post {i} sentence number 1") == 1
+
+
+def test_a_section_printed_for_phone_and_desktop_appears_once() -> None:
+    intro = _sentences("Seasonal", 3)
+    layouts = (
+        f'<div class="intro intro--phone"><p>{intro}</p></div>'
+        f'<div class="intro intro--wide"><p>{intro}</p></div>'
+    )
+    cards = "".join(
+        f'<div class="card"><a href="/p/{i}"><h3>Rain shell model {i}</h3></a>'
+        f'<span class="price">£{90 + i}.00</span><p>In stock now</p>'
+        f"<pre>size chart {i % 2} fits true to size</pre></div>"
+        for i in range(10)
+    )
+    body = f'<main><h1>Rain shells</h1>{layouts}<div class="grid">{cards}</div></main>'
+    result = extract(_page(body), url="https://shop.example/collections/rain-shells")
+    assert result.metadata["page_type"] == "collection"
+    assert result.text.count("Seasonal sentence number 2") == 1
+    for i in range(10):
+        assert f"Rain shell model {i}" in result.text
+    # Short phrases and code repeat on purpose: every card keeps its own.
+    assert result.text.count("In stock now") == 10
+    assert result.text.count("size chart 1 fits true to size") == 5

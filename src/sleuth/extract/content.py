@@ -66,6 +66,8 @@ FRAGMENT_GAIN = 5.0
 MISSING_SEGMENT = 400
 COVERED = 0.5
 UNCOVERED = 0.1
+# A reply this much of whose word 3-grams the body already holds is a second copy.
+DUPLICATE = 0.8
 _SHINGLE = 3
 # On a page with at most this many words of content no paragraph may be dropped.
 SHORT_PAGE_WORDS = 150
@@ -154,8 +156,23 @@ def _trafilatura(root: etree._Element, options: Extractor) -> etree._Element | N
         return None
     body = document.body
     if discussion and document.commentsbody is not None:
-        body.extend(list(document.commentsbody))
+        _add_replies(body, document.commentsbody)
     return _html_vocabulary(body) if len(body) else None
+
+
+def _add_replies(body: etree._Element, replies: etree._Element) -> None:
+    """Append the replies trafilatura found apart, except those the body already holds.
+
+    Forum software often prints each post twice (a teaser and the post, a phone and a
+    desktop layout), and trafilatura may take one copy as the body and the other as
+    comments: the reader should get each post once.
+    """
+    kept = _shingles(text_of(body))
+    for reply in list(replies):
+        shingles = _shingles(text_of(reply))
+        if len(shingles & kept) < DUPLICATE * len(shingles):
+            body.append(reply)
+            kept |= shingles
 
 
 def _shingles(text: str) -> set[tuple[str, ...]]:

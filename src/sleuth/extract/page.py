@@ -5,7 +5,9 @@ many blocks (cards, sections, tables, code), and an article extractor keeps one 
 them. Here we keep the page and take away what every page of a site repeats: the
 navigation, header, footer, sidebars, forms, and blocks whose class or id names a
 widget (cookie banner, newsletter box, share bar, breadcrumb, related links). The
-page's ``<main>`` scopes the result when it holds a fair share of the text.
+page's ``<main>`` scopes the result when it holds a fair share of the text. A block
+that repeats an earlier one word for word is a second copy (the phone and the desktop
+layout of one section, the clones of a carousel's slides) and is dropped.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from functools import lru_cache
 
 from lxml import etree
 
-from sleuth.extract.dom import elements, number, remove
+from sleuth.extract.dom import elements, number, remove, text_of
 
 _CHROME = etree.XPath(
     "//nav | //header | //footer | //aside | //form | //button | //select | //dialog"
@@ -27,6 +29,19 @@ _MAINS = etree.XPath("//main | //*[@role='main']")
 _LABELLED = etree.XPath(".//*[@class or @id]")
 _H1 = etree.XPath("count(.//h1)")
 _LENGTH = etree.XPath("string-length(normalize-space(.))")
+_BLOCK = (
+    "self::p or self::li or self::h1 or self::h2 or self::h3 or self::h4 or self::h5"
+    " or self::h6 or self::td or self::th or self::dd or self::dt or self::blockquote"
+    " or self::figcaption or self::div or self::section or self::article or self::pre"
+)
+_LEAF_BLOCKS = etree.XPath(f".//*[{_BLOCK}][not(.//*[{_BLOCK}])]")
+_WORD_RE = re.compile(r"\w+")
+# A repeated block this many words long is a copy; shorter ones ("Add to cart",
+# "Read more") repeat on purpose.
+_COPY_WORDS = 4
+# Code and table cells repeat on purpose (the same call in two examples, a column of
+# equal values).
+_DATA_BLOCKS = frozenset(("pre", "td", "th"))
 _WIDGET_RE = re.compile(
     r"cookie|consent|newsletter|subscri|\bshare|sharing|social|breadcrumb|\bmenu|\bnav"
     r"|\bmodal|popup|banner|sidebar|related|recommend|also-|upsell|cross-?sell|footer|header|skip|announcement"
@@ -72,6 +87,21 @@ def page_content(root: etree._Element) -> etree._Element | None:
         label = f"{element.get('class') or ''} {element.get('id') or ''}"
         if _widget_label(label) and not number(_H1, element) and _length(element) < limit:
             remove(element)
+    _drop_copies(scope)
     scope.tail = None
     scope.tag = "div"
     return scope
+
+
+def _drop_copies(scope: etree._Element) -> None:
+    seen: set[tuple[str, ...]] = set()
+    for block in elements(_LEAF_BLOCKS, scope):
+        if block.tag in _DATA_BLOCKS:
+            continue
+        words = tuple(_WORD_RE.findall(text_of(block).casefold()))
+        if len(words) < _COPY_WORDS:
+            continue
+        if words in seen:
+            remove(block)
+        else:
+            seen.add(words)
