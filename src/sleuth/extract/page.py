@@ -29,12 +29,11 @@ _MAINS = etree.XPath("//main | //*[@role='main']")
 _LABELLED = etree.XPath(".//*[@class or @id]")
 _H1 = etree.XPath("count(.//h1)")
 _LENGTH = etree.XPath("string-length(normalize-space(.))")
-_BLOCK = (
-    "self::p or self::li or self::h1 or self::h2 or self::h3 or self::h4 or self::h5"
-    " or self::h6 or self::td or self::th or self::dd or self::dt or self::blockquote"
-    " or self::figcaption or self::div or self::section or self::article or self::pre"
+_BLOCKS = (
+    *("p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "dd", "dt"),
+    *("blockquote", "figcaption", "div", "section", "article", "pre"),
 )
-_LEAF_BLOCKS = etree.XPath(f".//*[{_BLOCK}][not(.//*[{_BLOCK}])]")
+_BLOCK_SET = frozenset(_BLOCKS)
 _WORD_RE = re.compile(r"\w+")
 # A repeated block this many words long is a copy; shorter ones ("Add to cart",
 # "Read more") repeat on purpose.
@@ -94,14 +93,14 @@ def page_content(root: etree._Element) -> etree._Element | None:
 
 
 def _drop_copies(scope: etree._Element) -> None:
-    seen: set[tuple[str, ...]] = set()
-    for block in elements(_LEAF_BLOCKS, scope):
-        if block.tag in _DATA_BLOCKS:
+    """Drop innermost blocks that repeat an earlier one (but never a block inside it)."""
+    seen: dict[tuple[str, ...], etree._Element] = {}
+    for block in list(scope.iter(*_BLOCKS)):
+        if block.tag in _DATA_BLOCKS or any(child.tag in _BLOCK_SET for child in block):
             continue
         words = tuple(_WORD_RE.findall(text_of(block).casefold()))
         if len(words) < _COPY_WORDS:
             continue
-        if words in seen:
+        first = seen.setdefault(words, block)
+        if first is not block and not any(a is first for a in block.iterancestors()):
             remove(block)
-        else:
-            seen.add(words)
