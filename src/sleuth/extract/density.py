@@ -18,12 +18,11 @@ from functools import lru_cache
 
 from lxml import etree
 
-from sleuth.extract.dom import elements, itertext, number, remove, strings
+from sleuth.extract.dom import itertext, number, remove, strings
 
-_PARAGRAPHS = etree.XPath(
-    "//body//*[self::p or self::pre or self::blockquote or self::td or self::li"
-    " or ((self::div or self::section or self::article) and text()[normalize-space()])]"
-)
+_PARAGRAPH_TAGS = ("p", "pre", "blockquote", "td", "li", "div", "section", "article")
+_CONTAINER_TAGS = frozenset(("div", "section", "article"))
+_XML_SPACE = " \t\r\n"
 # Measured in libxml2, not Python: these run for every paragraph of every page.
 _LENGTH = etree.XPath("string-length(normalize-space(.))")
 _COMMAS = etree.XPath("string-length(.) - string-length(translate(., ',，', ''))")
@@ -127,11 +126,30 @@ def _in_boilerplate(
     return verdict
 
 
+def _paragraphs(root: etree._Element) -> Iterator[etree._Element]:
+    """Paragraph-like elements of the body, and containers holding text directly.
+
+    A tree walk: the equivalent XPath costs more than the rest of the density pass.
+    """
+    body = root.find("body")
+    if body is None:
+        return
+    for element in body.iter(*_PARAGRAPH_TAGS):
+        if element.tag not in _CONTAINER_TAGS or _holds_text(element):
+            yield element
+
+
+def _holds_text(element: etree._Element) -> bool:
+    if element.text and element.text.strip(_XML_SPACE):
+        return True
+    return any(child.tail and child.tail.strip(_XML_SPACE) for child in element)
+
+
 def _score(root: etree._Element) -> dict[etree._Element, _Candidate]:
     candidates: dict[etree._Element, _Candidate] = {}
     memo: dict[etree._Element, bool] = {}
     page_length = _length(root)
-    for paragraph in elements(_PARAGRAPHS, root):
+    for paragraph in _paragraphs(root):
         if _in_boilerplate(paragraph, memo, page_length):
             continue
         length = _length(paragraph)
