@@ -310,3 +310,24 @@ def test_a_section_printed_for_phone_and_desktop_appears_once() -> None:
     # Short phrases and code repeat on purpose: every card keeps its own.
     assert result.text.count("In stock now") == 10
     assert result.text.count("size chart 1 fits true to size") == 5
+
+
+def test_a_shops_filters_sort_order_and_pages_are_not_content() -> None:
+    cards = "".join(
+        f'<div class="card"><a href="/p/{i}"><h3>Walking boot model {i}</h3></a>'
+        f'<span class="price">£{80 + i}.00</span></div>'
+        for i in range(10)
+    )
+    chrome = (
+        '<div class="facet-group"><h4>Colour</h4><ul><li>Chestnut brown (12)</li>'
+        "<li>Slate grey (4)</li></ul></div>"
+        '<div class="sort-by">Sort by price, lowest first</div>'
+        '<div class="pagination"><a href="?page=2">Next page of results</a></div>'
+    )
+    body = f'<main><h1>Walking boots</h1><div class="grid">{chrome}{cards}</div></main>'
+    result = extract(_page(body), url="https://shop.example/collections/walking-boots")
+    assert result.metadata["page_type"] == "collection"
+    for i in range(10):
+        assert f"Walking boot model {i}" in result.text
+    for chrome_text in ("Chestnut brown", "lowest first", "Next page of results"):
+        assert chrome_text not in result.text

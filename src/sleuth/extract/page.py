@@ -4,7 +4,8 @@ On a listing, a collection, a service page or a docs page the content is spread 
 many blocks (cards, sections, tables, code), and an article extractor keeps one of
 them. Here we keep the page and take away what every page of a site repeats: the
 navigation, header, footer, sidebars, forms, and blocks whose class or id names a
-widget (cookie banner, newsletter box, share bar, breadcrumb, related links). The
+widget (cookie banner, newsletter box, share bar, breadcrumb, related links, a shop's
+filters, sort order and pagination). The
 page's ``<main>`` scopes the result when it holds a fair share of the text. A block
 that repeats an earlier one word for word is a second copy (the phone and the desktop
 layout of one section, the clones of a carousel's slides) and is dropped.
@@ -44,7 +45,7 @@ _DATA_BLOCKS = frozenset(("pre", "td", "th"))
 _WIDGET_RE = re.compile(
     r"cookie|consent|newsletter|subscri|\bshare|sharing|social|breadcrumb|\bmenu|\bnav"
     r"|\bmodal|popup|banner|sidebar|related|recommend|also-|upsell|cross-?sell|footer|header|skip|announcement"
-    r"|promo",
+    r"|promo|facet|filter|pagination|\bpager\b|sort-?by|\bsorting",
     re.IGNORECASE,
 )
 # A <main> holding less than this share of the page's text is a fragment, not the page.
