@@ -5,10 +5,10 @@ many blocks (cards, sections, tables, code), and an article extractor keeps one 
 them. Here we keep the page and take away what every page of a site repeats: the
 navigation, header, footer, sidebars, forms, and blocks whose class or id names a
 widget (cookie banner, newsletter box, share bar, breadcrumb, related links, a shop's
-filters, sort order and pagination). The
-page's ``<main>`` scopes the result when it holds a fair share of the text. A block
-that repeats an earlier one word for word is a second copy (the phone and the desktop
-layout of one section, the clones of a carousel's slides) and is dropped.
+filters, sort order and pagination). The page's ``<main>`` scopes the result when it
+holds a fair share of the text. A block that repeats an earlier one word for word is a
+second copy (the phone and the desktop layout of one section, the clones of a
+carousel's slides) and is dropped.
 """
 
 from __future__ import annotations
