@@ -450,9 +450,11 @@ def test_short_noscript_notice_in_a_shell_stays_dropped() -> None:
     assert "enable JavaScript" not in text
 
 
-def test_react_streaming_segment_is_moved_into_its_placeholder() -> None:
+@pytest.mark.parametrize("placeholder", ["B:0", "P:0"])
+def test_react_streaming_segment_is_moved_into_its_placeholder(placeholder: str) -> None:
+    """B: is a Suspense boundary React fills with $RC, P: a segment placeholder ($RS)."""
     document = (
-        '<html><body><main><h1>Tide tables</h1><template id="B:0"></template>'
+        f'<html><body><main><h1>Tide tables</h1><template id="{placeholder}"></template>'
         "<p>Closing line.</p></main>"
         '<div hidden id="S:0"><p>High water at Leith is at 06:12 and 18:40 today.</p></div>'
         "</body></html>"

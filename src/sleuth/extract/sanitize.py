@@ -90,7 +90,11 @@ _NOSCRIPTS = etree.XPath("//body//noscript[not(ancestor::noscript)]")
 # the page as served to browsers without scripts.
 _NOSCRIPT_PAGE = 200
 _NOSCRIPT_SHARE = 0.5
-_STREAM_PLACEHOLDERS = etree.XPath("//template[starts-with(@id, 'B:')]")
+# A segment waits in a Suspense boundary (B:, filled by React's $RC) or in a segment
+# placeholder (P:, filled by $RS); both share the segment's number.
+_STREAM_PLACEHOLDERS = etree.XPath(
+    "//template[starts-with(@id, 'B:') or starts-with(@id, 'P:')]"
+)
 _STREAM_SEGMENTS = etree.XPath("//div[@hidden][starts-with(@id, 'S:')]")
 # A faded block with this share of the page's text is the page, faded in by script.
 _FADED_PAGE_SHARE = 0.8
