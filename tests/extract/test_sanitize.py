@@ -517,6 +517,20 @@ REVEALED = {
         f'<div id="rest" style="visibility:hidden"><p>{PANEL}</p></div>'
     ),
     "closed-details": f"<details><summary>Warranty</summary><p>{PANEL}</p></details>",
+    # A button that controls a panel opens it, whether or not its script has set
+    # aria-expanded yet; some pages write the id with a leading "#".
+    "accordion-role-button-without-aria-expanded": (
+        '<a role="button" aria-controls="acc-2" tabindex="0">Is it covered?</a>'
+        f'<div id="acc-2" role="region" style="display:none"><p>{PANEL}</p></div>'
+    ),
+    "accordion-button-element": (
+        '<button aria-controls="acc-3">Is it covered?</button>'
+        f'<div id="acc-3" hidden><p>{PANEL}</p></div>'
+    ),
+    "tab-aria-controls-with-hash": (
+        '<button role="tab" aria-controls="#t2">Warranty</button>'
+        f'<div id="t2" style="display:none"><p>{PANEL}</p></div>'
+    ),
 }
 
 

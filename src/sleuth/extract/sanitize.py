@@ -25,8 +25,8 @@ them would lose a page a person sees:
 * the ``<noscript>`` of an app shell whose page is otherwise nearly empty: it is
   the page a browser without scripts shows (forum software serves its posts so);
 * content hidden only until the reader opens it: a ``role="tabpanel"``, or the
-  target of a disclosure control (``aria-controls`` of a tab or of a control with
-  ``aria-expanded``, a ``data-target``/``data-bs-target="#id"``, the ``href="#id"``
+  target of a disclosure control (``aria-controls`` of a tab, a button or a control
+  with ``aria-expanded``, a ``data-target``/``data-bs-target="#id"``, the ``href="#id"``
   of a tab link). Only the ways pages hide a closed panel qualify (``hidden``,
   ``display:none``, ``visibility:hidden``, ``aria-hidden``, a hiding class, a
   collapsed box); text made invisible some other way (off screen, faded, clipped,
@@ -92,9 +92,7 @@ _NOSCRIPT_PAGE = 200
 _NOSCRIPT_SHARE = 0.5
 # A segment waits in a Suspense boundary (B:, filled by React's $RC) or in a segment
 # placeholder (P:, filled by $RS); both share the segment's number.
-_STREAM_PLACEHOLDERS = etree.XPath(
-    "//template[starts-with(@id, 'B:') or starts-with(@id, 'P:')]"
-)
+_STREAM_PLACEHOLDERS = etree.XPath("//template[starts-with(@id, 'B:') or starts-with(@id, 'P:')]")
 _STREAM_SEGMENTS = etree.XPath("//div[@hidden][starts-with(@id, 'S:')]")
 # A faded block with this share of the page's text is the page, faded in by script.
 _FADED_PAGE_SHARE = 0.8
@@ -120,7 +118,7 @@ _READER_ONLY_CLASSES = frozenset(
 # Controls that open a panel: ARIA tabs and disclosure buttons, Bootstrap-style toggles,
 # and links inside a tab list.
 _DISCLOSURE_CONTROLS = etree.XPath(
-    "//*[@aria-controls and (@role='tab' or @aria-expanded)]"
+    "//*[@aria-controls and (@role='tab' or @aria-expanded or @role='button' or self::button)]"
     " | //*[starts-with(@data-target, '#') or starts-with(@data-bs-target, '#')]"
     " | //a[starts-with(@href, '#')][@role='tab' or @data-toggle or @data-bs-toggle"
     " or ancestor::*[position() <= 3][@role='tab' or @role='tablist']]"
@@ -375,7 +373,7 @@ def _disclosure_targets(root: etree._Element) -> frozenset[str]:
     """The ids of the panels a reader can open with a control on the page."""
     ids: set[str] = set()
     for control in elements(_DISCLOSURE_CONTROLS, root):
-        ids.update((control.get("aria-controls") or "").split())
+        ids.update(name.lstrip("#") for name in (control.get("aria-controls") or "").split())
         for attribute in ("data-target", "data-bs-target", "href"):
             value = (control.get(attribute) or "").strip()
             if value.startswith("#") and len(value) > 1:
