@@ -772,26 +772,7 @@ def ask(
     with _status("thinking", watching and not json_output) as status:
         answer = asyncio.run(run(status))
     if json_output:
-        _print_json(
-            answer.model_dump(
-                include={
-                    "schema_version",
-                    "answer",
-                    "citations",
-                    "flagged_citations",
-                    "tool_calls",
-                    "native_searches",
-                    "usage",
-                    "cost_usd",
-                    "cost_estimated",
-                    "provider",
-                    "model",
-                    "search",
-                    "turns",
-                    "stop_reason",
-                }
-            )
-        )
+        _print_json(answer.model_dump(mode="json"))
         return
     rendered = _rendered_here(format is not None)
     if rendered:

@@ -24,23 +24,6 @@ if TYPE_CHECKING:
     from sleuth.server.app import ServerState
 
 M = TypeVar("M", bound=BaseModel)
-# The fields `sleuth ask --json` prints.
-ASK_FIELDS = {
-    "schema_version",
-    "answer",
-    "citations",
-    "flagged_citations",
-    "tool_calls",
-    "native_searches",
-    "usage",
-    "cost_usd",
-    "cost_estimated",
-    "provider",
-    "model",
-    "search",
-    "turns",
-    "stop_reason",
-}
 
 
 class Body(BaseModel):
@@ -241,7 +224,7 @@ async def ask(state: ServerState, request: Request) -> Response:
         max_turns=body.max_turns,
     )
     state.metrics.llm("/api/v1/ask", answer.provider, answer.turns, answer.usage, answer.cost_usd)
-    return JSONResponse(answer.model_dump(mode="json", include=ASK_FIELDS))
+    return JSONResponse(answer.model_dump(mode="json"))
 
 
 async def discover(state: ServerState, request: Request) -> Response:
