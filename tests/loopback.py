@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -174,3 +175,67 @@ class Web:
 
     def page_requests(self) -> list[str]:
         return [p for p in self.site.paths() if not p.startswith(("/search", "/robots.txt"))]
+
+
+@dataclass
+class SearxngWeb:
+    """Pages found through a SearXNG-style ``/search`` on one loopback site, for tests
+    that run sleuth in another process (the MCP and HTTP servers).
+
+    Unlike ``Web`` it records each query's ``q`` alone, gives every result a snippet, and
+    exports its settings as environment variables too.
+    """
+
+    site: Site
+    results: list[dict[str, Any]] = field(default_factory=list)
+    searches: list[str] = field(default_factory=list)
+    extra_env: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.site.add("/search", handler=self._search)
+
+    def page(
+        self, path: str, title: str, paragraphs: list[str], head: str = "", *, listed: bool = True
+    ) -> str:
+        url = self.site.add(path, article(title, paragraphs, head))
+        if listed:
+            self.results.append({"url": url, "title": title, "content": paragraphs[0][:120]})
+        return url
+
+    def _search(self, handler: BaseHTTPRequestHandler) -> None:
+        self.searches.append(parse_qs(urlsplit(handler.path).query).get("q", [""])[0])
+        body = json.dumps({"results": self.results}).encode()
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        handler.wfile.write(body)
+
+    def page_paths(self) -> list[str]:
+        """Pages requested so far; searches and robots.txt left out."""
+        return [p for p in self.site.paths() if not p.startswith(("/search", "/robots.txt"))]
+
+    def settings(self) -> Settings:
+        return Settings(
+            searxng_url=self.site.origin,
+            search_providers=["searxng"],
+            allow_hosts=["127.0.0.1"],
+            allow_ports=[self.site.port],
+            cache="memory",
+            render="never",
+        )
+
+    def env(self, home: Path) -> dict[str, str]:
+        """The same settings as environment variables, for sleuth in another process."""
+        return {
+            "SLEUTH_SEARXNG_URL": self.site.origin,
+            "SLEUTH_SEARCH_PROVIDERS": "searxng",
+            "SLEUTH_ALLOW_HOSTS": "127.0.0.1",
+            "SLEUTH_ALLOW_PORTS": str(self.site.port),
+            "SLEUTH_CACHE": "memory",
+            "SLEUTH_RENDER": "never",
+            # No config file or cache of the developer's own may leak in.
+            "XDG_CONFIG_HOME": str(home / "config"),
+            "XDG_CACHE_HOME": str(home / "cache"),
+            **self.extra_env,
+        }

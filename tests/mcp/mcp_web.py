@@ -6,21 +6,14 @@ would shadow the MCP SDK, which is also called ``mcp``.
 
 from __future__ import annotations
 
-import json
 import os
 import queue
 import signal
 import subprocess
 import sys
 import threading
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler
-from pathlib import Path
-from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
-from loopback import Site, article
-from sleuth.config import Settings
+from loopback import SearxngWeb, Site
 
 QUESTION = "What is the default timeout of the Nimbus client?"
 DOCS = [
@@ -45,62 +38,8 @@ ROBOTS = "User-agent: *\nDisallow: /private/\n"
 READY = "MCP server listening on "
 
 
-@dataclass
-class Web:
-    """Pages on a loopback site, found through its ``/search`` endpoint (SearXNG's JSON API)."""
-
-    site: Site
-    results: list[dict[str, Any]] = field(default_factory=list)
-    searches: list[str] = field(default_factory=list)
-
-    def page(self, path: str, title: str, paragraphs: list[str], *, listed: bool = True) -> str:
-        url = self.site.add(path, article(title, paragraphs))
-        if listed:
-            snippet = paragraphs[0][:120]
-            self.results.append({"url": url, "title": title, "content": snippet})
-        return url
-
-    def serve_search(self, handler: BaseHTTPRequestHandler) -> None:
-        self.searches.append(parse_qs(urlsplit(handler.path).query).get("q", [""])[0])
-        body = json.dumps({"results": self.results}).encode()
-        handler.send_response(200)
-        handler.send_header("Content-Type", "application/json")
-        handler.send_header("Content-Length", str(len(body)))
-        handler.end_headers()
-        handler.wfile.write(body)
-
-    def page_paths(self) -> list[str]:
-        """Pages requested so far; searches and robots.txt left out."""
-        return [p for p in self.site.paths() if not p.startswith(("/search", "/robots.txt"))]
-
-    def settings(self) -> Settings:
-        return Settings(
-            searxng_url=self.site.origin,
-            search_providers=["searxng"],
-            allow_hosts=["127.0.0.1"],
-            allow_ports=[self.site.port],
-            cache="memory",
-            render="never",
-        )
-
-    def env(self, home: Path) -> dict[str, str]:
-        """The same settings as environment variables, for a server in another process."""
-        return {
-            "SLEUTH_SEARXNG_URL": self.site.origin,
-            "SLEUTH_SEARCH_PROVIDERS": "searxng",
-            "SLEUTH_ALLOW_HOSTS": "127.0.0.1",
-            "SLEUTH_ALLOW_PORTS": str(self.site.port),
-            "SLEUTH_CACHE": "memory",
-            "SLEUTH_RENDER": "never",
-            # No config file or cache of the developer's own may leak in.
-            "XDG_CONFIG_HOME": str(home / "config"),
-            "XDG_CACHE_HOME": str(home / "cache"),
-        }
-
-
-def build_web(site: Site) -> Web:
-    web = Web(site)
-    site.add("/search", handler=web.serve_search)
+def build_web(site: Site) -> SearxngWeb:
+    web = SearxngWeb(site)
     site.add("/robots.txt", ROBOTS, headers={"Content-Type": "text/plain"})
     web.page("/docs/timeouts", "Nimbus timeouts", DOCS)
     web.page("/blog/nimbus", "Moving to Nimbus", BLOG)

@@ -12,11 +12,11 @@ import anyio
 import pytest
 from mcp.client import Client
 from mcp.types import TextContent
-from mcp_web import QUESTION, ServerProcess, Web
+from mcp_web import QUESTION, SearxngWeb, ServerProcess
 
 
 @pytest.fixture
-def server(web: Web, tmp_path: Path) -> Iterator[ServerProcess]:
+def server(web: SearxngWeb, tmp_path: Path) -> Iterator[ServerProcess]:
     process = ServerProcess(web.env(tmp_path))
     try:
         yield process
@@ -37,7 +37,7 @@ def endpoint(server: ServerProcess) -> str:
 
 
 async def test_http_server_serves_every_tool_and_stops_cleanly_on_sigterm(
-    server: ServerProcess, web: Web
+    server: ServerProcess, web: SearxngWeb
 ) -> None:
     url = endpoint(server)
     progress: list[str | None] = []

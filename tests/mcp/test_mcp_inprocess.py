@@ -16,7 +16,7 @@ import anyio
 import pytest
 from mcp.client import Client
 from mcp.types import CallToolResult, TextContent
-from mcp_web import QUESTION, Web
+from mcp_web import QUESTION, SearxngWeb
 from pydantic import BaseModel, ConfigDict
 
 from sleuth._version import __version__
@@ -32,7 +32,7 @@ BLOG_START = "We moved our crawler to Nimbus last spring"
 
 
 @pytest.fixture
-async def sleuth(web: Web) -> AsyncIterator[AsyncSleuth]:
+async def sleuth(web: SearxngWeb) -> AsyncIterator[AsyncSleuth]:
     async with AsyncSleuth(web.settings()) as client:
         yield client
 
@@ -104,7 +104,7 @@ async def test_lists_every_registry_tool_with_schemas_and_annotations(
 
 
 async def test_web_search_returns_numbered_results(
-    sleuth: AsyncSleuth, mode: str, web: Web
+    sleuth: AsyncSleuth, mode: str, web: SearxngWeb
 ) -> None:
     async with connect(sleuth, mode) as client:
         result = await client.call_tool("web_search", {"query": "nimbus timeout"})
@@ -125,7 +125,7 @@ async def test_web_search_returns_numbered_results(
 
 
 async def test_fetch_page_reads_a_page_and_keeps_its_citation_id(
-    sleuth: AsyncSleuth, mode: str, web: Web
+    sleuth: AsyncSleuth, mode: str, web: SearxngWeb
 ) -> None:
     async with connect(sleuth, mode) as client:
         searched = await client.call_tool("web_search", {"query": "nimbus"})
@@ -149,7 +149,7 @@ async def test_fetch_page_reads_a_page_and_keeps_its_citation_id(
 
 
 async def test_fetch_page_forbidden_by_robots_is_a_tool_error(
-    sleuth: AsyncSleuth, mode: str, web: Web
+    sleuth: AsyncSleuth, mode: str, web: SearxngWeb
 ) -> None:
     url = web.site.origin + "/private/calendar"
 
@@ -166,7 +166,9 @@ async def test_fetch_page_forbidden_by_robots_is_a_tool_error(
     assert "/private/calendar" not in web.page_paths()
 
 
-async def test_research_returns_cited_findings(sleuth: AsyncSleuth, mode: str, web: Web) -> None:
+async def test_research_returns_cited_findings(
+    sleuth: AsyncSleuth, mode: str, web: SearxngWeb
+) -> None:
     async with connect(sleuth, mode) as client:
         result = await client.call_tool("research", {"question": QUESTION, "max_pages": 2})
 
@@ -237,7 +239,7 @@ async def test_unknown_tool_is_a_tool_error_naming_the_tools(
     ],
 )
 async def test_invalid_arguments_are_a_tool_error_saying_what_is_wrong(
-    sleuth: AsyncSleuth, mode: str, web: Web, arguments: dict[str, Any], problem: str
+    sleuth: AsyncSleuth, mode: str, web: SearxngWeb, arguments: dict[str, Any], problem: str
 ) -> None:
     async with connect(sleuth, mode) as client:
         result = await client.call_tool("web_search", arguments)
@@ -335,7 +337,7 @@ async def test_a_crashing_tool_is_an_internal_error_and_the_session_goes_on(
     assert text_of(after) == "ok"
 
 
-async def test_a_server_without_a_client_opens_and_closes_its_own(web: Web) -> None:
+async def test_a_server_without_a_client_opens_and_closes_its_own(web: SearxngWeb) -> None:
     server = build_server(settings=web.settings())
 
     async with Client(server) as client:
@@ -385,7 +387,7 @@ def test_loopback_hosts(host: str, loopback: bool) -> None:
 
 
 def test_a_public_host_gets_a_warning_and_loopback_none(
-    web: Web, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    web: SearxngWeb, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     served: list[tuple[str, int]] = []
     offered: list[list[str]] = []
@@ -420,12 +422,12 @@ def test_a_public_host_gets_a_warning_and_loopback_none(
     ("transport", "port", "message"),
     [("sse", 8765, "unknown MCP transport"), ("http", 70000, "the port must be 0-65535")],
 )
-def test_run_rejects_bad_options(web: Web, transport: Any, port: int, message: str) -> None:
+def test_run_rejects_bad_options(web: SearxngWeb, transport: Any, port: int, message: str) -> None:
     with pytest.raises(UsageError, match=message):
         mcp_server.run(transport, port=port, settings=web.settings())
 
 
-def test_a_port_in_use_is_a_usage_error(web: Web) -> None:
+def test_a_port_in_use_is_a_usage_error(web: SearxngWeb) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)

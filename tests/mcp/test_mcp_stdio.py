@@ -8,12 +8,12 @@ from pathlib import Path
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.types import TextContent
-from mcp_web import Web
+from mcp_web import SearxngWeb
 
 from sleuth._version import __version__
 
 
-async def test_stdio_server_lists_tools_and_runs_them(web: Web, tmp_path: Path) -> None:
+async def test_stdio_server_lists_tools_and_runs_them(web: SearxngWeb, tmp_path: Path) -> None:
     command = StdioServerParameters(
         command=sys.executable,
         args=["-m", "sleuth.server.mcp", "--transport", "stdio"],
@@ -57,7 +57,9 @@ async def test_stdio_server_lists_tools_and_runs_them(web: Web, tmp_path: Path) 
     assert web.page_paths() == ["/docs/timeouts"]
 
 
-async def test_the_sleuth_mcp_command_serves_the_same_tools(web: Web, tmp_path: Path) -> None:
+async def test_the_sleuth_mcp_command_serves_the_same_tools(
+    web: SearxngWeb, tmp_path: Path
+) -> None:
     command = StdioServerParameters(
         command=sys.executable, args=["-m", "sleuth", "mcp"], env=web.env(tmp_path)
     )

@@ -9,11 +9,11 @@ import pytest
 
 from loopback import serve
 from search.wire import Wire, start
-from server.harness import ServerProcess, Web, build_web, stop_quietly
+from server.harness import SearxngWeb, ServerProcess, build_web, stop_quietly
 
 
 @pytest.fixture
-def web() -> Iterator[Web]:
+def web() -> Iterator[SearxngWeb]:
     with serve() as site:
         yield build_web(site)
 
@@ -37,7 +37,7 @@ def wire() -> Iterator[Wire]:
 
 
 @pytest.fixture
-def launch(web: Web, tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
+def launch(web: SearxngWeb, tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
     """Start servers with the web's settings plus ``env``; every one is stopped afterwards."""
     started: list[ServerProcess] = []
 

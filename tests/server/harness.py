@@ -15,15 +15,12 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import httpx
 
-from loopback import Site, article
+from loopback import SearxngWeb, Site, article
 
 READY = "sleuth: serving on "
 HOSTMAP = Path(__file__).with_name("hostmap")
@@ -143,50 +140,10 @@ BLOG = [
 ROBOTS = "User-agent: *\nDisallow: /private/\n"
 
 
-@dataclass
-class Web:
-    """A loopback site: SearXNG's JSON search API at /search and a few pages."""
-
-    site: Site
-    results: list[dict[str, Any]] = field(default_factory=list)
-    searches: list[str] = field(default_factory=list)
-
-    def page(self, path: str, title: str, paragraphs: list[str], head: str = "") -> str:
-        url = self.site.add(path, article(title, paragraphs, head))
-        self.results.append({"url": url, "title": title, "content": paragraphs[0][:120]})
-        return url
-
-    def serve_search(self, handler: BaseHTTPRequestHandler) -> None:
-        self.searches.append(parse_qs(urlsplit(handler.path).query).get("q", [""])[0])
-        body = json.dumps({"results": self.results}).encode()
-        handler.send_response(200)
-        handler.send_header("Content-Type", "application/json")
-        handler.send_header("Content-Length", str(len(body)))
-        handler.end_headers()
-        handler.wfile.write(body)
-
-    def page_paths(self) -> list[str]:
-        return [p for p in self.site.paths() if not p.startswith(("/search", "/robots.txt"))]
-
-    def env(self, home: Path) -> dict[str, str]:
-        return {
-            "SLEUTH_SEARXNG_URL": self.site.origin,
-            "SLEUTH_SEARCH_PROVIDERS": "searxng",
-            "SLEUTH_ALLOW_HOSTS": "127.0.0.1",
-            "SLEUTH_ALLOW_PORTS": str(self.site.port),
-            "SLEUTH_CACHE": "memory",
-            "SLEUTH_RENDER": "never",
-            "SLEUTH_API_TOKENS": f"{TOKEN},{OTHER_TOKEN}",
-            "SLEUTH_LOG_FORMAT": "json",
-            # No config file or cache of the developer's own may leak in.
-            "XDG_CONFIG_HOME": str(home / "config"),
-            "XDG_CACHE_HOME": str(home / "cache"),
-        }
-
-
-def build_web(site: Site) -> Web:
-    web = Web(site)
-    site.add("/search", handler=web.serve_search)
+def build_web(site: Site) -> SearxngWeb:
+    web = SearxngWeb(
+        site, extra_env={"SLEUTH_API_TOKENS": f"{TOKEN},{OTHER_TOKEN}", "SLEUTH_LOG_FORMAT": "json"}
+    )
     site.add("/robots.txt", ROBOTS, headers={"Content-Type": "text/plain"})
     head = (
         '<meta name="description" content="How Nimbus times out requests, and how to change it.">'

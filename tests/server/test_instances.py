@@ -19,7 +19,7 @@ import pytest
 from llm import payloads_openai
 from redis_server import RedisServer, running_redis
 from search.wire import Wire
-from server.harness import OTHER_TOKEN, TOKEN, ServerProcess, Web
+from server.harness import OTHER_TOKEN, TOKEN, SearxngWeb, ServerProcess
 from server.hostmap_env import cloud_model_env
 
 pytestmark = pytest.mark.redis
@@ -51,7 +51,7 @@ def pair(launch: Launch, redis: RedisServer, wire: Wire, tmp_path: Path) -> list
 
 
 def test_two_instances_share_one_redis_and_outlive_it(
-    pair: list[ServerProcess], redis: RedisServer, web: Web, wire: Wire
+    pair: list[ServerProcess], redis: RedisServer, web: SearxngWeb, wire: Wire
 ) -> None:
     first, second = pair
     page = web.site.origin + "/docs/timeouts"

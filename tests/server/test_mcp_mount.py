@@ -9,12 +9,12 @@ import httpx2
 from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from server.harness import QUESTION, TOKEN, ServerProcess, Web
+from server.harness import QUESTION, TOKEN, SearxngWeb, ServerProcess
 
 Launch = Callable[..., ServerProcess]
 
 
-async def test_mcp_is_served_at_mcp_with_the_same_tokens(launch: Launch, web: Web) -> None:
+async def test_mcp_is_served_at_mcp_with_the_same_tokens(launch: Launch, web: SearxngWeb) -> None:
     server = launch()
     progress: list[str | None] = []
 

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import httpx
 
-from server.harness import OTHER_TOKEN, QUESTION, TOKEN, ServerProcess, Web, build_web
+from server.harness import OTHER_TOKEN, QUESTION, TOKEN, SearxngWeb, ServerProcess, build_web
 
 Launch = Callable[..., ServerProcess]
 
 
-def cli_json(web: Web, home: Path, *args: str) -> object:
+def cli_json(web: SearxngWeb, home: Path, *args: str) -> object:
     """What ``sleuth ... --json`` prints with the same settings as the server."""
     done = subprocess.run(
         [sys.executable, "-m", "sleuth", *args, "--json"],
@@ -51,7 +51,9 @@ def test_health_readiness_docs_and_openapi_need_no_token(launch: Launch) -> None
     assert "openapi.json" in docs.text
 
 
-def test_search_answers_the_cli_json_object(launch: Launch, web: Web, tmp_path: Path) -> None:
+def test_search_answers_the_cli_json_object(
+    launch: Launch, web: SearxngWeb, tmp_path: Path
+) -> None:
     server = launch()
     answer = server.post("/api/v1/search", {"query": "nimbus timeout", "max_results": 2})
     assert answer.status_code == 200
@@ -64,7 +66,7 @@ def test_search_answers_the_cli_json_object(launch: Launch, web: Web, tmp_path: 
 
 
 def test_fetch_answers_the_cli_json_object_and_refuses_what_the_guard_refuses(
-    launch: Launch, web: Web, tmp_path: Path
+    launch: Launch, web: SearxngWeb, tmp_path: Path
 ) -> None:
     server = launch()
     url = web.site.origin + "/docs/timeouts"
@@ -231,7 +233,7 @@ def test_ask_without_a_model_is_503(launch: Launch) -> None:
     assert reply.json()["code"] == "LLM_NOT_CONFIGURED"
 
 
-def test_metrics_count_routes_statuses_latency_and_cache(launch: Launch, web: Web) -> None:
+def test_metrics_count_routes_statuses_latency_and_cache(launch: Launch, web: SearxngWeb) -> None:
     server = launch()
     url = web.site.origin + "/docs/timeouts"
     assert server.post("/api/v1/fetch", {"url": url}).json()["cache"] == "miss"
@@ -314,7 +316,7 @@ def test_second_web_is_independent(tmp_path: Path) -> None:
         assert web.env(tmp_path)["SLEUTH_ALLOW_PORTS"] == str(site.port)
 
 
-def test_ask_answers_the_cli_json_object(launch: Launch, tmp_path: Path, web: Web) -> None:
+def test_ask_answers_the_cli_json_object(launch: Launch, tmp_path: Path, web: SearxngWeb) -> None:
     from llm import payloads_openai
     from search.wire import Wire, start
     from server.harness import model_env
@@ -352,7 +354,7 @@ def test_ask_answers_the_cli_json_object(launch: Launch, tmp_path: Path, web: We
 
 
 def test_discover_answers_the_cli_json_object_and_never_prompts(
-    launch: Launch, web: Web, tmp_path: Path
+    launch: Launch, web: SearxngWeb, tmp_path: Path
 ) -> None:
     server = launch()
     body = {"name": "ripgrep", "stages": ["registry"]}

@@ -20,7 +20,7 @@ import pytest
 
 from llm import payloads_anthropic, payloads_openai
 from search.wire import Reply, Wire
-from server.harness import ServerProcess, Web, model_env
+from server.harness import SearxngWeb, ServerProcess, model_env
 
 Launch = Callable[..., ServerProcess]
 URL = "https://go.example.com/handbook/onboarding"
@@ -288,7 +288,7 @@ def test_a_bad_prompt_stops_the_server_at_start_up(
 
 
 def test_the_page_is_read_only_when_allowed_and_nothing_was_sent(
-    launch: Launch, wire: Wire, web: Web
+    launch: Launch, wire: Wire, web: SearxngWeb
 ) -> None:
     page = web.site.origin + "/docs/timeouts"
     quiet = launch(**openai(wire, payloads_openai.answer(json.dumps(GOOD))))
@@ -334,7 +334,7 @@ def test_a_spent_daily_budget_is_429_with_retry_after(
     assert "sleuth_llm_cost_usd_total" in metrics
 
 
-def test_sleuth_suggest_runs_the_same_code(wire: Wire, web: Web, tmp_path: Path) -> None:
+def test_sleuth_suggest_runs_the_same_code(wire: Wire, web: SearxngWeb, tmp_path: Path) -> None:
     env = {
         **os.environ,
         **web.env(tmp_path),
@@ -409,7 +409,7 @@ async def test_the_python_api_suggests_too(wire: Wire, tmp_path: Path) -> None:
 
 
 def test_a_page_that_hangs_is_given_up_and_the_model_still_asked(
-    launch: Launch, wire: Wire, web: Web
+    launch: Launch, wire: Wire, web: SearxngWeb
 ) -> None:
     hang = threading.Event()  # set at teardown by the site
     slow = web.site.add("/slow", "<html><title>Slow</title></html>", stall=hang)
