@@ -104,6 +104,55 @@ def test_product_keeps_description_and_specifications() -> None:
     _assert_no_chrome(result.text)
 
 
+def test_product_leaves_out_customer_reviews() -> None:
+    head = (
+        '<script type="application/ld+json">{"@context":"https://schema.org",'
+        '"@type":"Product","name":"Trail kettle"}</script>'
+    )
+    reviews = "".join(
+        f'<div class="review"><h4>Buyer {i}</h4><p>{_sentences(f"Buyer {i} says", 2)}</p></div>'
+        for i in range(3)
+    )
+    body = (
+        '<main><h1>Trail kettle</h1><p class="price">£39.00</p>'
+        f'<div class="description"><p>{_sentences("Kettle", 8)}</p></div>'
+        f'<section id="customerReviews"><h2>Reviews (3)</h2>{reviews}</section></main>'
+    )
+    result = extract(_page(body, head), url="https://shop.example/products/trail-kettle")
+    assert result.metadata["page_type"] == "product"
+    assert "Kettle sentence number 7" in result.text
+    assert "Buyer" not in result.text
+
+
+def test_product_reviews_wrapper_holding_the_page_is_kept() -> None:
+    """A layout wrapper named for reviews that holds the whole product is not a section."""
+    head = (
+        '<script type="application/ld+json">{"@context":"https://schema.org",'
+        '"@type":"Product","name":"Trail kettle"}</script>'
+    )
+    body = (
+        '<main><h1>Trail kettle</h1><div class="layout with-reviews"><p class="price">£39.00'
+        f'</p><div class="description"><p>{_sentences("Kettle", 6)}</p></div></div></main>'
+    )
+    result = extract(_page(body, head), url="https://shop.example/products/trail-kettle")
+    assert "Kettle sentence number 5" in result.text
+
+
+def test_editorial_review_of_a_product_is_kept() -> None:
+    head = (
+        '<script type="application/ld+json">{"@context":"https://schema.org",'
+        '"@type":"Product","name":"Trail kettle"}</script>'
+    )
+    body = (
+        '<main><h1>Trail kettle</h1><p class="price">£39.00</p>'
+        f'<div class="description"><p>{_sentences("Kettle", 3)}</p></div>'
+        f'<section class="expert-review"><h2>Our verdict</h2><p>{_sentences("Verdict", 4)}</p>'
+        "</section></main>"
+    )
+    result = extract(_page(body, head), url="https://shop.example/products/trail-kettle")
+    assert "Verdict sentence number 3" in result.text
+
+
 def test_collection_keeps_every_card_not_just_one() -> None:
     cards = "".join(
         f'<div class="product-card"><a href="/p/{i}"><h3>Wool jumper model {i}</h3></a>'

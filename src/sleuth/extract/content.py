@@ -3,7 +3,8 @@
 trafilatura (fast and precision-focused, measured best on the benchmark) reads the
 tree we already parsed and cleaned; its XML vocabulary is mapped back to plain HTML
 so that one renderer serves every extractor. Reader comments are left out, except on
-discussion pages (forums, Q&A), where the replies are the content. A density-based
+discussion pages (forums, Q&A), where the replies are the content; so are a product
+page's customer reviews. A density-based
 pass over the same tree is the second opinion: it takes over when trafilatura finds
 little, and it contributes the parts of a split article body (same container class,
 separated by adverts) that trafilatura left out.
@@ -26,7 +27,7 @@ from lxml import etree
 from trafilatura.settings import Document, Extractor
 
 from sleuth.extract.density import density_content, signature
-from sleuth.extract.dom import number, string, text_of
+from sleuth.extract.dom import elements, number, remove, string, text_of
 from sleuth.extract.kind import PageType
 from sleuth.extract.metadata import json_ld_types
 from sleuth.extract.page import page_content
@@ -52,6 +53,14 @@ _DISCUSSION_SEGMENTS = frozenset(
         "showthread.php",
     )
 )
+# A shop names its section of customer reviews in the plural ("product-reviews",
+# "reviewsMedley"); an editor's review of the product is one "review" and stays.
+_REVIEWS_RE = re.compile(r"reviews", re.IGNORECASE)
+_LABELLED = etree.XPath("//body//*[@class or @id]")
+_H1 = etree.XPath("count(.//h1)")
+# A reviews-named block holding this share of the body's text is a layout wrapper of the
+# page, not its reviews section.
+_REVIEWS_SHARE = 0.5
 _TEXT = etree.XPath("string(.)")
 _HI_TAGS = {"#b": "strong", "#i": "em", "#u": "u", "#t": "code", "#sub": "sub", "#sup": "sup"}
 _WORD_RE = re.compile(r"\w+")
@@ -256,6 +265,8 @@ def _main_content(root: etree._Element, discussion: bool, page_type: PageType) -
         page = page_content(root)
         if page is not None and _words(page):
             return Content(page, "page")  # the repeated cards are the content
+    if page_type == "product":
+        _drop_reviews(root, body)
     if discussion or page_type == "forum":
         found = _article(root, _DISCUSSION)
     elif page_type in ("article", "service"):
@@ -284,6 +295,22 @@ def _main_content(root: etree._Element, discussion: bool, page_type: PageType) -
     if found_words < _PAGE_SHARE[page_type] * page_words:
         return Content(page, "page")
     return found
+
+
+def _drop_reviews(root: etree._Element, body: etree._Element) -> None:
+    """Take a product page's customer reviews out: they are what buyers say about the
+    product, not what the page says it is, and they can run to thousands of words."""
+    limit = _REVIEWS_SHARE * number(_BODY_LENGTH, body)
+    for element in elements(_LABELLED, root):
+        if element.getparent() is None:
+            continue
+        label = f"{element.get('class') or ''} {element.get('id') or ''}"
+        if (
+            _REVIEWS_RE.search(label)
+            and not number(_H1, element)
+            and number(_BODY_LENGTH, element) < limit
+        ):
+            remove(element)
 
 
 def _link_dense(element: etree._Element) -> bool:
