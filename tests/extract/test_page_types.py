@@ -380,3 +380,27 @@ def test_a_shops_filters_sort_order_and_pages_are_not_content() -> None:
         assert f"Walking boot model {i}" in result.text
     for chrome_text in ("Chestnut brown", "lowest first", "Next page of results"):
         assert chrome_text not in result.text
+
+
+def test_short_ranking_page_keeps_every_entry() -> None:
+    """A short page of entries, not paragraphs: trafilatura keeps its one paragraph and
+    the odd cell, the page content keeps every entry."""
+    products = (
+        *("Quarry Analytics", "Lantern Insight", "Beacon Models", "Tidepool Learning"),
+        *("Marble Forecast", "Heron Metrics", "Juniper Signals", "Copper Trends"),
+    )
+    rows = "".join(
+        f'<div class="entry">\n<div>{rank}.</div>\n<div><a href="/products/{rank}">{name}</a>'
+        f"</div>\n<div><span>{9 - rank / 2}</span></div>\n<span>Compare</span>\n</div>\n"
+        for rank, name in enumerate(products, 1)
+    )
+    body = (
+        '<main><h1>Top ranked forecasting software</h1><div class="box"><h2>Compare top'
+        " forecasting software</h2><p>See how the top forecasting products rank on their"
+        " buyer score this year. Get your own recommendations now.</p></div>"
+        f'<div class="list"><div>Product ranking</div>{rows}</div></main>'
+    )
+    result = extract(_page(body), url="https://rank.example/categories/forecasting/rankings")
+    assert all(name in result.text for name in products)
+    assert "buyer score this year" in result.text
+    _assert_no_chrome(result.text)

@@ -81,8 +81,11 @@ UNCOVERED = 0.1
 # A reply this much of whose word 3-grams the body already holds is a second copy.
 DUPLICATE = 0.8
 _SHINGLE = 3
-# On a page with at most this many words of content no paragraph may be dropped.
+# On a page with at most this many words of content no paragraph may be dropped ...
 SHORT_PAGE_WORDS = 150
+# ... and an answer holding less than this share of it is a fragment (of a table, a
+# list of entries: a short page without paragraphs).
+SHORT_FRAGMENT = 0.75
 _PARAGRAPH_WORDS = 8
 _LINK_DENSE = 0.5
 # On an article the page content only stands in for an answer shorter than this.
@@ -287,9 +290,12 @@ def _main_content(root: etree._Element, discussion: bool, page_type: PageType) -
     if page is None or not page_words:
         return found
     if page_words <= SHORT_PAGE_WORDS and found_words <= page_words:
-        if not _link_dense(page) and _drops_a_paragraph(found, page):
+        if _link_dense(page):
+            return found
+        if _drops_a_paragraph(found, page):
             return Content(page, "page")
-        return found
+        if found_words >= SHORT_FRAGMENT * page_words:
+            return found
     if page_type == "article" and found_words > ARTICLE_RESCUE_WORDS:
         return found
     if found_words < _PAGE_SHARE[page_type] * page_words:
