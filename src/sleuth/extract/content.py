@@ -290,9 +290,7 @@ def _main_content(root: etree._Element, discussion: bool, page_type: PageType) -
     if page is None or not page_words:
         return found
     if page_words <= SHORT_PAGE_WORDS and found_words <= page_words:
-        if _link_dense(page):
-            return found
-        if _drops_a_paragraph(found, page):
+        if not _link_dense(page) and _drops_a_paragraph(found, page):
             return Content(page, "page")
         if found_words >= SHORT_FRAGMENT * page_words:
             return found
