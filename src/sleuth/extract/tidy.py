@@ -1,8 +1,11 @@
 """Tidy the edges of the main content: headings that add nothing to the text.
 
 The first heading often restates the title (already in ``Extraction.title``) and the
-second the summary (``metadata["description"]``); headings at the very end head
-nothing (a newsletter box, a teaser list). Both only cost the reader tokens.
+second the summary (``metadata["description"]``); a heading at the very end heads
+nothing (a newsletter box), and nor does a higher one above it that only it follows.
+Both only cost the reader tokens. A run of headings of one level that ends the text
+is a list of titles (a grid of cards that are only their titles): only its last
+heading is dropped, since nothing tells it from an orphan.
 """
 
 from __future__ import annotations
@@ -59,11 +62,13 @@ def _last_text_holder(content: etree._Element) -> etree._Element | None:
 
 
 def _drop_trailing_headings(content: etree._Element) -> None:
-    """Headings that end the text head nothing (a newsletter box, a teaser list)."""
+    """Drop the heading that ends the text, then each higher one that ends it next."""
+    level = len(HEADINGS) + 1
     while (holder := _last_text_holder(content)) is not None:
         heading = next((e for e in (holder, *holder.iterancestors()) if e.tag in HEADINGS), None)
-        if heading is None:
+        if heading is None or int(heading.tag[1]) >= level:
             return
+        level = int(heading.tag[1])
         remove(heading)
 
 
