@@ -404,3 +404,45 @@ def test_short_ranking_page_keeps_every_entry() -> None:
     assert all(name in result.text for name in products)
     assert "buyer score this year" in result.text
     _assert_no_chrome(result.text)
+
+
+def test_japanese_article_is_not_mistaken_for_a_short_page() -> None:
+    """Japanese is written without spaces: counted by spaces, a long article is a
+    handful of words, and the short-page rule handed it the sidebar as well."""
+    sentences = (
+        "昨日の夕方から港の防波堤の工事が再び始まりました。",
+        "市の担当者によると、工事は来年の春まで続く予定です。",
+        "漁師たちは朝の出港時間が遅れることを心配しています。",
+        "説明会では安全対策と作業時間について質問が相次ぎました。",
+    )
+    paragraphs = "".join(
+        f"<p>{''.join(sentences[(i + k) % 4] for k in range(4))}</p>" for i in range(6)
+    )
+    links = "".join(
+        f"<li><a href='/p/{i}'>駅前の商店街で夏祭りが開かれました その{i}</a></li>"
+        for i in range(8)
+    )
+    body = (
+        f"<div class='wrap'><article><h1>防波堤の工事が再開</h1>{paragraphs}</article>"
+        f"<div class='side'><h3>最近の記事</h3><ul>{links}</ul></div></div>"
+    )
+    result = extract(_page(body), url="https://news.example.jp/2025/06/harbour")
+    assert "説明会では安全対策" in result.text
+    assert "夏祭り" not in result.text
+
+
+def test_collection_of_title_only_cards_keeps_every_title() -> None:
+    head = (
+        '<script type="application/ld+json">{"@context":"https://schema.org",'
+        '"@type":"CollectionPage","name":"Candles"}</script>'
+    )
+    names = ("Beeswax pillar", "Soy tealight", "Tallow taper", "Rapeseed jar", "Olive lamp")
+    cards = "".join(
+        f'<div class="card"><a href="/p/{i}"><img src="/i/{i}.jpg" alt=""><h3>{name} candle</h3>'
+        "</a></div>"
+        for i, name in enumerate(names)
+    )
+    body = f'<main><h1>Candles</h1><p>Poured by hand in our workshop.</p><div class="grid">{cards}</div></main>'
+    result = extract(_page(body, head), url="https://shop.example/collections/candles")
+    assert result.metadata["page_type"] == "collection"
+    assert all(f"{name} candle" in result.text for name in names[:-1])

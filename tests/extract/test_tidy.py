@@ -10,9 +10,9 @@ from sleuth.extract.tidy import tidy
 BODY = "<p>The harbour wall reopens on Monday after a year of repairs to its stones.</p>"
 
 
-def _tidied(source: str, references: list[str] | None = None) -> str:
+def _tidied(source: str, references: list[str] | None = None, *, items: bool = False) -> str:
     content = lxml_html.fragment_fromstring(f"<div>{source}</div>")
-    tidy(content, references or [])
+    tidy(content, references or [], items=items)
     return text_of(content)
 
 
@@ -33,16 +33,17 @@ def test_trailing_heading_and_the_section_heading_over_it_are_dropped() -> None:
     assert text.startswith("Works")
 
 
-def test_a_run_of_card_titles_ending_the_text_loses_only_its_last() -> None:
+def test_a_teaser_list_ending_an_article_is_dropped() -> None:
+    teasers = "".join(f'<li><a href="/{n}"><h3>{n} reopens</h3></a></li>' for n in ("Pier", "Dock"))
+    text = _tidied(f"<h2>Works</h2>{BODY}<h2>More news</h2><ul>{teasers}</ul>")
+    assert text.endswith("repairs to its stones.")
+
+
+def test_a_run_of_card_titles_ending_a_list_of_items_loses_only_its_last() -> None:
     cards = "".join(
         f'<div class="card"><a href="/{n}"><h3>{n} candles</h3></a></div>'
-        for n in (
-            "Beeswax",
-            "Soy",
-            "Tallow",
-            "Paraffin",
-        )
+        for n in ("Beeswax", "Soy", "Tallow", "Paraffin")
     )
-    text = _tidied(f"<h2>Candles</h2>{BODY}{cards}")
+    text = _tidied(f"<h2>Candles</h2>{BODY}{cards}", items=True)
     for name in ("Beeswax", "Soy", "Tallow"):
         assert f"{name} candles" in text

@@ -64,6 +64,8 @@ _REVIEWS_SHARE = 0.5
 _TEXT = etree.XPath("string(.)")
 _HI_TAGS = {"#b": "strong", "#i": "em", "#u": "u", "#t": "code", "#sub": "sub", "#sup": "sup"}
 _WORD_RE = re.compile(r"\w+")
+# Thai, kana and Han: scripts written without spaces between words.
+_UNSPACED_RE = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 # Below this many characters trafilatura's answer is checked against the density pass.
 SHORT_RESULT = 500
 # ... and replaced by the density pass only when that finds clearly more.
@@ -161,9 +163,13 @@ def is_discussion(json_ld: list[dict[str, Any]], url: str | None) -> bool:
 
 
 def _words(element: etree._Element) -> int:
-    """Whitespace-separated words: cheap, and only ever compared with each other."""
+    """Whitespace-separated words, cheap and only ever compared with each other; text in
+    a script written without spaces (Chinese, Japanese) counts a word per two characters,
+    or a long Japanese article would pass for a short page."""
     text = string(_TEXT, element)
-    return len(text.split()) if _WORD_RE.search(text) else 0
+    if not _WORD_RE.search(text):
+        return 0
+    return len(text.split()) + len(_UNSPACED_RE.findall(text)) // 2
 
 
 def _trafilatura(root: etree._Element, options: Extractor) -> etree._Element | None:

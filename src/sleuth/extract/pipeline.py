@@ -113,7 +113,7 @@ def _extract(
 
     rendered, plain, method = "", "", "none"
     if content is not None:
-        tidy(content.root, references)
+        tidy(content.root, references, items=kind != "article")
         plain = text_of(content.root)
         rendered = render(content.root, output) if plain else ""
         method = content.method

@@ -1,11 +1,12 @@
 """Tidy the edges of the main content: headings that add nothing to the text.
 
 The first heading often restates the title (already in ``Extraction.title``) and the
-second the summary (``metadata["description"]``); a heading at the very end heads
-nothing (a newsletter box), and nor does a higher one above it that only it follows.
-Both only cost the reader tokens. A run of headings of one level that ends the text
-is a list of titles (a grid of cards that are only their titles): only its last
-heading is dropped, since nothing tells it from an orphan.
+second the summary (``metadata["description"]``); headings at the very end head
+nothing (a newsletter box, an article's teaser list). Both only cost the reader
+tokens. Where the content is a list of items (a collection, a listing), a run of
+headings of one level that ends the text is the items' titles (cards that are only
+their titles): there only the last heading of the run is dropped, and a higher one
+above it that only it follows.
 """
 
 from __future__ import annotations
@@ -61,18 +62,20 @@ def _last_text_holder(content: etree._Element) -> etree._Element | None:
     return None
 
 
-def _drop_trailing_headings(content: etree._Element) -> None:
-    """Drop the heading that ends the text, then each higher one that ends it next."""
+def _drop_trailing_headings(content: etree._Element, *, keep_runs: bool) -> None:
+    """Drop the headings that end the text; with ``keep_runs``, stop at a heading no
+    higher than the one dropped before it."""
     level = len(HEADINGS) + 1
     while (holder := _last_text_holder(content)) is not None:
         heading = next((e for e in (holder, *holder.iterancestors()) if e.tag in HEADINGS), None)
-        if heading is None or int(heading.tag[1]) >= level:
+        if heading is None or (keep_runs and int(heading.tag[1]) >= level):
             return
         level = int(heading.tag[1])
         remove(heading)
 
 
-def tidy(content: etree._Element, references: list[str]) -> None:
-    """Drop opening headings that restate ``references`` and headings that end the text."""
+def tidy(content: etree._Element, references: list[str], *, items: bool = False) -> None:
+    """Drop opening headings that restate ``references`` and headings that end the text;
+    ``items`` says the content is a list of items, whose titles may end it."""
     _drop_restated_headings(content, references)
-    _drop_trailing_headings(content)
+    _drop_trailing_headings(content, keep_runs=items)
