@@ -442,7 +442,10 @@ def test_collection_of_title_only_cards_keeps_every_title() -> None:
         "</a></div>"
         for i, name in enumerate(names)
     )
-    body = f'<main><h1>Candles</h1><p>Poured by hand in our workshop.</p><div class="grid">{cards}</div></main>'
+    body = (
+        "<main><h1>Candles</h1><p>Poured by hand in our workshop.</p>"
+        f'<div class="grid">{cards}</div></main>'
+    )
     result = extract(_page(body, head), url="https://shop.example/collections/candles")
     assert result.metadata["page_type"] == "collection"
     assert all(f"{name} candle" in result.text for name in names[:-1])

@@ -27,10 +27,10 @@ from lxml import etree
 from trafilatura.settings import Document, Extractor
 
 from sleuth.extract.density import density_content, signature
-from sleuth.extract.dom import elements, number, remove, string, text_of
+from sleuth.extract.dom import number, string, text_of
 from sleuth.extract.kind import PageType
 from sleuth.extract.metadata import json_ld_types
-from sleuth.extract.page import page_content
+from sleuth.extract.page import drop_named_blocks, page_content
 
 _ARTICLE = Extractor(
     output_format="xml", fast=True, precision=True, comments=False, formatting=True
@@ -56,11 +56,6 @@ _DISCUSSION_SEGMENTS = frozenset(
 # A shop names its section of customer reviews in the plural ("product-reviews",
 # "reviewsMedley"); an editor's review of the product is one "review" and stays.
 _REVIEWS_RE = re.compile(r"reviews", re.IGNORECASE)
-_LABELLED = etree.XPath("//body//*[@class or @id]")
-_H1 = etree.XPath("count(.//h1)")
-# A reviews-named block holding this share of the body's text is a layout wrapper of the
-# page, not its reviews section.
-_REVIEWS_SHARE = 0.5
 _TEXT = etree.XPath("string(.)")
 _HI_TAGS = {"#b": "strong", "#i": "em", "#u": "u", "#t": "code", "#sub": "sub", "#sup": "sup"}
 _WORD_RE = re.compile(r"\w+")
@@ -275,7 +270,9 @@ def _main_content(root: etree._Element, discussion: bool, page_type: PageType) -
         if page is not None and _words(page):
             return Content(page, "page")  # the repeated cards are the content
     if page_type == "product":
-        _drop_reviews(root, body)
+        # customer reviews say what buyers think of the product, not what the page
+        # says it is, and they can run to thousands of words
+        drop_named_blocks(body, _names_reviews)
     if discussion or page_type == "forum":
         found = _article(root, _DISCUSSION)
     elif page_type in ("article", "service"):
@@ -307,20 +304,8 @@ def _main_content(root: etree._Element, discussion: bool, page_type: PageType) -
     return found
 
 
-def _drop_reviews(root: etree._Element, body: etree._Element) -> None:
-    """Take a product page's customer reviews out: they are what buyers say about the
-    product, not what the page says it is, and they can run to thousands of words."""
-    limit = _REVIEWS_SHARE * number(_BODY_LENGTH, body)
-    for element in elements(_LABELLED, root):
-        if element.getparent() is None:
-            continue
-        label = f"{element.get('class') or ''} {element.get('id') or ''}"
-        if (
-            _REVIEWS_RE.search(label)
-            and not number(_H1, element)
-            and number(_BODY_LENGTH, element) < limit
-        ):
-            remove(element)
+def _names_reviews(label: str) -> bool:
+    return bool(_REVIEWS_RE.search(label))
 
 
 def _link_dense(element: etree._Element) -> bool:

@@ -14,6 +14,7 @@ carousel's slides) and is dropped.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from copy import deepcopy
 from functools import lru_cache
 
@@ -80,17 +81,23 @@ def page_content(root: etree._Element) -> etree._Element | None:
         if element.getparent() is not None and not number(_H1, element):
             remove(element)
     scope = _scope(body)
-    limit = _WRAPPER_SHARE * _length(scope)
-    for element in elements(_LABELLED, scope):
-        if element.getparent() is None:
-            continue
-        label = f"{element.get('class') or ''} {element.get('id') or ''}"
-        if _widget_label(label) and not number(_H1, element) and _length(element) < limit:
-            remove(element)
+    drop_named_blocks(scope, _widget_label)
     _drop_copies(scope)
     scope.tail = None
     scope.tag = "div"
     return scope
+
+
+def drop_named_blocks(scope: etree._Element, named: Callable[[str], bool]) -> None:
+    """Remove the blocks whose class and id ``named`` accepts, except a layout wrapper
+    of the page (one that holds the ``h1`` or half of the scope's text)."""
+    limit = _WRAPPER_SHARE * _length(scope)
+    for element in elements(_LABELLED, scope):
+        if element.getparent() is None:
+            continue  # inside a block removed already
+        label = f"{element.get('class') or ''} {element.get('id') or ''}"
+        if named(label) and not number(_H1, element) and _length(element) < limit:
+            remove(element)
 
 
 def _drop_copies(scope: etree._Element) -> None:
