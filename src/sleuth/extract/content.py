@@ -295,8 +295,8 @@ def _main_content(root: etree._Element, discussion: bool, page_type: PageType) -
     if page_words <= SHORT_PAGE_WORDS and found_words <= page_words:
         if not _link_dense(page) and _drops_a_paragraph(found, page):
             return Content(page, "page")
-        if found_words >= SHORT_FRAGMENT * page_words:
-            return found
+        if found is None or found_words >= SHORT_FRAGMENT * page_words:
+            return found  # with nothing found, only a dropped paragraph makes a text
     if page_type == "article" and found_words > ARTICLE_RESCUE_WORDS:
         return found
     if found_words < _PAGE_SHARE[page_type] * page_words:
