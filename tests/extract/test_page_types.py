@@ -29,6 +29,11 @@ FOOTER = (
     ' policy</a> <a href="/terms">Terms of sale</a></footer>'
     '<div class="cookie-banner"><p>We use cookies to improve your visit.</p></div>'
 )
+PRODUCT_HEAD = (
+    '<script type="application/ld+json">{"@context":"https://schema.org",'
+    '"@type":"Product","name":"Trail kettle"}</script>'
+)
+KETTLE_URL = "https://shop.example/products/trail-kettle"
 
 
 def _page(body: str, head: str = "") -> str:
@@ -84,10 +89,6 @@ def test_forum_thread_declared_in_json_ld_keeps_replies() -> None:
 
 
 def test_product_keeps_description_and_specifications() -> None:
-    head = (
-        '<script type="application/ld+json">{"@context":"https://schema.org",'
-        '"@type":"Product","name":"Trail kettle"}</script>'
-    )
     rows = "".join(f"<tr><th>Property {i}</th><td>Value {i} in steel</td></tr>" for i in range(8))
     body = (
         '<main><h1>Trail kettle</h1><p class="price">£39.00</p>'
@@ -96,7 +97,7 @@ def test_product_keeps_description_and_specifications() -> None:
         '<section class="related-products"><h3>You may also like</h3><ul>'
         '<li><a href="/x">Camp mug</a></li><li><a href="/y">Stove</a></li></ul></section></main>'
     )
-    result = extract(_page(body, head), url="https://shop.example/products/trail-kettle")
+    result = extract(_page(body, PRODUCT_HEAD), url=KETTLE_URL)
     assert result.metadata["page_type"] == "product"
     assert "Kettle sentence number 5" in result.text
     assert "Value 7 in steel" in result.text
@@ -105,10 +106,6 @@ def test_product_keeps_description_and_specifications() -> None:
 
 
 def test_product_leaves_out_customer_reviews() -> None:
-    head = (
-        '<script type="application/ld+json">{"@context":"https://schema.org",'
-        '"@type":"Product","name":"Trail kettle"}</script>'
-    )
     reviews = "".join(
         f'<div class="review"><h4>Buyer {i}</h4><p>{_sentences(f"Buyer {i} says", 2)}</p></div>'
         for i in range(3)
@@ -118,7 +115,7 @@ def test_product_leaves_out_customer_reviews() -> None:
         f'<div class="description"><p>{_sentences("Kettle", 8)}</p></div>'
         f'<section id="customerReviews"><h2>Reviews (3)</h2>{reviews}</section></main>'
     )
-    result = extract(_page(body, head), url="https://shop.example/products/trail-kettle")
+    result = extract(_page(body, PRODUCT_HEAD), url=KETTLE_URL)
     assert result.metadata["page_type"] == "product"
     assert "Kettle sentence number 7" in result.text
     assert "Buyer" not in result.text
@@ -126,30 +123,22 @@ def test_product_leaves_out_customer_reviews() -> None:
 
 def test_product_reviews_wrapper_holding_the_page_is_kept() -> None:
     """A layout wrapper named for reviews that holds the whole product is not a section."""
-    head = (
-        '<script type="application/ld+json">{"@context":"https://schema.org",'
-        '"@type":"Product","name":"Trail kettle"}</script>'
-    )
     body = (
         '<main><h1>Trail kettle</h1><div class="layout with-reviews"><p class="price">£39.00'
         f'</p><div class="description"><p>{_sentences("Kettle", 6)}</p></div></div></main>'
     )
-    result = extract(_page(body, head), url="https://shop.example/products/trail-kettle")
+    result = extract(_page(body, PRODUCT_HEAD), url=KETTLE_URL)
     assert "Kettle sentence number 5" in result.text
 
 
 def test_editorial_review_of_a_product_is_kept() -> None:
-    head = (
-        '<script type="application/ld+json">{"@context":"https://schema.org",'
-        '"@type":"Product","name":"Trail kettle"}</script>'
-    )
     body = (
         '<main><h1>Trail kettle</h1><p class="price">£39.00</p>'
         f'<div class="description"><p>{_sentences("Kettle", 3)}</p></div>'
         f'<section class="expert-review"><h2>Our verdict</h2><p>{_sentences("Verdict", 4)}</p>'
         "</section></main>"
     )
-    result = extract(_page(body, head), url="https://shop.example/products/trail-kettle")
+    result = extract(_page(body, PRODUCT_HEAD), url=KETTLE_URL)
     assert "Verdict sentence number 3" in result.text
 
 
@@ -287,7 +276,7 @@ def test_product_description_declared_only_in_json_ld_opens_the_text() -> None:
     )
     rows = "".join(f"<tr><th>Property {i}</th><td>Value {i} in steel</td></tr>" for i in range(8))
     body = f'<main><h1>Trail kettle</h1><p class="price">£39.00</p><table>{rows}</table></main>'
-    result = extract(_page(body, head), url="https://shop.example/products/trail-kettle")
+    result = extract(_page(body, head), url=KETTLE_URL)
     assert result.text.startswith(description)
     assert "Value 7 in steel" in result.text
     assert result.text.count("boils a litre in four minutes") == 1
