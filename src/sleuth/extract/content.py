@@ -7,7 +7,9 @@ discussion pages (forums, Q&A), where the replies are the content; so are a prod
 page's customer reviews. A density-based
 pass over the same tree is the second opinion: it takes over when trafilatura finds
 little, and it contributes the parts of a split article body (same container class,
-separated by adverts) that trafilatura left out.
+separated by adverts) that trafilatura left out. When trafilatura's precision answer
+is a sliver of a long page (one entry of a listicle), its whole cascade, which checks
+itself against readability and jusText and retries for recall, gets a second try.
 
 Other kinds of page (see ``kind``) spread their content over many blocks: there
 trafilatura runs for recall, and when it keeps much less than the page's own content
@@ -42,6 +44,9 @@ _PAGE = Extractor(output_format="xml", fast=True, comments=False, formatting=Tru
 # A product's description and specifications sit in blocks of their own: trafilatura's
 # fallback extractors find them where its first pass keeps one.
 _PRODUCT = Extractor(output_format="xml", comments=False, formatting=True)
+# trafilatura's whole cascade: its own extraction checked against readability's and
+# jusText's, and retried for recall when it covers little of the page.
+_CASCADE = Extractor(output_format="xml", comments=False, formatting=True)
 _DISCUSSION_TYPES = frozenset(
     ("discussionforumposting", "qapage", "question", "socialmediaposting")
 )
@@ -75,6 +80,9 @@ _BODY_LENGTH = etree.XPath("string-length(normalize-space(.))")
 MISSING_SEGMENT = 400
 COVERED = 0.5
 UNCOVERED = 0.1
+# A wider answer must hold this share of the narrow one's word 3-grams: a superset, not
+# another part of the page.
+COVERED_BY_WIDER = 0.8
 # A reply this much of whose word 3-grams the body already holds is a second copy.
 DUPLICATE = 0.8
 _SHINGLE = 3
@@ -85,6 +93,16 @@ SHORT_PAGE_WORDS = 150
 SHORT_FRAGMENT = 0.75
 _PARAGRAPH_WORDS = 8
 _LINK_DENSE = 0.5
+# A precision answer holding less than this share of the body's visible text may have
+# kept one block of a body split over many (a listicle's entries, sections of a guide):
+# trafilatura's whole cascade then runs, and its answer replaces this one when it has
+# WIDER times the words, holds COVERED_BY_WIDER of this answer, and is not a list of teasers
+# (paragraphs cut off with an ellipsis). The share and the gain are the ones trafilatura
+# uses to retry for recall.
+NARROW = 0.2
+WIDER = 1.5
+_TEASERS = 2
+_TEASER_RE = re.compile(r"(?:…|\.\.\.|\[…\]|\[\.\.\.\])\s*$")
 # On an article the page content only stands in for an answer shorter than this.
 ARTICLE_RESCUE_WORDS = 75
 # The page content replaces trafilatura's answer when that holds less than this share
@@ -244,6 +262,8 @@ def main_content(
     it opens the content when the content does not already hold it.
     """
     content = _main_content(root, discussion, page_type)
+    if content is not None and not discussion and page_type in ("article", "service"):
+        content = _widened(root, content)
     if content is not None and declared:
         _add_declared(content.root, declared)
     return content
@@ -302,6 +322,26 @@ def _main_content(root: etree._Element, discussion: bool, page_type: PageType) -
     if found_words < _PAGE_SHARE[page_type] * page_words:
         return Content(page, "page")
     return found
+
+
+def _widened(root: etree._Element, content: Content) -> Content:
+    """trafilatura's whole cascade in place of a precision answer that kept a sliver of
+    the page (see ``NARROW``). The density pass and the page content already looked past
+    trafilatura's answer, so theirs stand."""
+    if content.method not in ("trafilatura", "trafilatura+density"):
+        return content
+    body = root.find("body")
+    length = len(text_of(content.root))
+    if body is None or length >= NARROW * number(_BODY_LENGTH, body):
+        return content
+    wide = _trafilatura(root, _CASCADE)
+    if wide is None or _words(wide) <= WIDER * _words(content.root):
+        return content
+    teasers = sum(1 for p in wide.iter("p") if _TEASER_RE.search(text_of(p)))
+    kept = _shingles(text_of(content.root))
+    if teasers >= _TEASERS or len(kept & _shingles(text_of(wide))) < COVERED_BY_WIDER * len(kept):
+        return content
+    return Content(wide, "trafilatura")
 
 
 def _names_reviews(label: str) -> bool:

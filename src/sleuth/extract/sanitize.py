@@ -73,12 +73,9 @@ _DROPPED_TAGS = (
     "applet",
     "canvas",
 )
-_CANDIDATES = etree.XPath(
-    "//*[@hidden or @aria-hidden or @style or contains(@class, 'hid') "
-    "or contains(@class, 'only') or contains(@class, 'none') "
-    "or contains(@class, 'invisible') or contains(@class, 'screen')] "
-    "| //dialog[not(@open)]"
-)
+# Class words of the elements worth a closer look: "hidden", "d-none", "sr-only",
+# "invisible", "screen-reader-text" and their kin.
+_CANDIDATE_CLASS_RE = re.compile("hid|only|none|invisible|screen")
 # Hiding these is an anti-flicker or app-shell pattern, never a way to hide a passage.
 _PAGE_ROOTS = frozenset(("html", "body"))
 _MAINS = (etree.XPath("//main"), etree.XPath("//*[@role='main']"))
@@ -503,6 +500,22 @@ def _fades_page(element: etree._Element, root: etree._Element) -> bool:
     return total > 0 and number(_TEXT_LENGTH, element) >= _FADED_PAGE_SHARE * total
 
 
+def _candidates(root: etree._Element) -> list[etree._Element]:
+    """Elements that may be hidden, in document order: one walk over the tree, which
+    costs half of the equivalent XPath (five ``contains()`` per element)."""
+    return [element for element in root.iter(etree.Element) if _may_hide(element)]
+
+
+def _may_hide(element: etree._Element) -> bool:
+    get = element.get
+    if get("style") is not None or get("hidden") is not None or get("aria-hidden") is not None:
+        return True
+    classes = get("class")
+    if classes and _CANDIDATE_CLASS_RE.search(classes):
+        return True
+    return element.tag == "dialog" and get("open") is None
+
+
 def sanitize(root: etree._Element) -> None:
     """Drop non-content and hidden elements from ``root`` in place, keeping their tails."""
     _place_streamed_segments(root)
@@ -511,7 +524,7 @@ def sanitize(root: etree._Element) -> None:
     main: etree._Element | None = None
     main_found = False
     targets: frozenset[str] | None = None
-    for element in elements(_CANDIDATES, root):
+    for element in _candidates(root):
         if element.getparent() is None:
             continue  # the root, or already cut out of a font-size:0 box
         if not _hidden(element):
