@@ -11,12 +11,16 @@ from sleuth.extract.parse import parse_html
 from sleuth.extract.sanitize import sanitize
 
 
-def _entry(index: int, teaser: bool) -> str:
-    sentences = " ".join(
+def _sentences(index: int, count: int) -> str:
+    return " ".join(
         f"Entry {index} sentence {n} tells the reader how this tool earns its place."
-        for n in range(2 if teaser else 8)
+        for n in range(count)
     )
-    return f"<h2>Tool {index}</h2><p>{sentences[:-1] + '…' if teaser else sentences}</p>"
+
+
+def _entry(index: int, teaser: bool) -> str:
+    text = _sentences(index, 2)[:-1] + "…" if teaser else _sentences(index, 8)
+    return f"<h2>Tool {index}</h2><p>{text}</p>"
 
 
 def _page(teaser: bool = False) -> etree._Element:
@@ -41,9 +45,7 @@ def _sliver(text: str, method: str = "trafilatura") -> Content:
     return Content(root, method)
 
 
-FIRST = " ".join(
-    f"Entry 0 sentence {n} tells the reader how this tool earns its place." for n in range(8)
-)
+FIRST = _sentences(0, 8)  # the page's first entry, in full
 
 
 def test_a_sliver_of_the_page_gives_way_to_the_whole_cascade() -> None:

@@ -330,15 +330,14 @@ def _widened(root: etree._Element, content: Content) -> Content:
     trafilatura's answer, so theirs stand."""
     if content.method not in ("trafilatura", "trafilatura+density"):
         return content
-    body = root.find("body")
-    length = len(text_of(content.root))
-    if body is None or length >= NARROW * number(_BODY_LENGTH, body):
+    narrow = text_of(content.root)
+    if len(narrow) >= NARROW * _visible_length(root):
         return content
     wide = _trafilatura(root, _CASCADE)
     if wide is None or _words(wide) <= WIDER * _words(content.root):
         return content
     teasers = sum(1 for p in wide.iter("p") if _TEASER_RE.search(text_of(p)))
-    kept = _shingles(text_of(content.root))
+    kept = _shingles(narrow)
     if teasers >= _TEASERS or len(kept & _shingles(text_of(wide))) < COVERED_BY_WIDER * len(kept):
         return content
     return Content(wide, "trafilatura")
@@ -370,9 +369,14 @@ def _holds_the_page(length: int, root: etree._Element) -> bool:
     ``SHORT_GAIN`` times the answer, so neither rescue rule can fire, and no split part
     is left big enough to miss (on every page of both benchmarks the density pass then
     changed nothing). Saves its cost on about a third of all pages."""
+    return length >= HOLDS_THE_PAGE * _visible_length(root)
+
+
+def _visible_length(root: etree._Element) -> float:
+    """Characters of the sanitised body's text, spaces collapsed: what answers are
+    measured against."""
     body = root.find("body")
-    page = number(_BODY_LENGTH, body) if body is not None else 0.0
-    return length >= HOLDS_THE_PAGE * page
+    return number(_BODY_LENGTH, body) if body is not None else 0.0
 
 
 def _article(root: etree._Element, options: Extractor) -> Content | None:
