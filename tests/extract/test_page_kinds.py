@@ -7,10 +7,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import FrozenInstanceError
 
 import pytest
+from lxml import etree
 
 from sleuth.errors import UsageError
 from sleuth.extract import Extraction, extract
-from sleuth.extract.content import is_discussion
+from sleuth.extract.content import _add_missing_segments, is_discussion
 from sleuth.log import LOGGER
 
 from .pages import page
@@ -88,7 +89,8 @@ def test_product_page_keeps_description_and_specifications() -> None:
 
 def test_split_article_body_is_joined() -> None:
     result = extract(page("split_body"))
-    assert result.method == "trafilatura+density"
+    # the density pass holds trafilatura's half and the other: its answer stands in
+    assert result.method == "density"
     text = result.text
     first, last = "For most of the last thirty years", "due in service before the end of the decade"
     assert first in text
@@ -164,3 +166,19 @@ def test_concurrent_extractions_match_sequential_ones() -> None:
     with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(lambda name: extract(page(name)), names))
     assert results == [expected[name] for name in names]
+
+
+def test_a_part_of_a_split_body_trafilatura_skipped_is_added_in_place() -> None:
+    """When the density pass's answer is no superset, its segments still complete
+    trafilatura's: one that shares the class of a covered one and is not covered."""
+    first = " ".join(f"Opening line {n} sets out why trains came back." for n in range(12))
+    second = " ".join(f"Closing remark {n}: fleets ordered, routes planned." for n in range(12))
+    primary = etree.Element("div")
+    etree.SubElement(primary, "p").text = first
+    segments = etree.Element("div")
+    for text in (first, second):
+        part = etree.SubElement(segments, "div", {"class": "article__body"})
+        etree.SubElement(part, "p").text = text
+    assert _add_missing_segments(primary, segments)
+    joined = " ".join(primary.itertext())
+    assert joined.index("Opening line 0") < joined.index("Closing remark 11")

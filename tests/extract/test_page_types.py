@@ -438,3 +438,77 @@ def test_collection_of_title_only_cards_keeps_every_title() -> None:
     result = extract(_page(body, head), url="https://shop.example/collections/candles")
     assert result.metadata["page_type"] == "collection"
     assert all(f"{name} candle" in result.text for name in names[:-1])
+
+
+# -- what the page's own markup disowns ------------------------------------------------
+_CONSENT = "".join(
+    f"<h3>Purpose {i}</h3><p>These cookies help our partners measure purpose {i} of the site "
+    "and may be set through our site by advertising partners to build a profile.</p>"
+    for i in range(12)
+)
+
+
+def _thread(extra: str) -> str:
+    posts = "".join(
+        f'<div class="message"><span class="user">user{i}</span><p>Reply {i}: '
+        f"{_sentences(f'Reply {i}', 2)}</p></div>"
+        for i in range(5)
+    )
+    return _page(f"<main><h1>Which kettle for a long walk?</h1>{posts}</main>{extra}")
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        f'<div role="dialog" aria-modal="true" aria-label="Privacy">{_CONSENT}</div>',
+        f'<div role="alertdialog">{_CONSENT}</div>',
+        f"<div data-nosnippet>{_CONSENT}</div>",
+    ],
+    ids=["modal-dialog", "alert-dialog", "kept-out-of-search-snippets"],
+)
+def test_what_the_page_disowns_is_not_content(block: str) -> None:
+    """A consent dialog's text can outweigh a short thread's: it is dropped all the same."""
+    result = extract(_thread(block), url="https://forum.example/threads/kettles.12/")
+    assert "Reply 4 sentence number 1" in result.text
+    assert "Purpose" not in result.text
+
+
+def test_a_dialog_that_is_not_modal_keeps_its_content() -> None:
+    """A product page's side sheet of details is a dialog, but not an overlay."""
+    sheet = (
+        '<div role="dialog" aria-modal="false" class="sheet"><h2>Description</h2>'
+        f"<p>{_sentences('Sheet', 3)}</p></div>"
+    )
+    body = (
+        f'<main><h1>Trail kettle</h1><span class="price">£30.00</span>'
+        f"<p>{_sentences('Kettle', 2)}</p>{sheet}</main>"
+    )
+    result = extract(_page(body, PRODUCT_HEAD), url=KETTLE_URL)
+    assert "Sheet sentence number 2" in result.text
+
+
+def test_a_page_served_in_a_modal_keeps_its_content() -> None:
+    """A modal that holds every ``h1`` of the page is the page (a lightbox article)."""
+    story = f"<h1>Harbour wall repaired</h1><p>{_sentences('Story', 5)}</p>"
+    body = f'<div role="dialog" aria-modal="true"><article>{story}</article></div>'
+    result = extract(_page(body), url="https://news.example/2025/harbour-wall")
+    assert "Story sentence number 4" in result.text
+
+
+def test_a_page_wrapped_in_a_form_keeps_its_content() -> None:
+    """ASP.NET wraps every page in one form; a newsletter form stays chrome."""
+    cards = "".join(
+        f'<div class="tile"><a href="/item/{i}">Spare part number {i}</a>'
+        f'<span class="tile-price">${20 + i}.95</span></div>'
+        for i in range(9)
+    )
+    newsletter = '<form class="signup"><p>Get our parts newsletter every week.</p></form>'
+    body = (
+        f'<form id="aspnetForm"><h2>Parts</h2><p>9 results</p><div class="grid">{cards}</div>'
+        f"</form>{newsletter}"
+    )
+    result = extract(_page(body), url="https://parts.example/shop/spares")
+    assert result.metadata["page_type"] == "collection"
+    for i in range(9):
+        assert f"Spare part number {i}" in result.text
+    assert "newsletter" not in result.text

@@ -477,6 +477,28 @@ def test_page_wrapper_hidden_until_scripts_run_is_kept(style: str) -> None:
     assert all(sentence in text for sentence in VISIBLE)
 
 
+def test_faded_block_holding_most_of_the_page_text_is_kept() -> None:
+    """Scripts fade the article in; the site's chrome around it holds the rest (here a
+    third of the text: more than a block that merely held "nearly all" would allow)."""
+    article = (
+        "<h1>Tidal turbines</h1><p>The turbine off the headland makes enough power for "
+        "around 2,000 homes.</p><p>Its blades turn slowly, and the water at that depth "
+        "barely feels the waves above, so the machine runs in most weather.</p>"
+    )
+    chrome = "".join(f'<li><a href="/s/{n}">Section {n} of this site</a></li>' for n in range(4))
+    document = (
+        f"<html><body><nav><ul>{chrome}</ul></nav>"
+        f'<div class="article" style="opacity:0">{article}</div>'
+        "<footer><p>Acme Ltd, 1 High Street, Harbourtown.</p></footer></body></html>"
+    )
+    root = parse_html(document)
+    assert root is not None
+    share = len(text_of(root.find(".//div"))) / len(text_of(root.find("body")))
+    assert 0.5 < share < 0.8
+    text = _sanitised(document)
+    assert all(sentence in text for sentence in VISIBLE)
+
+
 def test_faded_block_beside_the_page_text_stays_hidden() -> None:
     snippet = f'<div style="opacity:0"><p>{INJECTION}</p></div>'
     assert "PWNED" not in _sanitised(article_with(snippet))
@@ -531,6 +553,22 @@ REVEALED = {
         '<button role="tab" aria-controls="#t2">Warranty</button>'
         f'<div id="t2" style="display:none"><p>{PANEL}</p></div>'
     ),
+    # An accordion that animates shut fades as it folds: the fade is part of the state.
+    "accordion-folded-shut-with-a-fade": (
+        '<button aria-expanded="false" aria-controls="fold">Is it covered?</button>'
+        f'<div id="fold" style="overflow:hidden;height:0;visibility:hidden;opacity:0">'
+        f"<p>{PANEL}</p></div>"
+    ),
+    # A FAQ's or an accordion's panel that a script opens on a click, named only by
+    # its class.
+    "faq-answer-named-by-its-class": (
+        '<div class="faq__question">Is it covered?</div>'
+        f'<div class="faq__answer" style="display:none"><p>{PANEL}</p></div>'
+    ),
+    "accordion-body-named-by-its-class": (
+        '<h3 class="accordion-header">Is it covered?</h3>'
+        f'<div class="accordion-collapse" hidden><p>{PANEL}</p></div>'
+    ),
 }
 
 
@@ -567,6 +605,12 @@ STILL_HIDDEN = {
     "target-with-font-size-zero": (
         '<button role="tab" aria-controls="f0">Open</button>'
         f'<div id="f0" style="font-size:0"><p>{INJECTION}</p></div>'
+    ),
+    # A panel's name does not excuse the other ways of hiding text.
+    "faq-answer-faded-alone": f'<div class="faq-answer" style="opacity:0"><p>{INJECTION}</p></div>',
+    "accordion-body-off-screen": (
+        f'<div class="accordion-body" style="position:absolute;left:-9999px"><p>{INJECTION}</p>'
+        "</div>"
     ),
     "closed-dialog-targeted-by-a-control": (
         f'<button aria-expanded="false" aria-controls="d">Open</button><dialog id="d">{INJECTION}'

@@ -32,7 +32,7 @@ from sleuth.extract.density import density_content, signature
 from sleuth.extract.dom import number, string, text_of
 from sleuth.extract.kind import PageType
 from sleuth.extract.metadata import json_ld_types
-from sleuth.extract.page import drop_named_blocks, page_content
+from sleuth.extract.page import drop_disowned, drop_named_blocks, innermost_blocks, page_content
 
 _ARTICLE = Extractor(
     output_format="xml", fast=True, precision=True, comments=False, formatting=True
@@ -101,8 +101,14 @@ _LINK_DENSE = 0.5
 # uses to retry for recall.
 NARROW = 0.2
 WIDER = 1.5
+# ... unless the density pass found as many words, give or take this share: two readers
+# of the page agree that its text is that short.
+AGREE = 0.15
 _TEASERS = 2
 _TEASER_RE = re.compile(r"(?:…|\.\.\.|\[…\]|\[\.\.\.\])\s*$")
+# ... nor padded with copies: blocks that repeat an earlier one holding this share of
+# its words.
+COPIES = 0.1
 # On an article the page content only stands in for an answer shorter than this.
 ARTICLE_RESCUE_WORDS = 75
 # The page content replaces trafilatura's answer when that holds less than this share
@@ -123,10 +129,12 @@ _PAGE_SHARE: dict[PageType, float] = {
 
 @dataclass
 class Content:
-    """The main-content subtree, in HTML vocabulary, and who found it."""
+    """The main-content subtree, in HTML vocabulary, and who found it; ``confirmed``
+    when the density pass, reading the page its own way, found about as much."""
 
     root: etree._Element
     method: str
+    confirmed: bool = False
 
 
 def _html_vocabulary(body: etree._Element) -> etree._Element:
@@ -285,6 +293,7 @@ def _main_content(root: etree._Element, discussion: bool, page_type: PageType) -
     body = root.find("body")
     if body is None:
         return None
+    drop_disowned(body)
     if page_type in ("collection", "listing"):
         page = page_content(root)
         if page is not None and _words(page):
@@ -328,19 +337,40 @@ def _widened(root: etree._Element, content: Content) -> Content:
     """trafilatura's whole cascade in place of a precision answer that kept a sliver of
     the page (see ``NARROW``). The density pass and the page content already looked past
     trafilatura's answer, so theirs stand."""
-    if content.method not in ("trafilatura", "trafilatura+density"):
+    if content.method not in ("trafilatura", "trafilatura+density") or content.confirmed:
         return content
-    narrow = text_of(content.root)
-    if len(narrow) >= NARROW * _visible_length(root):
+    if len(text_of(content.root)) >= NARROW * _visible_length(root):
         return content
     wide = _trafilatura(root, _CASCADE)
-    if wide is None or _words(wide) <= WIDER * _words(content.root):
-        return content
-    teasers = sum(1 for p in wide.iter("p") if _TEASER_RE.search(text_of(p)))
-    kept = _shingles(narrow)
-    if teasers >= _TEASERS or len(kept & _shingles(text_of(wide))) < COVERED_BY_WIDER * len(kept):
+    if wide is None or not _supersedes(wide, content.root):
         return content
     return Content(wide, "trafilatura")
+
+
+def _supersedes(wide: etree._Element, narrow: etree._Element) -> bool:
+    """Whether ``wide`` is ``narrow`` with the rest of the body around it: ``WIDER``
+    times its words, ``COVERED_BY_WIDER`` of its word 3-grams (a superset, not another
+    part of the page), and not padded with a list of teasers (paragraphs cut off with an
+    ellipsis) or with copies (a gallery's captions, each slide's twice)."""
+    if _words(wide) <= WIDER * _words(narrow):
+        return False
+    kept = _shingles(text_of(narrow))
+    if len(kept & _shingles(text_of(wide))) < COVERED_BY_WIDER * len(kept):
+        return False
+    teasers = sum(1 for p in wide.iter("p") if _TEASER_RE.search(text_of(p)))
+    return teasers < _TEASERS and _copied_share(wide) < COPIES
+
+
+def _copied_share(element: etree._Element) -> float:
+    """The share of the words of ``element``'s blocks that repeat an earlier block."""
+    seen: set[tuple[str, ...]] = set()
+    copied = total = 0
+    for _, words in innermost_blocks(element):
+        total += len(words)
+        if words in seen:
+            copied += len(words)
+        seen.add(words)
+    return copied / total if total else 0.0
 
 
 def _names_reviews(label: str) -> bool:
@@ -394,6 +424,9 @@ def _article(root: etree._Element, options: Extractor) -> Content | None:
         return Content(second, "density")
     if _words(second) > FRAGMENT_GAIN * _words(primary):
         return Content(second, "density")  # trafilatura kept a fragment of the body
+    if _supersedes(second, primary):
+        return Content(second, "density")  # ... or the body without some of its parts
     if _add_missing_segments(primary, second):
         return Content(primary, "trafilatura+density")
-    return Content(primary, "trafilatura")
+    words = _words(primary)
+    return Content(primary, "trafilatura", abs(_words(second) - words) <= AGREE * words)

@@ -14,9 +14,10 @@ carousel's slides) and is dropped.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from copy import deepcopy
 from functools import lru_cache
+from typing import cast
 
 from lxml import etree
 
@@ -28,6 +29,14 @@ _CHROME = etree.XPath(
     " or @role='complementary' or @role='search']"
 )
 _MAINS = etree.XPath("//main | //*[@role='main']")
+# What a page's own markup says is not its content: a modal overlay (cookie
+# preferences, a sign-in or newsletter box) sits over the page while it is open and
+# holds none of it (a dialog that is not modal, a product page's side sheet of details,
+# may), and ``data-nosnippet`` keeps a block out of search engines' quotes of the page.
+# (Attributes are found by name and judged here: an XPath that tests the values on
+# every element costs twice as much.)
+_MARKS = etree.XPath("//@aria-modal | //@role | //@data-nosnippet")
+_DISOWNING = {"aria-modal": "true", "role": "alertdialog", "data-nosnippet": None}
 _LABELLED = etree.XPath(".//*[@class or @id]")
 _H1 = etree.XPath("count(.//h1)")
 _LENGTH = etree.XPath("string-length(normalize-space(.))")
@@ -78,7 +87,7 @@ def page_content(root: etree._Element) -> etree._Element | None:
         return None
     body = deepcopy(body)
     for element in elements(_CHROME, body):
-        if element.getparent() is not None and not number(_H1, element):
+        if element.getparent() is not None and not _wraps_the_page(element, body):
             remove(element)
     scope = _scope(body)
     drop_named_blocks(scope, _widget_label)
@@ -86,6 +95,15 @@ def page_content(root: etree._Element) -> etree._Element | None:
     scope.tail = None
     scope.tag = "div"
     return scope
+
+
+def _wraps_the_page(chrome: etree._Element, body: etree._Element) -> bool:
+    """A chrome element that holds the page's ``h1``, or a form that holds half its text
+    (ASP.NET wraps a whole page in one, a search page its results): the layout, not
+    chrome. A header or a menu that long is still chrome."""
+    if number(_H1, chrome):
+        return True
+    return chrome.tag == "form" and _length(chrome) >= _WRAPPER_SHARE * _length(body)
 
 
 def drop_named_blocks(scope: etree._Element, named: Callable[[str], bool]) -> None:
@@ -100,15 +118,41 @@ def drop_named_blocks(scope: etree._Element, named: Callable[[str], bool]) -> No
             remove(element)
 
 
+def drop_disowned(body: etree._Element) -> None:
+    """Remove the blocks the page disowns (see ``_MARKS``), except one that holds
+    every ``h1`` of the page (a page served as a lightbox). A consent dialog can hold
+    more text than the page, and the terms of service in a modal their own ``h1``, so
+    neither size nor a heading alone tells the page from an overlay."""
+    blocks = [
+        block
+        for mark in cast("list[etree._ElementUnicodeResult]", _MARKS(body))
+        if (wanted := _DISOWNING[str(mark.attrname)]) is None or mark.strip().lower() == wanted
+        if (block := mark.getparent()) is not None
+    ]
+    headings = number(_H1, body) if blocks else 0
+    for block in blocks:
+        if block.getparent() is not None and not (headings and number(_H1, block) == headings):
+            remove(block)
+
+
 def _drop_copies(scope: etree._Element) -> None:
     """Drop innermost blocks that repeat an earlier one (but never a block inside it)."""
     seen: dict[tuple[str, ...], etree._Element] = {}
+    for block, words in innermost_blocks(scope):
+        first = seen.setdefault(words, block)
+        if first is not block and not any(a is first for a in block.iterancestors()):
+            remove(block)
+
+
+def innermost_blocks(
+    scope: etree._Element,
+) -> Iterator[tuple[etree._Element, tuple[str, ...]]]:
+    """The innermost blocks long enough to be a copy when repeated, with their words
+    (lower-cased), in document order; code and table cells repeat on purpose and are
+    left out. Safe to remove each block as it comes."""
     for block in list(scope.iter(*_BLOCKS)):
         if block.tag in _DATA_BLOCKS or any(child.tag in _BLOCK_SET for child in block):
             continue
         words = tuple(_WORD_RE.findall(text_of(block).casefold()))
-        if len(words) < _COPY_WORDS:
-            continue
-        first = seen.setdefault(words, block)
-        if first is not block and not any(a is first for a in block.iterancestors()):
-            remove(block)
+        if len(words) >= _COPY_WORDS:
+            yield block, words
