@@ -327,6 +327,24 @@ def test_a_post_printed_twice_reaches_the_reader_once() -> None:
         assert result.text.count(f"Post {i} sentence number 1") == 1
 
 
+def test_a_quoted_post_and_a_reply_preview_reach_the_reader_once() -> None:
+    """Each reply opens with the post it answers: quoted in full, or as a preview of it
+    (a one-line clamp that still holds the whole text)."""
+    posts = [_sentences(f"Post {i}", 2) for i in range(5)]
+    replies = "".join(
+        f'<li class="post"><span class="author">member{i}</span>'
+        + (f'<div class="parent-preview"><p>{posts[i - 1]}</p></div>' if i else "")
+        + (f"<blockquote><p>{posts[i - 2]}</p></blockquote>" if i > 1 else "")
+        + f'<div class="content"><p>{posts[i]}</p></div></li>'
+        for i in range(5)
+    )
+    body = f'<main><h1>Which tyre pressure for gravel?</h1><ul class="posts">{replies}</ul></main>'
+    result = extract(_page(body), url="https://forum.example/t/tyre-pressure/99")
+    assert result.metadata["page_type"] == "forum"
+    for i in range(5):
+        assert result.text.count(f"Post {i} sentence number 1") == 1
+
+
 def test_a_section_printed_for_phone_and_desktop_appears_once() -> None:
     intro = _sentences("Seasonal", 3)
     layouts = (

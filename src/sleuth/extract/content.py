@@ -32,7 +32,13 @@ from sleuth.extract.density import density_content, signature
 from sleuth.extract.dom import number, string, text_of
 from sleuth.extract.kind import PageType
 from sleuth.extract.metadata import json_ld_types
-from sleuth.extract.page import drop_disowned, drop_named_blocks, innermost_blocks, page_content
+from sleuth.extract.page import (
+    drop_copies,
+    drop_disowned,
+    drop_named_blocks,
+    innermost_blocks,
+    page_content,
+)
 
 _ARTICLE = Extractor(
     output_format="xml", fast=True, precision=True, comments=False, formatting=True
@@ -264,12 +270,16 @@ def main_content(
     page_type: PageType = "article",
     declared: str | None = None,
 ) -> Content | None:
-    """The main content; on a discussion page, the replies are part of it.
+    """The main content; on a discussion page, the replies are part of it, each
+    paragraph once (a quoted post, a reply's preview of the post it answers, repeat
+    their source word for word).
 
     ``declared`` is a description the page declares in its data (a product's JSON-LD):
     it opens the content when the content does not already hold it.
     """
     content = _main_content(root, discussion, page_type)
+    if content is not None and (discussion or page_type == "forum"):
+        drop_copies(content.root)
     if content is not None and not discussion and page_type in ("article", "service"):
         content = _widened(root, content)
     if content is not None and declared:

@@ -91,7 +91,7 @@ def page_content(root: etree._Element) -> etree._Element | None:
             remove(element)
     scope = _scope(body)
     drop_named_blocks(scope, _widget_label)
-    _drop_copies(scope)
+    drop_copies(scope)
     scope.tail = None
     scope.tag = "div"
     return scope
@@ -135,7 +135,7 @@ def drop_disowned(body: etree._Element) -> None:
             remove(block)
 
 
-def _drop_copies(scope: etree._Element) -> None:
+def drop_copies(scope: etree._Element) -> None:
     """Drop innermost blocks that repeat an earlier one (but never a block inside it)."""
     seen: dict[tuple[str, ...], etree._Element] = {}
     for block, words in innermost_blocks(scope):
