@@ -1,15 +1,18 @@
 """Find the main content of a sanitised page.
 
-trafilatura (fast and precision-focused, measured best on the benchmark) reads the
-tree we already parsed and cleaned; its XML vocabulary is mapped back to plain HTML
+What the page disowns (a modal overlay, a block kept out of search snippets) goes
+first. trafilatura (fast and precision-focused, measured best on the benchmark) reads
+the tree we already parsed and cleaned; its XML vocabulary is mapped back to plain HTML
 so that one renderer serves every extractor. Reader comments are left out, except on
-discussion pages (forums, Q&A), where the replies are the content; so are a product
-page's customer reviews. A density-based
-pass over the same tree is the second opinion: it takes over when trafilatura finds
-little, and it contributes the parts of a split article body (same container class,
-separated by adverts) that trafilatura left out. When trafilatura's precision answer
-is a sliver of a long page (one entry of a listicle), its whole cascade, which checks
-itself against readability and jusText and retries for recall, gets a second try.
+discussion pages (forums, Q&A), where the replies are the content, each paragraph
+once; so are a product page's customer reviews. A density-based pass over the same
+tree is the second opinion: it takes over when trafilatura finds little or holds
+trafilatura's answer and more (a body split over blocks), and it contributes the parts
+of a split article body (same container class, separated by adverts) that trafilatura
+left out. When trafilatura's precision answer is a sliver of a long page (one entry of
+a listicle) and the density pass did not find as much, trafilatura's whole cascade,
+which checks itself against readability and jusText and retries for recall, gets a
+second try.
 
 Other kinds of page (see ``kind``) spread their content over many blocks: there
 trafilatura runs for recall, and when it keeps much less than the page's own content

@@ -3,12 +3,14 @@
 On a listing, a collection, a service page or a docs page the content is spread over
 many blocks (cards, sections, tables, code), and an article extractor keeps one of
 them. Here we keep the page and take away what every page of a site repeats: the
-navigation, header, footer, sidebars, forms, and blocks whose class or id names a
-widget (cookie banner, newsletter box, share bar, breadcrumb, related links, a shop's
-filters, sort order and pagination). The page's ``<main>`` scopes the result when it
-holds a fair share of the text. A block that repeats an earlier one word for word is a
-second copy (the phone and the desktop layout of one section, the clones of a
-carousel's slides) and is dropped.
+navigation, header, footer, sidebars, forms (but not one that wraps the page), and
+blocks whose class or id names a widget (cookie banner, newsletter box, share bar,
+breadcrumb, related links, a shop's filters, sort order and pagination). The page's
+``<main>`` scopes the result when it holds a fair share of the text. A block that
+repeats an earlier one word for word is a second copy (the phone and the desktop layout
+of one section, the clones of a carousel's slides) and is dropped. What the page's
+markup disowns (a modal overlay, a ``data-nosnippet`` block) is dropped before any
+extractor reads the page.
 """
 
 from __future__ import annotations

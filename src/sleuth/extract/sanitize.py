@@ -397,9 +397,7 @@ def _opens_a_panel(control: etree._Element, mark: str) -> bool:
     if mark == "aria-controls":
         role = get("role")
         return (
-            role in ("tab", "button")
-            or get("aria-expanded") is not None
-            or (control.tag == "button")
+            role in ("tab", "button") or get("aria-expanded") is not None or control.tag == "button"
         )
     if mark != "href":  # data-target, data-bs-target
         return (get(mark) or "").startswith("#")
