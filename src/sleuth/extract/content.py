@@ -435,11 +435,12 @@ def _article(root: etree._Element, options: Extractor) -> Content | None:
         return Content(primary, "trafilatura")
     if primary_length < SHORT_RESULT and len(text_of(second)) > SHORT_GAIN * primary_length:
         return Content(second, "density")
-    if _words(second) > FRAGMENT_GAIN * _words(primary):
+    primary_words, second_words = _words(primary), _words(second)
+    if second_words > FRAGMENT_GAIN * primary_words:
         return Content(second, "density")  # trafilatura kept a fragment of the body
     if _supersedes(second, primary):
         return Content(second, "density")  # ... or the body without some of its parts
     if _add_missing_segments(primary, second):
         return Content(primary, "trafilatura+density")
-    words = _words(primary)
-    return Content(primary, "trafilatura", abs(_words(second) - words) <= AGREE * words)
+    agree = abs(second_words - primary_words) <= AGREE * primary_words
+    return Content(primary, "trafilatura", agree)
