@@ -124,6 +124,113 @@ FRAGMENT_FAMILIES: dict[str, frozenset[str]] = {
     "setup.py": frozenset({"setup.py", "setup.cfg", "pyproject.toml", "requirements.txt"}),
 }
 
+# JSON manifests share their names with plenty of other JSON (a registry's ``deno.json`` entry
+# describing the deno binary, a fixture): such a file marks a project only when it holds at
+# least one key its tool reads. An empty object is a valid, minimal configuration.
+JSON_SHAPES: dict[str, frozenset[str]] = {
+    "deno.json": frozenset(
+        {
+            "$schema",
+            "compilerOptions",
+            "imports",
+            "importMap",
+            "scopes",
+            "tasks",
+            "lint",
+            "fmt",
+            "workspace",
+            "name",
+            "version",
+            "exports",
+            "nodeModulesDir",
+            "lock",
+            "test",
+            "bench",
+            "publish",
+            "unstable",
+            "exclude",
+            "include",
+            "vendor",
+            "license",
+            "patch",
+            "links",
+            "deploy",
+            "lib",
+        }
+    ),
+    "rush.json": frozenset(
+        {
+            "$schema",
+            "rushVersion",
+            "projects",
+            "pnpmVersion",
+            "npmVersion",
+            "yarnVersion",
+            "nodeSupportedVersionRange",
+            "projectFolderMinDepth",
+            "projectFolderMaxDepth",
+            "gitPolicy",
+            "repository",
+            "eventHooks",
+            "variants",
+            "telemetryEnabled",
+        }
+    ),
+    "composer.json": frozenset(
+        {
+            "name",
+            "require",
+            "require-dev",
+            "autoload",
+            "autoload-dev",
+            "type",
+            "config",
+            "scripts",
+            "repositories",
+            "minimum-stability",
+            "prefer-stable",
+            "extra",
+            "bin",
+        }
+    ),
+    "package.json": frozenset(
+        {
+            "name",
+            "version",
+            "dependencies",
+            "devDependencies",
+            "peerDependencies",
+            "optionalDependencies",
+            "scripts",
+            "main",
+            "module",
+            "exports",
+            "bin",
+            "private",
+            "workspaces",
+            "type",
+            "engines",
+            "packageManager",
+            "browser",
+            "types",
+            "files",
+        }
+    ),
+}
+JSON_SHAPES["deno.jsonc"] = JSON_SHAPES["deno.json"]
+
+
+def looks_like_manifest(name: str, data: object) -> bool:
+    """Whether parsed JSON named ``name`` is plausibly that tool's manifest.
+
+    Text that is not JSON stays a (broken) manifest: the detector reports it as a problem.
+    """
+    keys = JSON_SHAPES.get(name)
+    if keys is None or not isinstance(data, dict) or not data:
+        return True
+    return not keys.isdisjoint(data)
+
+
 _ALL = KNOWN | PROJECT_LIKE
 _ALL_SUFFIXES = KNOWN_SUFFIXES + PROJECT_LIKE_SUFFIXES
 SUFFIX_EXTENSIONS = frozenset(_ALL_SUFFIXES)  # every suffix is a whole extension

@@ -14,10 +14,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sleuth.stack.candidate import Reason
+from sleuth.stack.formats.jsonc import loads as jsonc_loads
 from sleuth.stack.languages import LANGUAGE_BY_EXTENSION
-from sleuth.stack.manifests import FRAGMENT_FAMILIES, FRAGMENTS, manifests_in
+from sleuth.stack.manifests import (
+    FRAGMENT_FAMILIES,
+    FRAGMENTS,
+    JSON_SHAPES,
+    looks_like_manifest,
+    manifests_in,
+)
 from sleuth.stack.model import Evidence
-from sleuth.stack.scan import Folder, Tree
+from sleuth.stack.reader import read_limited
+from sleuth.stack.scan import Folder, Tree, join
 
 # Sub-folders that belong to the app in the folder above them, by the manifest that app holds.
 EMBEDDED: dict[str, frozenset[str]] = {
@@ -69,6 +77,23 @@ def _reason(folder: Folder, names: list[str], enclosing: Spot | None) -> Reason 
     return None
 
 
+# A manifest is small; a larger file under a manifest's name is judged by the detector.
+_SHAPE_READ_LIMIT = 1 << 20
+
+
+def _shaped(tree: Tree, folder: Folder, name: str) -> bool:
+    """Whether the JSON file ``name`` in ``folder`` looks like the manifest it is named for."""
+    rel = join(folder.rel, name)
+    outcome = read_limited(str(tree.root / rel), rel, _SHAPE_READ_LIMIT)
+    if outcome.text is None:
+        return True
+    try:
+        data = jsonc_loads(outcome.text)
+    except (ValueError, RecursionError):
+        return True
+    return looks_like_manifest(name, data)
+
+
 def find_spots(tree: Tree) -> list[Spot]:
     """Candidate folders, parents before children."""
     spots: list[Spot] = []
@@ -78,7 +103,11 @@ def find_spots(tree: Tree) -> list[Spot]:
         above = owner[folder.parent] if folder.parent >= 0 else -1
         closed = folder.parent >= 0 and (sealed[folder.parent] or _embedded(tree, folder))
         sealed.append(closed)
-        names = manifests_in(folder.files, folder.extensions)
+        names = [
+            n
+            for n in manifests_in(folder.files, folder.extensions)
+            if n not in JSON_SHAPES or _shaped(tree, folder, n)
+        ]
         reason = None if closed else _reason(folder, names, spots[above] if above >= 0 else None)
         if reason is not None:
             above = len(spots)
