@@ -10,6 +10,7 @@ import gzip
 import json
 import os
 import re
+import shutil
 import sys
 import traceback
 import zlib
@@ -1101,7 +1102,8 @@ def detect(
     if json_output:
         _out(render_json(projects) + "\n")
     elif projects:
-        _out(render_table(projects).rstrip("\n") + "\n")
+        width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+        _out(render_table(projects, width).rstrip("\n") + "\n")
     else:
         sys.stderr.write(f"no projects found under {path}\n")
 
