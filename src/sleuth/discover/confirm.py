@@ -118,7 +118,7 @@ def summary(result: DiscoveryResult) -> str:
     how = result.stage if reason == result.stage else f"{result.stage}, {reason}"
     line = f"{result.tool}: {result.builder}:{result.source} ({how})"
     if result.downloads_ratio:
-        line += f", {result.downloads_ratio:g}x the runner-up's downloads"
+        line += f", {round(result.downloads_ratio, 1):g}x the runner-up's downloads"
     return line
 
 

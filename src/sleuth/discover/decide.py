@@ -72,8 +72,10 @@ class Decision:
 
 
 def ratio(leader: ProbeResult, runner: ProbeResult) -> float | None:
+    """The leader's downloads over the runner-up's, unrounded: JSON is read by programs,
+    and only the human display rounds."""
     if leader.downloads > 0 and runner.downloads > 0:
-        return round(leader.downloads / runner.downloads, 2)
+        return leader.downloads / runner.downloads
     return None
 
 
