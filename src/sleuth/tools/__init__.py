@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from sleuth.tools.builtin import BUILTIN_TOOLS
+from sleuth.tools.declare import FORMATS, Format, definitions
 from sleuth.tools.ledger import CheckedAnswer, CitationLedger, Source
 from sleuth.tools.registry import CallRecord, Registry, Tool, ToolContext, ToolOutput
-from sleuth.tools.schema import FORMATS, Format, definitions
 from sleuth.tools.services import Services
 
 

@@ -1,4 +1,4 @@
-"""Tool definitions in each vendor's format, from the tools' pydantic models.
+"""JSON schemas of the tools' pydantic models, as models and MCP clients read them.
 
 ``$defs`` are inlined everywhere; argument schemas are also simplified for
 models, output schemas are kept exact for validating clients.
@@ -6,15 +6,9 @@ models, output schemas are kept exact for validating clients.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any
 
 from pydantic import BaseModel
-
-if TYPE_CHECKING:
-    from sleuth.tools.registry import Tool
-
-Format = Literal["openai", "anthropic", "gemini", "mcp"]
-FORMATS: tuple[Format, ...] = ("openai", "anthropic", "gemini", "mcp")
 
 
 class _Recursive(Exception):
@@ -72,33 +66,3 @@ def output_schema(model: type[BaseModel]) -> dict[str, Any]:
     """What ``model.model_dump(mode="json")`` conforms to: nullable fields stay nullable,
     because MCP clients validate structured output against it."""
     return _inline(model.model_json_schema(mode="serialization"), for_arguments=False)
-
-
-def definitions(tools: list[Tool], fmt: Format) -> Any:
-    """The tools as ``fmt``'s API wants them declared: the same code the providers send."""
-    if fmt == "mcp":
-        return [mcp_declaration(tool) for tool in tools]
-    from sleuth.llm.models import ToolSpec
-    from sleuth.llm.providers import PROVIDERS
-
-    specs = [ToolSpec(tool.name, tool.description, tool.parameters) for tool in tools]
-    return PROVIDERS[fmt].declare_tools(specs)
-
-
-def mcp_declaration(tool: Tool) -> dict[str, Any]:
-    """``tool`` as an MCP ``tools/list`` entry; the MCP server declares exactly this."""
-    title = tool.title or tool.name
-    return {
-        "name": tool.name,
-        "title": title,
-        "description": tool.description,
-        "inputSchema": tool.parameters,
-        "outputSchema": tool.output_schema,
-        "annotations": {
-            "title": title,
-            "readOnlyHint": tool.read_only,
-            "destructiveHint": False,
-            "idempotentHint": True,
-            "openWorldHint": tool.open_world,
-        },
-    }
