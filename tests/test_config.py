@@ -103,3 +103,19 @@ def test_secrets_and_url_credentials_are_masked(monkeypatch: pytest.MonkeyPatch)
 )
 def test_mask_url(url: str, masked: str) -> None:
     assert mask_url(url) == masked
+
+
+def test_a_bad_environment_value_is_pointed_at_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SLEUTH_MAX_PAGES", "abc")
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    assert caught.value.hint == "fix the environment variable SLEUTH_MAX_PAGES"
+    assert "config.toml" not in str(caught.value.hint)  # no such file exists here
+
+
+def test_a_bad_file_value_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "sleuth.toml"
+    path.write_text("max_pages = 'abc'\n")
+    with pytest.raises(ConfigError) as caught:
+        load_settings(path)
+    assert caught.value.hint == f"fix `max_pages` in {path}"

@@ -326,6 +326,27 @@ def load_settings(config_path: Path | str | None = None, **overrides: Any) -> Se
     """
     named_by = "--config" if config_path is not None else "SLEUTH_CONFIG"
     explicit = config_path is not None or bool(os.environ.get("SLEUTH_CONFIG"))
+def _where_set(
+    name: str,
+    overrides: dict[str, Any],
+    env_values: dict[str, Any],
+    file_values: dict[str, Any],
+    path: Path,
+) -> str:
+    """Point at the one place the bad value came from, never at a file that does not exist."""
+    if name in overrides:
+        return f"fix the {name} argument"
+    if name not in Settings.model_fields:
+        return "see `sleuth config show` for the settings and where each comes from"
+    names = _env_names(name)
+    if name in env_values:
+        present = [env for env in names if env in os.environ]
+        return f"fix the environment variable {(present or names)[0]}"
+    if name in file_values:
+        return f"fix `{name}` in {path}"
+    return f"fix {names[0]} or `{name}` in a config file"
+
+
     path = Path(config_path or os.environ.get("SLEUTH_CONFIG") or default_config_path())
     file_values: dict[str, Any] = {}
     if path.is_file():
@@ -343,8 +364,7 @@ def load_settings(config_path: Path | str | None = None, **overrides: Any) -> Se
         name = str(first["loc"][0]) if first["loc"] else "settings"
         raise ConfigError(
             f"invalid setting {where}: {first['msg']}",
-            hint=f"fix {_env_names(name)[0] if name in Settings.model_fields else name} "
-            f"or `{name}` in {path}",
+            hint=_where_set(name, overrides, env_values, file_values, path),
         ) from None
 
     sources: dict[str, str] = {}
