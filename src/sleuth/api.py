@@ -119,8 +119,20 @@ class AsyncSleuth:
                 site_exclude=list(exclude_sites),
             )
         except ValidationError as exc:
-            raise UsageError(f"invalid search: {exc.errors()[0]['msg']}") from None
+            first = exc.errors()[0]
+            if first["loc"] and first["loc"][0] == "query":
+                raise UsageError(
+                    "the search query is empty", hint="give words to search for"
+                ) from None
+            raise UsageError(f"invalid search: {first['msg']}") from None
         if provider:
+            from sleuth.websearch.registry import known_providers
+
+            if provider not in known_providers():  # the caller's word, not a setting: usage
+                raise UsageError(
+                    f"unknown search provider {provider!r}",
+                    hint=f"known providers: {', '.join(known_providers())}",
+                )
             chain = ProviderChain(
                 self.settings, self.cache, providers=[provider], resolver=self.resolver
             )
