@@ -156,7 +156,8 @@ class Suggester:
                 "the model's reply was not the JSON object asked for",
                 provider=self.provider.name,
                 retryable=True,
-                hint="try again, or another model or prompt (the reply is in the server log)",
+                hint="try again, or another model or prompt (the reply is logged as the "
+                "suggest_malformed_reply event)",
             ) from None
         except LLMNotConfigured:
             raise
