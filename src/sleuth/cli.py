@@ -810,11 +810,12 @@ def ask(
 
 
 def _ask_progress(stage: str, detail: dict[str, Any]) -> str:
-    if stage == "thinking":
-        return f"thinking (turn {detail.get('turn')})"
+    """What is happening now: the model is working unless a tool runs."""
     if stage == "tool_call":
         return f"running {detail.get('name')}"
-    return "thinking"
+    if stage == "thinking":
+        return f"waiting for the model (turn {detail.get('turn')})"
+    return "waiting for the model"
 
 
 @app.command(cls=PlainHelp)

@@ -39,13 +39,24 @@ def _human(value: Any) -> str:
     return json.dumps(text) if (" " in text or not text) else text
 
 
+class _CurrentStderr:
+    """Whatever ``sys.stderr`` is at the moment of writing: while a spinner is live, rich has
+    put its proxy there, which clears the spinner's line before a log line and redraws it."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
 def configure(fmt: str = "human", level: str | None = None) -> None:
     """Install the one stderr handler; safe to call more than once."""
     if level is None:
         level = "info" if fmt == "json" else "warning"
     for handler in list(LOGGER.handlers):
         LOGGER.removeHandler(handler)
-    handler = logging.StreamHandler(sys.stderr)
+    handler = logging.StreamHandler(_CurrentStderr())
     handler.setFormatter(_JSONFormatter() if fmt == "json" else _HumanFormatter())
     LOGGER.addHandler(handler)
     LOGGER.setLevel(level.upper())
