@@ -1,50 +1,91 @@
-"""``sleuth ask`` on a real terminal: the spinner never leaves a frame behind a log line."""
+"""``sleuth ask`` on a real pty: the answer's Markdown rendered for a person, kept for a pipe."""
 
 from __future__ import annotations
 
+import os
+import pty
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from llm import payloads_openai as model
 from llm.pages import NIMBUS_FACTS
-from llm.test_cli_ask import ask_env
+from llm.test_cli_ask import ask_env, run_sleuth
 from loopback import Web
 from search.wire import Wire
-from test_cli_terminal import run_on_terminal
 
-SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-# What a terminal shows once carriage returns and rich's erase-line codes are applied.
-_ERASE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+ANSI = re.compile(r"\x1b(?:\[[0-9;?]*[A-Za-z]|\]8;[^\x1b]*\x1b\\)")
+ANSWER = "**Thirty** seconds [1], set by `nimbus_timeout` \\[default\\].\n\n- one\n- two"
 
 
-def screen_lines(raw: str) -> list[str]:
-    """Each line as it stands at the end: text after the last carriage return wins."""
-    lines = []
-    for line in _ERASE.sub("", raw).replace("\r\n", "\n").split("\n"):
-        lines.append(line.rsplit("\r", 1)[-1])
-    return lines
+def _on_terminal(tmp_path: Path, env: dict[str, str], *args: str) -> tuple[int, str]:
+    """stdout on a pty (a person reading), stderr piped away."""
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("SLEUTH_") and k not in ("NO_COLOR", "OPENAI_API_KEY", "OLLAMA_HOST")
+    }
+    clean |= {"TERM": "xterm-256color", "COLUMNS": "120", "SLEUTH_CACHE": "memory"}
+    clean |= {"XDG_CONFIG_HOME": str(tmp_path / "config")} | env
+    master, slave = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sleuth", "ask", "How long?", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=slave,
+        stderr=subprocess.DEVNULL,
+        env=clean,
+    )
+    os.close(slave)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(master)
+    return process.wait(timeout=120), shown.decode("utf-8", "replace")
 
 
-def test_a_warning_starts_on_a_clean_line_and_the_spinner_says_what_runs_now(
-    wire: Wire, web: Web, tmp_path: Path
-) -> None:
-    page = web.page("/nimbus/timeouts", "Nimbus timeouts", NIMBUS_FACTS)
+def _script(wire: Wire, web: Web) -> str:
+    page = web.page("/nimbus/timeouts", "Nimbus [docs] timeouts", NIMBUS_FACTS)
     wire.on(
         model.PATH,
-        model.tool_call("call_1", "fetch_page", {"url": page}),
-        model.answer("Thirty seconds [1]. Also see [9]."),  # [9] was never issued: a warning
+        model.tool_call("call_2", "fetch_page", {"url": page}),
+        model.answer(ANSWER),
     )
-    env = ask_env(wire, web) | {"XDG_CONFIG_HOME": str(tmp_path / "config")}
-    env["SLEUTH_CACHE"] = "memory"
-    code, shown, piped = run_on_terminal(
-        "ask", "How long does Nimbus wait?", terminal=("stderr",), env=env
-    )
+    return page
+
+
+def test_ask_on_a_terminal_renders_the_answer_and_links_its_sources(
+    wire: Wire, web: Web, tmp_path: Path
+) -> None:
+    page = _script(wire, web)
+    code, shown = _on_terminal(tmp_path, ask_env(wire, web))
     assert code == 0, shown
-    assert "Thirty seconds [1]" in piped
-    warnings = [line for line in screen_lines(shown) if "citations_flagged" in line]
-    assert warnings, shown
-    for line in warnings:
-        assert line.lstrip().startswith("sleuth"), line  # nothing glued before the log line
-        assert not any(frame in line for frame in SPINNER), line
-    # After the tool finished, the status no longer claims the tool is running.
-    assert "waiting for the model (turn 2)" in shown
+    plain = ANSI.sub("", shown)
+    assert "Thirty seconds [1], set by nimbus_timeout [default]." in plain
+    assert "**" not in plain
+    assert "\\[" not in plain
+    assert "• one" in plain
+    assert f"[1] Nimbus [docs] timeouts - {page} (read)" in plain
+    assert "\x1b]8;id=" in shown  # the source title is a hyperlink
+    assert page in shown
+
+
+def test_ask_as_markdown_or_for_a_pipe_prints_the_answer_as_sent(
+    wire: Wire, web: Web, tmp_path: Path
+) -> None:
+    _script(wire, web)
+    code, shown = _on_terminal(tmp_path, ask_env(wire, web), "--format", "markdown")
+    assert code == 0, shown
+    assert shown.replace("\r\n", "\n").startswith(ANSWER + "\n")
+    assert "\x1b" not in shown
+
+    _script(wire, web)
+    done = run_sleuth(tmp_path, "ask", "How long?", env=ask_env(wire, web))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(ANSWER + "\n")
