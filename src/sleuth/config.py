@@ -76,6 +76,11 @@ class Settings(BaseSettings):
         16 * 1024 * 1024, gt=0, description="bytes after decompression per response"
     )
     max_redirects: int = Field(5, ge=0, le=5)
+    max_document_bytes: int = Field(
+        32 * 1024 * 1024, gt=0, description="bytes of one PDF or text document, fetched or local"
+    )
+    max_document_pages: int = Field(200, ge=1, description="pages read from one PDF")
+    document_timeout: float = Field(10.0, gt=0, description="seconds to parse one PDF")
     max_concurrent_fetches: int = Field(5, ge=1)
 
     # Browser fallback
@@ -190,6 +195,9 @@ class Settings(BaseSettings):
         None, pattern=_RATE_PATTERN, description="requests per token, like 60/minute"
     )
     cors_origins: CommaList = Field(default_factory=list)
+    server_hosts: CommaList = Field(
+        default_factory=list, description="Host names the server answers to besides loopback"
+    )
     max_body_bytes: int = Field(64 * 1024, ge=1, description="request body cap")
     shutdown_grace: float = Field(10.0, ge=0, description="seconds in-flight requests get")
     suggest_timeout: float = Field(15.0, gt=0)
@@ -197,7 +205,7 @@ class Settings(BaseSettings):
     suggest_reserved_slugs: CommaList = Field(default_factory=lambda: list(RESERVED_SLUGS))
     suggest_fetch: bool = Field(False, description="read the page when no title is sent")
 
-    @field_validator("cors_origins", "suggest_reserved_slugs", mode="before")
+    @field_validator("cors_origins", "server_hosts", "suggest_reserved_slugs", mode="before")
     @classmethod
     def _split_server_lists(cls, value: Any) -> Any:
         if isinstance(value, str):
@@ -318,14 +326,6 @@ def _read_toml(path: Path) -> dict[str, Any]:
     return dict(table)
 
 
-def load_settings(config_path: Path | str | None = None, **overrides: Any) -> Settings:
-    """Build the effective settings and remember where each value came from.
-
-    ``overrides`` win over everything (the Python API uses them); a missing
-    ``--config`` file is an error, a missing default file is not.
-    """
-    named_by = "--config" if config_path is not None else "SLEUTH_CONFIG"
-    explicit = config_path is not None or bool(os.environ.get("SLEUTH_CONFIG"))
 def _where_set(
     name: str,
     overrides: dict[str, Any],
@@ -347,6 +347,14 @@ def _where_set(
     return f"fix {names[0]} or `{name}` in a config file"
 
 
+def load_settings(config_path: Path | str | None = None, **overrides: Any) -> Settings:
+    """Build the effective settings and remember where each value came from.
+
+    ``overrides`` win over everything (the Python API uses them); a missing
+    ``--config`` file is an error, a missing default file is not.
+    """
+    named_by = "--config" if config_path is not None else "SLEUTH_CONFIG"
+    explicit = config_path is not None or bool(os.environ.get("SLEUTH_CONFIG"))
     path = Path(config_path or os.environ.get("SLEUTH_CONFIG") or default_config_path())
     file_values: dict[str, Any] = {}
     if path.is_file():

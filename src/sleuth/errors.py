@@ -18,6 +18,9 @@ what to do, whether trying again may help, and the exit code the CLI uses::
     │   ├── BlockPage            block_page
     │   ├── JSRequired           js_required
     │   ├── EmptyExtraction      empty_extraction
+    │   ├── Encrypted            encrypted (a PDF needs a password)
+    │   ├── CorruptDocument      corrupt_document
+    │   ├── NoTextLayer          no_text_layer (a scanned PDF; no OCR)
     │   └── NetworkError         network_error (retryable)
     ├── RenderUnavailable        the headless browser cannot be started
     ├── CacheError               a cache backend failed
@@ -88,6 +91,9 @@ EXIT_CODES: dict[str, int] = {
     "empty_extraction": 19,
     "network_error": 20,
     "render_unavailable": 21,
+    "encrypted": 22,
+    "corrupt_document": 23,
+    "no_text_layer": 24,
     "search_error": 30,
     "provider_auth": 31,
     "search_unavailable": 32,
@@ -248,7 +254,9 @@ class TooLarge(FetchError):
 
 class UnsupportedType(FetchError):
     code = "unsupported_type"
-    default_hint = "sleuth reads HTML, XHTML and plain text"
+    default_hint = (
+        "sleuth reads HTML, XHTML, PDF and text (plain, Markdown, reST, CSV, JSON, XML, RSS, Atom)"
+    )
 
 
 class BlockPage(FetchError):
@@ -266,6 +274,21 @@ class JSRequired(FetchError):
 class EmptyExtraction(FetchError):
     code = "empty_extraction"
     default_hint = "if scripts build the page, try --render always (needs sleuth[render])"
+
+
+class Encrypted(FetchError):
+    code = "encrypted"
+    default_hint = "the PDF needs a password; sleuth reads only documents anyone can open"
+
+
+class CorruptDocument(FetchError):
+    code = "corrupt_document"
+    default_hint = "the file is damaged or not what its type says; try another copy"
+
+
+class NoTextLayer(FetchError):
+    code = "no_text_layer"
+    default_hint = "the PDF is scanned images without a text layer; sleuth does not run OCR"
 
 
 class NetworkError(FetchError):

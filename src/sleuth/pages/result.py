@@ -27,6 +27,9 @@ class Outcome(StrEnum):
     EMPTY_EXTRACTION = "empty_extraction"
     NETWORK_ERROR = "network_error"
     RENDER_UNAVAILABLE = "render_unavailable"
+    ENCRYPTED = "encrypted"
+    CORRUPT_DOCUMENT = "corrupt_document"
+    NO_TEXT_LAYER = "no_text_layer"
 
 
 class ErrorInfo(BaseModel):
@@ -60,6 +63,10 @@ class FetchResult(BaseModel):
     cache: Literal["hit", "miss"] = "miss"
     rendered: bool = False
     error: ErrorInfo | None = None
+    # Absolute canonical links {url, text, rel, in_content} and images {url, alt};
+    # hidden ones are not links. Text and Markdown output show them only on request.
+    links: list[dict[str, Any]] = Field(default_factory=list)
+    images: list[dict[str, Any]] = Field(default_factory=list)
 
     @property
     def ok(self) -> bool:

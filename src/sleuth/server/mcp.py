@@ -47,8 +47,8 @@ from sleuth.config import Settings, load_settings
 from sleuth.errors import SleuthError, UsageError
 from sleuth.pages.result import ErrorInfo
 from sleuth.tools import CallRecord, CitationLedger, Registry, Tool, ToolContext, default_registry
+from sleuth.tools.declare import mcp_declaration
 from sleuth.tools.registry import Progress
-from sleuth.tools.schema import mcp_declaration
 
 LOGGER = logging.getLogger("sleuth.server.mcp")
 
@@ -77,6 +77,9 @@ _ADVICE = {
     "unsupported_type": "Use another source; this is not an HTML or text page.",
     "empty_extraction": "Use another source; the page has no readable text.",
     "js_required": "Use another source; the page needs JavaScript to show its text.",
+    "encrypted": "Use another source; this document needs a password.",
+    "corrupt_document": "Use another source; this document is damaged.",
+    "no_text_layer": "Use another source; this document is scanned images without text.",
     "no_results": "Try other words, or drop the site and recency filters.",
     "search_unavailable": "Searching is not set up on this server; tell the user.",
     "provider_auth": "Searching is not set up correctly on this server; tell the user.",

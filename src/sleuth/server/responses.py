@@ -24,6 +24,7 @@ STATUS: dict[str, int] = {
     "unknown_tool": 400,
     "unauthorized": 401,
     "blocked": 403,
+    "origin_not_allowed": 403,
     "robots_disallowed": 403,
     "not_found": 404,
     "ambiguous": 409,
@@ -31,6 +32,9 @@ STATUS: dict[str, int] = {
     "confirmation_denied": 409,
     "too_large": 422,
     "unsupported_type": 422,
+    "encrypted": 422,
+    "corrupt_document": 422,
+    "no_text_layer": 422,
     "js_required": 422,
     "empty_extraction": 422,
     "block_page": 422,
@@ -46,6 +50,10 @@ STATUS: dict[str, int] = {
     "llm_sensitive_info": 422,
     "llm_recitation": 422,
     "llm_unsupported_language": 422,
+    "method_not_allowed": 405,
+    "body_too_large": 413,
+    "unsupported_media_type": 415,
+    "misdirected_request": 421,
     "too_many_requests": 429,
     "rate_limited": 429,
     "budget_exceeded": 429,
@@ -85,11 +93,12 @@ def error_response(
     status: int | None = None,
     retry_after: float | None = None,
     extra: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
 ) -> JSONResponse:
     status = status or STATUS.get(code, 500)
     body: dict[str, Any] = {"error": message, "code": code.upper(), "retryable": retryable}
     body.update(extra or {})
-    headers: dict[str, str] = {}
+    headers = dict(headers or {})
     if status == 429:
         seconds = retry_after if retry_after and retry_after > 0 else DEFAULT_RETRY_AFTER
         headers["Retry-After"] = str(max(1, math.ceil(seconds)))

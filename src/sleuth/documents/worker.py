@@ -1,0 +1,208 @@
+"""PDFium runs in a child process, so a hostile PDF can neither hang nor crash sleuth.
+
+PDFium is native code reading untrusted files. Each document is parsed by a worker
+process (``python -m sleuth.documents.worker``) that the parent kills when it overruns
+``SLEUTH_DOCUMENT_TIMEOUT`` or dies; a crash or a hang costs that one document a typed
+outcome (``corrupt_document`` or ``timeout``), never the CLI, the server or MCP.
+
+Workers are kept and reused: starting one costs an interpreter and PDFium's load (the
+bench measures both), while a request to a warm worker costs a pipe round trip. A
+killed worker is simply not reused. The protocol is two lengths, a JSON header and the
+document's bytes in; a length and a JSON record out.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import select
+import struct
+import subprocess
+import sys
+import threading
+import time
+from typing import Any, BinaryIO
+
+_HEADER = struct.Struct("!II")
+_REPLY = struct.Struct("!I")
+_MEMORY_LIMIT = 4 * 1024**3  # address space of one worker: a bomb fails there, not here
+
+
+class WorkerFailed(Exception):
+    """The worker died or broke the protocol while reading this document."""
+
+
+class WorkerTimeout(Exception):
+    """The worker overran the time limit and was killed."""
+
+
+class _Worker:
+    def __init__(self) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "sleuth.documents.worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            close_fds=True,
+            env=env,
+        )
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout):
+            if stream is not None:
+                stream.close()
+
+    def call(self, request: dict[str, Any], data: bytes, timeout: float) -> dict[str, Any]:
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
+        header = json.dumps(request).encode()
+        failure: list[BaseException] = []
+
+        def send() -> None:
+            try:
+                stdin = self.process.stdin
+                assert stdin is not None
+                stdin.write(_HEADER.pack(len(header), len(data)) + header)
+                stdin.write(data)
+                stdin.flush()
+            except (OSError, ValueError) as exc:  # the worker died or was killed
+                failure.append(exc)
+
+        writer = threading.Thread(target=send, daemon=True)
+        writer.start()
+        deadline = time.monotonic() + timeout
+        try:
+            size = _REPLY.unpack(self._read(_REPLY.size, deadline))[0]
+            reply = json.loads(self._read(size, deadline))
+        except WorkerTimeout:
+            self.kill()
+            raise
+        except (WorkerFailed, ValueError, OSError) as exc:
+            self.kill()
+            raise WorkerFailed(str(exc) or "the worker stopped") from None
+        finally:
+            writer.join(timeout=1.0)
+        if failure or not isinstance(reply, dict):
+            self.kill()
+            raise WorkerFailed("the worker broke the protocol")
+        return reply
+
+    def _read(self, size: int, deadline: float) -> bytes:
+        stdout = self.process.stdout
+        assert stdout is not None
+        fd = stdout.fileno()
+        chunks: list[bytes] = []
+        needed = size
+        while needed:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise WorkerTimeout
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                raise WorkerTimeout
+            chunk = os.read(fd, min(needed, 1 << 20))
+            if not chunk:
+                raise WorkerFailed("the worker exited (a crash while parsing)")
+            chunks.append(chunk)
+            needed -= len(chunk)
+        return b"".join(chunks)
+
+
+class _Pool:
+    """Warm workers, at most ``size`` documents parsed at once."""
+
+    def __init__(self, size: int) -> None:
+        self._idle: list[_Worker] = []
+        self._lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(size)
+
+    def run(self, request: dict[str, Any], data: bytes, timeout: float) -> dict[str, Any]:
+        with self._slots:
+            with self._lock:
+                worker = self._idle.pop() if self._idle else None
+            if worker is None or not worker.alive():
+                worker = _Worker()
+            reply = worker.call(request, data, timeout)  # a failed worker is killed, not kept
+            with self._lock:
+                self._idle.append(worker)
+            return reply
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for worker in idle:
+            worker.kill()
+
+
+POOL = _Pool(max(1, min(4, os.cpu_count() or 1)))
+atexit.register(POOL.close)
+
+
+def parse_pdf(data: bytes, *, markdown: bool, max_pages: int, timeout: float) -> dict[str, Any]:
+    """The record of :func:`sleuth.documents.pdf.read_pdf`, computed in a worker."""
+    request = {"markdown": markdown, "max_pages": max_pages}
+    return POOL.run(request, data, timeout)
+
+
+# -- The worker's side --
+
+
+def _read_exact(stream: BinaryIO, size: int) -> bytes:
+    chunks: list[bytes] = []
+    while size:
+        chunk = stream.read(size)
+        if not chunk:
+            raise EOFError
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _limit_memory() -> None:
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (_MEMORY_LIMIT, _MEMORY_LIMIT))
+    except (ImportError, ValueError, OSError):  # not on this platform: the timeout still holds
+        pass
+
+
+def main() -> None:
+    """Serve documents until the parent closes the pipe."""
+    _limit_memory()
+    # Native code may print; only the protocol may use the reply pipe.
+    reply = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    requests = sys.stdin.buffer
+    from sleuth.documents.pdf import read_pdf
+
+    while True:
+        try:
+            header_size, data_size = _HEADER.unpack(_read_exact(requests, _HEADER.size))
+            request = json.loads(_read_exact(requests, header_size))
+            data = _read_exact(requests, data_size)
+        except EOFError:
+            return
+        try:
+            record = read_pdf(
+                data, markdown=bool(request["markdown"]), max_pages=int(request["max_pages"])
+            )
+        except MemoryError:
+            record = {"outcome": "too_large", "reason": "the PDF needs more memory than allowed"}
+        except Exception as exc:  # PDFium or layout failed on this file: it is broken
+            record = {"outcome": "corrupt_document", "reason": f"the PDF could not be read: {exc}"}
+        payload = json.dumps(record, ensure_ascii=False).encode()
+        reply.write(_REPLY.pack(len(payload)) + payload)
+        reply.flush()
+
+
+if __name__ == "__main__":
+    main()
