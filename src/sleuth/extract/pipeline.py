@@ -6,7 +6,7 @@ decode -> parse once -> read signals and metadata -> judge the page type -> sani
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, get_args
 from urllib.parse import urlsplit
 
@@ -15,6 +15,7 @@ from sleuth.extract.content import is_discussion, main_content
 from sleuth.extract.decode import decode
 from sleuth.extract.dom import text_of
 from sleuth.extract.kind import page_type
+from sleuth.extract.links import collect, judge_links
 from sleuth.extract.metadata import page_title, product_description, read_metadata
 from sleuth.extract.parse import parse_html
 from sleuth.extract.quality import Outcome, judge, observe
@@ -46,6 +47,9 @@ class Extraction:
     outcome: Outcome
     reason: str | None
     method: str
+    # {url, text, rel, in_content} and {url, alt}, read after sanitising (hidden ones gone)
+    links: list[dict[str, Any]] = field(default_factory=list)
+    images: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _is_plain_text(content_type: str | None) -> bool:
@@ -108,6 +112,7 @@ def _extract(
     kind = page_type(root, url, metadata.get("json_ld", []))
     metadata["page_type"] = kind
     sanitize(root)
+    found_links, images = collect(root, url)
     declared = product_description(metadata.get("json_ld", [])) if kind == "product" else None
     content = main_content(root, discussion=discussion, page_type=kind, declared=declared)
 
@@ -118,4 +123,5 @@ def _extract(
         rendered = render(content.root, output) if plain else ""
         method = content.method
     outcome, reason = judge(signals, root, title, plain)
-    return Extraction(title, rendered, metadata, outcome, reason, method)
+    links = judge_links(found_links, plain)
+    return Extraction(title, rendered, metadata, outcome, reason, method, links, images)

@@ -301,6 +301,8 @@ class Fetcher:
             metadata={**extraction.metadata, "extractor": extraction.method},
             fetched_at=utc_now(),
             rendered=document.rendered,
+            links=extraction.links,
+            images=extraction.images,
         )
 
     def _failure(

@@ -1,0 +1,142 @@
+"""Links and images of a page, read from the sanitised tree so hidden ones never count.
+
+A link a reader cannot see (``display:none``, ``hidden``, ``aria-hidden``) is a classic
+crawler trap and injection carrier: the sanitiser has removed it before we look.
+``in_content`` marks links whose block also made it into the main content; the
+extractor drops ``href`` attributes, so blocks are matched by their text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from lxml import etree
+
+from sleuth.crawl.urls import canonical
+
+_SPACE = re.compile(r"\s+")
+_BLOCKS = frozenset(
+    {
+        "p",
+        "li",
+        "td",
+        "th",
+        "dd",
+        "dt",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "blockquote",
+        "pre",
+        "figcaption",
+        "caption",
+        "nav",
+        "header",
+        "footer",
+        "aside",
+        "section",
+        "article",
+        "div",
+        "body",
+    }
+)
+_FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/feed+json")
+_MATCH_CHARS = 80  # enough of a block's text to find it again in the content
+
+
+def _words(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def _text(element: etree._Element) -> str:
+    return _words("".join(str(part) for part in element.itertext()))
+
+
+def _block_text(anchor: etree._Element) -> str:
+    for ancestor in anchor.iterancestors():
+        if isinstance(ancestor.tag, str) and ancestor.tag.lower() in _BLOCKS:
+            return _text(ancestor)
+    return ""
+
+
+@dataclass
+class _Link:
+    url: str
+    text: str
+    rel: str | None
+    block: str
+    type: str | None = None
+
+
+def _base(root: etree._Element, url: str | None) -> str | None:
+    for base in root.iter("base"):
+        href = base.get("href")
+        if href:
+            return canonical(href, url) or url
+    return url
+
+
+def collect(root: etree._Element, url: str | None) -> tuple[list[_Link], list[dict[str, Any]]]:
+    """Links (not yet judged in or out of the content) and images of a sanitised tree."""
+    base = _base(root, url)
+    links: dict[str, _Link] = {}
+    images: dict[str, dict[str, Any]] = {}
+    for element in root.iter("link"):  # feeds the page announces in its head
+        kind = (element.get("type") or "").lower()
+        relations = (element.get("rel") or "").lower().split()
+        found = canonical(element.get("href") or "", base) if "alternate" in relations else None
+        if found and kind in _FEED_TYPES and found not in links:
+            title = _words(element.get("title") or "")
+            links[found] = _Link(found, title, "alternate", "", kind)
+    for element in root.iter("a", "area", "img"):
+        if element.tag == "img":
+            source = element.get("src") or element.get("data-src") or ""
+            found = canonical(source, base) if source and not source.startswith("data:") else None
+            if found and found not in images:
+                images[found] = {"url": found, "alt": _words(element.get("alt") or "")}
+            continue
+        href = (element.get("href") or "").strip()
+        if not href or href.startswith("#"):
+            continue
+        found = canonical(href, base)
+        if found is None:
+            continue
+        text = _text(element) or _words(element.get("title") or element.get("alt") or "")
+        if not text:
+            alts = [img.get("alt") or "" for img in element.iter("img")]
+            text = _words(" ".join(alts))
+        rel = _words(element.get("rel") or "").lower() or None
+        known = links.get(found)
+        if known is None:
+            links[found] = _Link(found, text, rel, _block_text(element))
+        elif not known.text and text:
+            known.text = text
+    return list(links.values()), list(images.values())
+
+
+def judge_links(links: list[_Link], content_text: str) -> list[dict[str, Any]]:
+    """``{url, text, rel, in_content}`` per link: in the content when its block's
+    opening words and its own text are both found in the main content's text."""
+    content = _words(content_text)
+    judged: list[dict[str, Any]] = []
+    for link in links:
+        block = link.block[:_MATCH_CHARS]
+        inside = bool(content and block and block in content and link.text in content)
+        entry = {"url": link.url, "text": link.text, "rel": link.rel, "in_content": inside}
+        if link.type:  # a feed from <link rel="alternate">: say which kind
+            entry["type"] = link.type
+        judged.append(entry)
+    return judged
+
+
+def links_and_images(
+    root: etree._Element, url: str | None, content_text: str
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Both lists in one call, for a tree whose main content is already known."""
+    links, images = collect(root, url)
+    return judge_links(links, content_text), images
