@@ -823,14 +823,18 @@ def tools(
     format: Annotated[
         ToolFormat, typer.Option("--format", "-f", help="Whose tool-definition format.")
     ] = ToolFormat.openai,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Accepted for symmetry: the output is always JSON.")
+    ] = False,
 ) -> None:
-    """Print tool definitions for your own LLM loop.
+    """Print tool definitions for your own LLM loop: the tools `sleuth mcp` serves.
 
     Run one call from Python with sleuth.tools.call(name, arguments).
     """
     from sleuth.tools import tool_definitions
+    from sleuth.toolset import offered_registry
 
-    _print_json(tool_definitions(format.value))
+    _print_json(tool_definitions(format.value, offered_registry()))
 
 
 @app.command(cls=PlainHelp)

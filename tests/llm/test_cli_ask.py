@@ -15,6 +15,7 @@ from llm.pages import NIMBUS_FACTS
 from loopback import Web
 from search.wire import Wire
 from sleuth.errors import EXIT_CODES
+from sleuth.toolset import offered_registry
 
 
 def run_sleuth(
@@ -151,7 +152,8 @@ def test_tools_prints_definitions_in_each_format(tmp_path: Path, fmt: str) -> No
         assert tools[1]["annotations"]["readOnlyHint"] is True
         assert tools[1]["annotations"]["openWorldHint"] is True
         assert "text" in tools[1]["outputSchema"]["properties"]
-    assert names == ["web_search", "fetch_page", "research", "detect"]
+    assert names == [tool.name for tool in offered_registry()]
+    assert {"web_search", "fetch_page", "research", "detect", "discover"} <= set(names)
     assert schema["required"] == ["url"]
     max_chars = {"description": "Characters to return.", "maximum": 20000, "minimum": 200}
     # Gemini's schema subset has no "default"; every other format keeps it.
@@ -159,3 +161,10 @@ def test_tools_prints_definitions_in_each_format(tmp_path: Path, fmt: str) -> No
         max_chars["default"] = 5000
     assert schema["properties"]["max_chars"] == {**max_chars, "type": "integer"}
     assert "title" not in json.dumps(schema)
+
+
+def test_tools_takes_json_and_prints_the_same(tmp_path: Path) -> None:
+    plain = run_sleuth(tmp_path, "tools", "--format", "mcp")
+    flagged = run_sleuth(tmp_path, "tools", "--format", "mcp", "--json")
+    assert flagged.returncode == 0, flagged.stderr
+    assert json.loads(flagged.stdout) == json.loads(plain.stdout)

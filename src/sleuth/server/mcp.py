@@ -46,7 +46,7 @@ from sleuth.api import AsyncSleuth
 from sleuth.config import Settings, load_settings
 from sleuth.errors import SleuthError, UsageError
 from sleuth.pages.result import ErrorInfo
-from sleuth.tools import CallRecord, CitationLedger, Registry, Tool, ToolContext, default_registry
+from sleuth.tools import CallRecord, CitationLedger, Registry, Tool, ToolContext
 from sleuth.tools.declare import mcp_declaration
 from sleuth.tools.registry import Progress
 
@@ -99,13 +99,10 @@ class ServerState:
 
 
 def mcp_registry(*, local: bool = True) -> Registry:
-    """The tools MCP clients get: the built-ins plus ``discover`` (which ``ask`` leaves out:
-    a model steered by web pages should not pick what gets installed)."""
-    from sleuth.discover.tool import DISCOVER
+    """The tools MCP clients get: the ones ``sleuth tools`` prints."""
+    from sleuth.toolset import offered_registry
 
-    tools = default_registry(local=local)
-    tools.add(DISCOVER)
-    return tools
+    return offered_registry(local=local)
 
 
 def build_server(
