@@ -1223,3 +1223,6 @@ def main() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = 0
     sys.exit(code)
+
+
+from sleuth.commands import crawl as _crawl_commands  # noqa: E402, F401 - registers map and crawl

@@ -1,0 +1,419 @@
+"""A polite, bounded, resumable breadth-first crawl of one site.
+
+Every page is read by :meth:`sleuth.pages.Fetcher.fetch` (guard, robots.txt, cache,
+network, extraction), on a client whose response hook stops a redirect out of the
+crawl's scope and notes ``Retry-After``. The frontier and seen set live in the cache
+backend (:mod:`sleuth.crawl.state`), politeness per host in :mod:`sleuth.crawl.polite`.
+Records come out one by one, failed pages included, as each page is done.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import re
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from sleuth.cache.base import Cache
+from sleuth.cache.memory import MemoryCache
+from sleuth.config import Settings
+from sleuth.crawl.polite import HostGate, retry_after_seconds
+from sleuth.crawl.scope import Scope, ScopeKind
+from sleuth.crawl.state import HEARTBEAT_TTL, CrawlState, crawl_id
+from sleuth.crawl.urls import canonical
+from sleuth.errors import BlockedError, UsageError
+from sleuth.log import event
+from sleuth.net import make_client
+from sleuth.pages.fetcher import ACCEPT_HEADER, Fetcher, OutputFormat, RenderMode
+from sleuth.pages.robots import RobotsChecker
+
+_DIGITS = re.compile(r"\d+")
+_SPACE = re.compile(r"\s+")
+_STATE_ENTRIES = 1_000_000  # a memory-backed crawl's own store; the page LRU is separate
+_IDLE = 0.05  # how often an idle worker looks for new slots in the shared frontier
+_MAX_RETRY_WAIT = 60.0  # a Retry-After longer than this ends the page as rate_limited
+_RETRIES = 2
+
+
+class OutOfScope(BlockedError):
+    """A redirect leads outside the crawl's boundary: reported, not followed."""
+
+    code = "out_of_scope"
+    default_hint = "the crawl stays inside its --scope; widen it to follow this redirect"
+
+
+@dataclass(frozen=True)
+class CrawlOptions:
+    """How far and how politely to crawl; also what names a crawl for ``resume``."""
+
+    scope: ScopeKind = "host"
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    max_pages: int = 100
+    max_depth: int = 5
+    sitemaps: bool = False
+    concurrency: int = 2
+    delay: float = 0.25
+    resume: bool = False
+    respect_robots: bool = True
+    render: RenderMode | None = None
+    output: OutputFormat = "text"
+    max_url_length: int = 2048
+    max_path_depth: int = 16
+    max_per_pattern: int = 100
+    max_query_variants: int = 20
+    follow_nofollow: bool = False
+
+    def check(self) -> None:
+        if self.max_pages < 1 or self.max_depth < 0 or self.concurrency < 1 or self.delay < 0:
+            raise UsageError(
+                "--max-pages and --concurrency must be >= 1, --max-depth and --delay >= 0"
+            )
+
+
+@dataclass
+class Progress:
+    pages: int = 0
+    errors: int = 0
+    queued: int = 0
+    skipped: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def rate(self) -> float:
+        elapsed = time.monotonic() - self.started
+        return self.pages / elapsed if elapsed > 0 else 0.0
+
+
+def path_pattern(url: str) -> str:
+    """The URL's shape with numbers blurred: ``/cal/2024/05`` -> ``/cal/N/N``."""
+    parts = urlsplit(url)
+    return parts.netloc + _DIGITS.sub("N", parts.path)
+
+
+def first_sentence(text: str, limit: int = 200) -> str:
+    flat = _SPACE.sub(" ", text).strip()
+    match = re.search(r"(.+?[.!?])(\s|$)", flat[: limit * 2])
+    sentence = match.group(1) if match else flat
+    return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
+
+
+def summary(record: dict[str, Any]) -> dict[str, Any]:
+    """What a finished slot keeps in the shared state: enough for llms.txt and index.md."""
+    metadata = record.get("metadata") or {}
+    return {
+        "url": record["url"],
+        "final_url": record.get("final_url"),
+        "outcome": record["outcome"],
+        "title": record.get("title"),
+        "description": metadata.get("description") or first_sentence(record.get("text") or ""),
+        "depth": record.get("depth"),
+        "parent": record.get("parent"),
+        "file": record.get("file"),
+    }
+
+
+class Crawler:
+    """One worker of one crawl; several (other processes, one Redis) may share it."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        start: str,
+        options: CrawlOptions,
+        *,
+        cache: Cache,
+        resolver: Any = None,
+    ) -> None:
+        options.check()
+        self.settings = settings.model_copy(
+            update={
+                "max_concurrent_fetches": max(
+                    settings.max_concurrent_fetches, options.concurrency * 2
+                )
+            }
+        )
+        self.options = options
+        self.scope = Scope(start, options.scope, options.include, options.exclude)
+        self.id = crawl_id(
+            self.scope.start, {**self.scope.describe(), "sitemaps": options.sitemaps}
+        )
+        state_cache = MemoryCache(_STATE_ENTRIES) if cache.name == "memory" else cache
+        self.state = CrawlState(state_cache, self.id, ttl=7 * 24 * 3600)
+        self.progress = Progress()
+        self.cache = cache
+        self._retry_after: dict[str, float] = {}
+        self._client = make_client(self.settings, resolver=resolver)
+        self._client.event_hooks["response"].append(self._on_response)
+        self.fetcher = Fetcher(self.settings, cache=cache, resolver=resolver, client=self._client)
+        self._robots = RobotsChecker(
+            self._client,
+            cache,
+            ttl=settings.robots_cache_ttl,
+            deadline_seconds=settings.fetch_deadline,
+        )
+        self.gate = HostGate(
+            self.state,
+            concurrency=options.concurrency,
+            delay=options.delay,
+            lease=settings.fetch_deadline * 2 + 5,
+        )
+        self._hosts: set[str] = set()
+        self._lock = asyncio.Lock()
+        self._cursor = 1
+        self._pending: set[int] = set()
+        self._inflight = 0
+        self._full = False
+
+    async def aclose(self) -> None:
+        await self.fetcher.aclose()
+        await self._client.aclose()
+
+    async def __aenter__(self) -> Crawler:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def _on_response(self, response: httpx.Response) -> None:
+        """Notes Retry-After; refuses a page redirect that leaves the scope."""
+        host = response.request.url.netloc.decode().lower()
+        if response.status_code in (429, 503):
+            wait = retry_after_seconds(response.headers.get("retry-after"))
+            if wait is not None:
+                self._retry_after[host] = wait
+        if not response.has_redirect_location:
+            return
+        if response.request.headers.get("accept") != ACCEPT_HEADER:
+            return  # robots.txt and sitemaps may live elsewhere
+        target = canonical(response.headers["location"], str(response.request.url))
+        if target is not None and not self.scope.contains(target):
+            source = str(response.request.url)
+            raise OutOfScope(f"{source} redirects to {target}, outside the crawl", url=source)
+
+    # ---- the frontier -------------------------------------------------------------
+
+    async def seed(self, urls: list[tuple[str, int, str | None]]) -> None:
+        for url, depth, parent in urls:
+            await self._enqueue(url, depth, parent, check_scope=depth > 0)
+
+    async def _enqueue(
+        self, url: str, depth: int, parent: str | None, *, check_scope: bool = True
+    ) -> bool:
+        options = self.options
+        parts = urlsplit(url)
+        if len(url) > options.max_url_length:
+            return False
+        if len([seg for seg in parts.path.split("/") if seg]) > options.max_path_depth:
+            return False
+        if check_scope and not self.scope.allows(url):
+            return False
+        if options.respect_robots and check_scope:
+            try:
+                policy = await self._robots.policy(url)
+            except Exception:  # the fetch itself will report the host's failure
+                policy = None
+            if policy is not None and not policy.allows(url):
+                self.progress.skipped += 1
+                return False
+        if not await self.state.first("seen", url):
+            return False
+        if await self.state.count("pattern", path_pattern(url)) > options.max_per_pattern:
+            self.progress.skipped += 1
+            return False
+        if parts.query:
+            variants = await self.state.count("query", parts.netloc + parts.path)
+            if variants > options.max_query_variants:
+                self.progress.skipped += 1
+                return False
+        await self.state.push({"url": url, "depth": depth, "parent": parent})
+        return True
+
+    async def _budget(self, index: int) -> bool:
+        if await self.state.counter("budget") <= self.options.max_pages:
+            return True
+        await self.state.counter("budget", -1)
+        await self.state.release(index)
+        self._full = True
+        return False
+
+    async def _next(self) -> tuple[int, dict[str, Any]] | None:
+        """The next slot this worker owns, or None when the crawl is over for it."""
+        while True:
+            async with self._lock:
+                if self._full:
+                    return None
+                tail = await self.state.tail()
+                self.progress.queued = tail
+                while self._cursor <= tail:
+                    index = self._cursor
+                    self._cursor += 1
+                    if await self.state.record(index) is not None:
+                        continue
+                    if await self.state.claim(index):
+                        if not await self._budget(index):
+                            return None
+                        return await self._claimed(index)
+                    self._pending.add(index)
+                for index in sorted(self._pending):
+                    if await self.state.record(index) is not None:
+                        self._pending.discard(index)
+                    elif await self.state.take_over(index):
+                        self._pending.discard(index)
+                        return await self._claimed(index)
+                if not self._pending and self._inflight == 0:
+                    return None
+            await asyncio.sleep(_IDLE)
+
+    async def _claimed(self, index: int) -> tuple[int, dict[str, Any]] | None:
+        item = await self.state.item(index)
+        if item is None:  # written a moment after its number was taken
+            for _ in range(100):
+                await asyncio.sleep(0.01)
+                item = await self.state.item(index)
+                if item is not None:
+                    break
+        if item is None:
+            return None
+        self._inflight += 1
+        return index, item
+
+    # ---- reading one page ---------------------------------------------------------
+
+    async def _host_rules(self, host_url: str) -> None:
+        host = urlsplit(host_url).netloc.lower()
+        if host in self._hosts:
+            return
+        self._hosts.add(host)
+        if not self.options.respect_robots:
+            return
+        with contextlib.suppress(Exception):
+            policy = await self._robots.policy(host_url)
+            if policy.verdict == "rules":
+                from protego import Protego
+
+                delay = Protego.parse(policy.body).crawl_delay("sleuth")
+                self.gate.set_crawl_delay(host, float(delay) if delay else None)
+
+    async def _read(self, url: str) -> Any:
+        host = urlsplit(url).netloc.lower()
+        await self._host_rules(url)
+        render = self.options.render
+        fetch = self.fetcher.fetch
+        kwargs: dict[str, Any] = {
+            "output": self.options.output,
+            "render": render,
+            "respect_robots": self.options.respect_robots,
+        }
+        if await self.fetcher.is_cached(url, self.options.output, render):
+            return await fetch(url, **kwargs)  # no request reaches the host
+        result = None
+        for attempt in range(_RETRIES + 1):
+            self._retry_after.pop(host, None)
+            async with self.gate.turn(host):
+                result = await fetch(url, refresh=attempt > 0, **kwargs)
+            slow = result.outcome == "rate_limited" or result.status == 503
+            wait = self._retry_after.pop(host, None)
+            if not slow or wait is None:
+                break
+            await self.gate.slow_down(host, wait)
+            if wait > _MAX_RETRY_WAIT or attempt == _RETRIES:
+                break
+        return result
+
+    async def _process(self, index: int, item: dict[str, Any]) -> dict[str, Any]:
+        url, depth, parent = item["url"], int(item["depth"]), item.get("parent")
+        result = await self._read(url)
+        record: dict[str, Any] = result.model_dump(exclude={"total_chars"})
+        record.update(depth=depth, parent=parent)
+        if result.ok:
+            await self._after_success(url, depth, record)
+        if record["outcome"] != "ok":
+            self.progress.errors += 1
+        return record
+
+    async def _after_success(self, url: str, depth: int, record: dict[str, Any]) -> None:
+        final = canonical(record.get("final_url") or url) or url
+        if final != url:
+            await self.state.first("seen", final)
+        declared = record["metadata"].get("canonical_url")
+        declared = canonical(declared) if isinstance(declared, str) else None
+        if (
+            declared
+            and declared not in (url, final)
+            and self.scope.contains(declared)
+            and not await self.state.first("seen", declared)
+        ):
+            record.update(outcome="duplicate", duplicate_of=declared)
+            return
+        text = _SPACE.sub(" ", record.get("text") or "").strip()
+        if text and not await self.state.first(
+            "content", hashlib.sha256(text.encode()).hexdigest()
+        ):
+            record.update(outcome="duplicate", duplicate_of=None)
+            return
+        if depth >= self.options.max_depth:
+            return
+        for link in record.get("links") or []:
+            rel = (link.get("rel") or "").split()
+            if link.get("type") or ("nofollow" in rel and not self.options.follow_nofollow):
+                continue
+            await self._enqueue(link["url"], depth + 1, url)
+
+    # ---- the run ------------------------------------------------------------------
+
+    async def records(self, seeds: list[str] = ()) -> AsyncIterator[dict[str, Any]]:  # type: ignore[assignment]
+        """Pages as they are done: the fetch JSON with ``depth`` and ``parent``."""
+        await self.state.open(resume=self.options.resume)
+        await self.state.heartbeat()
+        await self.seed([(self.scope.start, 0, None), *[(url, 1, None) for url in seeds]])
+        out: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        workers = max(2, self.options.concurrency * 2)
+
+        async def work() -> None:
+            while (slot := await self._next()) is not None:
+                index, item = slot
+                try:
+                    record = await self._process(index, item)
+                    self.progress.pages += 1
+                    await out.put(record)
+                    await self.state.done(index, summary(record))
+                finally:
+                    self._inflight -= 1
+
+        async def beat() -> None:
+            while True:
+                await asyncio.sleep(HEARTBEAT_TTL / 3)
+                await self.state.heartbeat()
+
+        tasks = [asyncio.create_task(work()) for _ in range(workers)]
+        heart = asyncio.create_task(beat())
+        done = asyncio.gather(*tasks)
+        done.add_done_callback(lambda _: out.put_nowait(None))
+        try:
+            while (record := await out.get()) is not None:
+                yield record
+            await done  # raise what a worker raised
+        finally:
+            heart.cancel()
+            for task in tasks:
+                task.cancel()
+            with contextlib.suppress(BaseException):
+                await done
+            event("crawl_done", crawl=self.id, pages=self.progress.pages)
+
+    async def all_summaries(self) -> list[dict[str, Any]]:
+        """Every finished page of the crawl, this run's and earlier runs', in order."""
+        found: list[dict[str, Any]] = []
+        for index in range(1, await self.state.tail() + 1):
+            record = await self.state.record(index)
+            if record is not None:
+                found.append(record)
+        return found

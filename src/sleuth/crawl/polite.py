@@ -1,0 +1,111 @@
+"""Politeness per host, for the host as a whole across every worker of a crawl.
+
+Two rules, both kept in the crawl's shared state so that two processes on one Redis
+obey them together:
+
+* at most ``concurrency`` requests in flight: slot keys ``slot:<host>:<k>``, each held
+  by whoever raised it to 1 and freed after the response (or by its TTL, or when its
+  owner's heartbeat stops);
+* requests start at least ``delay`` seconds apart: time is cut into ticks of ``delay``
+  and each request reserves a whole tick (first to raise ``tick:<host>:<n>`` to 1),
+  then starts at the tick's beginning. A larger robots.txt ``Crawl-delay`` wins, and a
+  429/503 ``Retry-After`` pauses the host and doubles its delay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from email.utils import parsedate_to_datetime
+
+from sleuth.crawl.state import CrawlState
+
+_POLL = 0.02  # how often a waiting worker looks for a free slot
+
+
+def retry_after_seconds(value: str | None, now: float | None = None) -> float | None:
+    """Seconds a ``Retry-After`` header asks for (delta or HTTP date), None if unreadable."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        moment = parsedate_to_datetime(value).timestamp()
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    return max(0.0, moment - (now if now is not None else time.time()))
+
+
+class HostGate:
+    """Admits one request at a time per free slot and per tick of one host."""
+
+    def __init__(
+        self,
+        state: CrawlState,
+        *,
+        concurrency: int,
+        delay: float,
+        lease: float,
+    ) -> None:
+        self.state = state
+        self.concurrency = concurrency
+        self.base_delay = delay
+        self.lease = lease
+        self._delays: dict[str, float] = {}
+        self._next_tick: dict[str, int] = {}
+
+    def set_crawl_delay(self, host: str, seconds: float | None) -> None:
+        if seconds and seconds > self.delay(host):
+            self._delays[host] = float(seconds)
+
+    def delay(self, host: str) -> float:
+        return self._delays.get(host, self.base_delay)
+
+    async def slow_down(self, host: str, seconds: float) -> None:
+        """A 429/503 with Retry-After: pause the host for everyone, double our delay."""
+        await self.state.set_value(f"pause:{host}", time.time() + seconds, max(seconds, 1.0) + 5)
+        self._delays[host] = max(self.delay(host) * 2, 0.05)
+
+    @asynccontextmanager
+    async def turn(self, host: str) -> AsyncIterator[None]:
+        slot = await self._slot(host)
+        try:
+            await self._pause(host)
+            await self._tick(host)
+            yield
+        finally:
+            await self.state.cache.delete(self.state._key(f"slot:{host}:{slot}"))
+
+    async def _slot(self, host: str) -> int:
+        while True:
+            for k in range(self.concurrency):
+                if await self.state.counter(f"slot:{host}:{k}", ttl=self.lease) == 1:
+                    await self.state.set_value(f"slotowner:{host}:{k}", self.state.worker)
+                    return k
+            for k in range(self.concurrency):  # a slot whose holder died is freed
+                owner = await self.state.get_value(f"slotowner:{host}:{k}")
+                if owner and owner != self.state.worker and not await self.state.alive(owner):
+                    await self.state.cache.delete(self.state._key(f"slot:{host}:{k}"))
+            await asyncio.sleep(_POLL)
+
+    async def _pause(self, host: str) -> None:
+        until = await self.state.get_value(f"pause:{host}")
+        while isinstance(until, int | float) and until > time.time():
+            await asyncio.sleep(until - time.time())
+            until = await self.state.get_value(f"pause:{host}")
+
+    async def _tick(self, host: str) -> None:
+        delay = self.delay(host)
+        if delay <= 0:
+            return
+        tick = max(math.ceil(time.time() / delay), self._next_tick.get(host, 0))
+        while await self.state.counter(f"tick:{host}:{delay}:{tick}", ttl=60 + delay * 4) != 1:
+            tick += 1
+        self._next_tick[host] = tick + 1
+        start = tick * delay
+        while (wait := start - time.time()) > 0:
+            await asyncio.sleep(wait)

@@ -1,0 +1,152 @@
+"""The map and crawl operations over a settings object and a cache: what the CLI, the
+Python API, the LLM tools and the HTTP jobs call."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from sleuth.cache.base import Cache
+from sleuth.config import Settings
+from sleuth.crawl.crawler import Crawler, CrawlOptions, summary
+from sleuth.crawl.mapper import DEFAULT_LIMIT, SiteMapper
+from sleuth.crawl.output import index_markdown, llms_txt, write_page
+from sleuth.crawl.scope import Scope, ScopeKind
+from sleuth.crawl.sitemaps import Entry
+from sleuth.pages.fetcher import normalize_input_url
+
+
+class MapEntry(BaseModel):
+    url: str
+    source: str = Field(description="sitemap, feed or links")
+    lastmod: str | None = None
+
+
+class SiteMap(BaseModel):
+    url: str
+    entries: list[MapEntry] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list, description="what could not be read")
+
+
+async def map_entries(
+    settings: Settings,
+    cache: Cache,
+    url: str,
+    *,
+    scope: ScopeKind = "host",
+    include: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
+    limit: int = DEFAULT_LIMIT,
+    respect_robots: bool = True,
+    resolver: Any = None,
+    notes: list[str] | None = None,
+) -> AsyncIterator[Entry]:
+    """The map, entry by entry; what could not be read is appended to ``notes``."""
+    start = normalize_input_url(url)
+    boundary = Scope(start, scope, include, exclude)
+    async with SiteMapper(settings, cache=cache, resolver=resolver) as mapper:
+        try:
+            async for entry in mapper.entries(
+                start, boundary, limit=limit, respect_robots=respect_robots
+            ):
+                yield entry
+        finally:
+            if notes is not None:
+                notes.extend(mapper.notes.lines)
+
+
+async def site_map(settings: Settings, cache: Cache, url: str, **options: Any) -> SiteMap:
+    """The whole map at once."""
+    notes: list[str] = []
+    entries = [
+        MapEntry(url=entry.url, source=entry.source, lastmod=entry.lastmod)
+        async for entry in map_entries(settings, cache, url, notes=notes, **options)
+    ]
+    return SiteMap(url=normalize_input_url(url), entries=entries, notes=notes)
+
+
+class CrawlRun:
+    """One crawl run: iterate :meth:`pages`, then :meth:`finish` writes the files.
+
+    ``out`` gets one Markdown file per page (mirroring the URL paths) as pages arrive and
+    an ``index.md`` at the end; ``llms_txt`` gets the llms.txt of every page the crawl has
+    read, earlier runs of a resumed crawl included.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        cache: Cache,
+        url: str,
+        options: CrawlOptions,
+        *,
+        resolver: Any = None,
+        out: Path | None = None,
+        llms_txt: Path | None = None,
+    ) -> None:
+        if out is not None:
+            options = replace(options, output="markdown")
+        self.start = normalize_input_url(url)
+        self.settings = settings
+        self.cache = cache
+        self.options = options
+        self.resolver = resolver
+        self.out = out
+        self.llms_txt = llms_txt
+        self.notes: list[str] = []
+        self.crawler = Crawler(settings, self.start, options, cache=cache, resolver=resolver)
+
+    @property
+    def id(self) -> str:
+        return self.crawler.id
+
+    async def _seeds(self) -> list[str]:
+        if not self.options.sitemaps:
+            return []
+        seeds: list[str] = []
+        limit = max(self.options.max_pages * 4, 100)
+        async with SiteMapper(self.settings, cache=self.cache, resolver=self.resolver) as mapper:
+            async for entry in mapper.sitemap_entries(self.start):
+                if self.crawler.scope.allows(entry.url):
+                    seeds.append(entry.url)
+                if len(seeds) >= limit:
+                    break
+            self.notes.extend(mapper.notes.lines)
+        return seeds
+
+    async def pages(self) -> AsyncIterator[dict[str, Any]]:
+        """Each page's record as it is done: fetch JSON plus ``depth`` and ``parent``."""
+        seeds = await self._seeds()
+        async for record in self.crawler.records(seeds):
+            if self.out is not None and record.get("outcome") == "ok":
+                record["file"] = write_page(self.out, record)
+            yield record
+
+    async def finish(self) -> list[dict[str, Any]]:
+        """Write index.md and llms.txt from every page of the crawl; return their summaries."""
+        pages = await self.crawler.all_summaries()
+        if self.out is not None:
+            self.out.mkdir(parents=True, exist_ok=True)
+            (self.out / "index.md").write_text(
+                index_markdown(pages, start=self.start), encoding="utf-8"
+            )
+        if self.llms_txt is not None:
+            self.llms_txt.parent.mkdir(parents=True, exist_ok=True)
+            self.llms_txt.write_text(llms_txt(pages, start=self.start), encoding="utf-8")
+        return pages
+
+    async def aclose(self) -> None:
+        await self.crawler.aclose()
+
+    async def __aenter__(self) -> CrawlRun:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+__all__ = ["CrawlOptions", "CrawlRun", "MapEntry", "SiteMap", "map_entries", "site_map", "summary"]
