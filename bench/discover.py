@@ -44,7 +44,7 @@ from discover.registries import PREFIX, Registries, registries  # noqa: E402
 from search.wire import Reply  # noqa: E402
 from sleuth.api import AsyncSleuth  # noqa: E402
 from sleuth.config import Settings  # noqa: E402
-from sleuth.discover.registry import BUNDLED, relative_path  # noqa: E402
+from sleuth.discovery.registry import BUNDLED, relative_path  # noqa: E402
 from sleuth.errors import SleuthError  # noqa: E402
 from sleuth.llm.models import Usage  # noqa: E402
 from sleuth.llm.pricing import load_prices  # noqa: E402

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     )
     from sleuth.config import Settings, load_settings
     from sleuth.digest import Digest
-    from sleuth.discover import DiscoveryResult
+    from sleuth.discovery import DiscoveryResult
     from sleuth.errors import SleuthError
     from sleuth.pages import FetchResult
     from sleuth.stack import Project
@@ -49,7 +49,7 @@ _EXPORTS = {
     "adetect": "sleuth.api",
     "adiscover": "sleuth.api",
     "discover": "sleuth.api",
-    "DiscoveryResult": "sleuth.discover",
+    "DiscoveryResult": "sleuth.discovery",
     "ask": "sleuth.api",
     "detect": "sleuth.api",
     "Project": "sleuth.stack",

@@ -22,7 +22,7 @@ from sleuth.errors import UsageError
 if TYPE_CHECKING:
     from sleuth.agent import Answer
     from sleuth.digest import Digest
-    from sleuth.discover import Chooser, DiscoveryResult
+    from sleuth.discovery import Chooser, DiscoveryResult
     from sleuth.pages import Fetcher, FetchResult
     from sleuth.pages.fetcher import OutputFormat, RenderMode
     from sleuth.stack import Project
@@ -209,12 +209,12 @@ class AsyncSleuth:
         progress: ProgressCallback | None = None,
         choose: Chooser | None = None,
     ) -> DiscoveryResult:
-        """The official source of a developer tool; see :mod:`sleuth.discover`.
+        """The official source of a developer tool; see :mod:`sleuth.discovery`.
 
         Never prompts: a source a person must confirm comes back with
         ``confirmation_required``; ``choose`` lets a caller pick among ambiguous matches.
         """
-        from sleuth.discover import discover
+        from sleuth.discovery import discover
 
         return await discover(
             self,

@@ -976,8 +976,8 @@ def discover(
     Registry first, then the package ecosystems, then (with an LLM configured) the web,
     verified on GitHub and confirmed by you.
     """
-    from sleuth.discover.confirm import choose, progress_line, settle, summary
-    from sleuth.discover.names import read_names
+    from sleuth.discovery.confirm import choose, progress_line, settle, summary
+    from sleuth.discovery.names import read_names
     from sleuth.errors import DiscoverError
 
     STATE.json = json_output

@@ -8,7 +8,7 @@ should not pick what gets installed).
 
 from __future__ import annotations
 
-from sleuth.discover.tool import DISCOVER
+from sleuth.discovery.tool import DISCOVER
 from sleuth.tools import Registry, default_registry
 
 

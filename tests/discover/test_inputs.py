@@ -6,8 +6,8 @@ import pytest
 
 from discover.conftest import CLI
 from discover.registries import Registries
-from sleuth.discover.names import edit_distance, near_misses, normalize_name
-from sleuth.discover.sources import github_from_url, parse_from
+from sleuth.discovery.names import edit_distance, near_misses, normalize_name
+from sleuth.discovery.sources import github_from_url, parse_from
 from sleuth.errors import EXIT_CODES, SuspiciousName, UsageError
 
 
@@ -136,12 +136,13 @@ def test_the_python_api_one_shot(regs: Registries, monkeypatch: pytest.MonkeyPat
     import sleuth
 
     monkeypatch.setenv("SLEUTH_CACHE", "memory")
-    import sleuth.discover as package  # the package and the function share the name
+    import sleuth.discovery as package  # the package has a name of its own
 
     result = sleuth.discover("ripgrep", stages=["registry"])
     assert isinstance(result, sleuth.DiscoveryResult)
     assert result.spec == "github:BurntSushi/ripgrep"
-    assert package("rg", stages=["registry"]).spec == "github:BurntSushi/ripgrep"
+    assert callable(sleuth.discover)
+    assert sleuth.discover("rg", stages=["registry"]).spec == "github:BurntSushi/ripgrep"
     assert package.DiscoveryResult is sleuth.DiscoveryResult
 
 

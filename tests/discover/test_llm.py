@@ -29,7 +29,7 @@ from discover.llm_settings import discover_env, discover_settings
 from discover.registries import GITHUB, Registries
 from search.wire import Reply
 from sleuth.api import AsyncSleuth
-from sleuth.discover import DiscoveryResult
+from sleuth.discovery import DiscoveryResult
 from sleuth.errors import EXIT_CODES, BudgetExceeded
 from sleuth.net import PinnedResolver, parse_resolve_pins
 
@@ -380,7 +380,7 @@ def test_verification_spends_the_same_time_budget(cli: CLI, regs: Registries) ->
 async def test_the_confirmation_display_shows_what_a_person_needs(regs: Registries) -> None:
     from datetime import UTC, datetime
 
-    from sleuth.discover.confirm import render
+    from sleuth.discovery.confirm import render
 
     fork = await api(regs, "quickdiff")
     shown = render(fork, now=datetime(2026, 11, 24, tzinfo=UTC))

@@ -11,7 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 from discover.conftest import CLI
-from sleuth.discover.registry import BUNDLED, Registry, relative_path
+from sleuth.discovery.registry import BUNDLED, Registry, relative_path
 from sleuth.errors import EXIT_CODES
 
 AQUA = Path(__file__).resolve().parents[3] / "shared" / "data" / "aqua-registry" / "registry.yaml"

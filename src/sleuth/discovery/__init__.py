@@ -3,15 +3,11 @@
 A chain of three stages, first answer wins: the registry (bundled, generated from
 the aqua registry, plus folders of your own), the package ecosystems probed in
 parallel, and an LLM that searches the web and whose answer sleuth verifies
-against GitHub. See :func:`sleuth.discover.chain.discover`.
+against GitHub. See :func:`sleuth.discovery.chain.discover`.
 """
 
-import sys
-import types
-from typing import Any
-
-from sleuth.discover.chain import Chooser, discover
-from sleuth.discover.models import (
+from sleuth.discovery.chain import Chooser, discover
+from sleuth.discovery.models import (
     BUILDERS,
     STAGES,
     DiscoveryResult,
@@ -32,16 +28,3 @@ __all__ = [
     "RepoMetadata",
     "discover",
 ]
-
-
-class _CallableModule(types.ModuleType):
-    """``sleuth.discover`` names this package and the one-shot ``sleuth.discover(name)``;
-    once the package is imported, Python binds the name to it, so it answers calls too."""
-
-    def __call__(self, name: str, **kwargs: Any) -> DiscoveryResult:
-        from sleuth.api import discover as one_shot
-
-        return one_shot(name, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -14,18 +14,18 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sleuth import log
-from sleuth.discover.decide import builder_of, decide, ratio
-from sleuth.discover.hints import install_hint
-from sleuth.discover.models import (
+from sleuth.discovery.decide import builder_of, decide, ratio
+from sleuth.discovery.hints import install_hint
+from sleuth.discovery.models import (
     STAGES,
     DiscoveryResult,
     DiscoveryUsage,
     ProbeResult,
     RepoMetadata,
 )
-from sleuth.discover.names import near_misses, normalize_name
-from sleuth.discover.registry import Hit, Registry
-from sleuth.discover.sources import parse_from
+from sleuth.discovery.names import near_misses, normalize_name
+from sleuth.discovery.registry import Hit, Registry
+from sleuth.discovery.sources import parse_from
 from sleuth.errors import (
     Ambiguous,
     ConfirmationDenied,
@@ -38,8 +38,8 @@ from sleuth.errors import (
 )
 
 if TYPE_CHECKING:
-    from sleuth.discover.llm_stage import Candidate
-    from sleuth.discover.verify import Verification
+    from sleuth.discovery.llm_stage import Candidate
+    from sleuth.discovery.verify import Verification
     from sleuth.tools.services import Services
 
 Progress = Callable[[str, dict[str, Any]], None]
@@ -223,7 +223,7 @@ class Discovery:
     # -- stage 2 ----------------------------------------------------------------------
 
     async def _ecosystems(self, tool: str) -> DiscoveryResult | None:
-        from sleuth.discover.probes import probe_all
+        from sleuth.discovery.probes import probe_all
 
         started = time.monotonic()
         self._report("ecosystem", name=tool)
@@ -286,7 +286,7 @@ class Discovery:
     # -- stage 3 ----------------------------------------------------------------------
 
     async def _verify(self, sources: list[str]) -> list[Verification]:
-        from sleuth.discover.verify import GitHub
+        from sleuth.discovery.verify import GitHub
 
         github = GitHub(self.settings, resolver=self.client.resolver)
         try:
@@ -295,7 +295,7 @@ class Discovery:
             await github.aclose()
 
     async def _llm(self, tool: str) -> DiscoveryResult:
-        from sleuth.discover.llm_stage import LLMStage
+        from sleuth.discovery.llm_stage import LLMStage
 
         started = time.monotonic()
         self._report("llm", name=tool)

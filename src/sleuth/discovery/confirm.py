@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from sleuth.discover.models import DiscoveryResult, ProbeResult
+from sleuth.discovery.models import DiscoveryResult, ProbeResult
 from sleuth.errors import ConfirmationDenied, ConfirmationRequired
 
 Ask = Callable[[str], str]  # shows a prompt, returns the answer line (input() on stderr)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from sleuth.discover.models import ProbeResult
+from sleuth.discovery.models import ProbeResult
 
 # builder -> (minimum downloads, minimum versions); None means that signal never passes.
 THRESHOLDS: dict[str, tuple[int | None, int | None]] = {

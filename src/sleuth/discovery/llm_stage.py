@@ -20,9 +20,9 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from sleuth.discover.defence import plain_text
-from sleuth.discover.models import DiscoveryUsage, Instructions
-from sleuth.discover.sources import github_from_url
+from sleuth.discovery.defence import plain_text
+from sleuth.discovery.models import DiscoveryUsage, Instructions
+from sleuth.discovery.sources import github_from_url
 from sleuth.errors import (
     DiscoverSearchFailed,
     DiscoverTimeout,

@@ -21,7 +21,7 @@ from urllib.parse import quote
 import httpx
 
 from sleuth.config import Settings
-from sleuth.discover.models import ProbeResult
+from sleuth.discovery.models import ProbeResult
 from sleuth.errors import SleuthError
 from sleuth.net import make_client, read_body
 

@@ -17,8 +17,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from sleuth.discover.models import BUILDER_ALIASES, BUILDERS
-from sleuth.discover.sources import check_source
+from sleuth.discovery.models import BUILDER_ALIASES, BUILDERS
+from sleuth.discovery.sources import check_source
 
 BUNDLED = Path(__file__).parent / "data" / "registry"
 NAMES_FILE = "names.txt"

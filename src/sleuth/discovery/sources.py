@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from sleuth.discover.models import BUILDER_ALIASES, BUILDERS
+from sleuth.discovery.models import BUILDER_ALIASES, BUILDERS
 from sleuth.errors import UsageError
 
 # GitHub: owners are 1-39 alphanumerics or single hyphens; repositories . _ - too.

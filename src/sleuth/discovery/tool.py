@@ -8,9 +8,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from sleuth.discover.chain import discover
-from sleuth.discover.confirm import render
-from sleuth.discover.models import DiscoveryResult
+from sleuth.discovery.chain import discover
+from sleuth.discovery.confirm import render
+from sleuth.discovery.models import DiscoveryResult
 from sleuth.tools.registry import Tool, ToolContext, ToolOutput
 
 

@@ -17,8 +17,8 @@ from urllib.parse import quote
 import httpx
 
 from sleuth.config import Settings
-from sleuth.discover.models import RepoMetadata
-from sleuth.discover.sources import valid_github
+from sleuth.discovery.models import RepoMetadata
+from sleuth.discovery.sources import valid_github
 from sleuth.errors import SleuthError
 from sleuth.extract.text import clean_line
 from sleuth.net import make_client, read_body

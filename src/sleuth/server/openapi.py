@@ -24,7 +24,7 @@ _ERROR = {
 def build_spec() -> dict[str, Any]:
     from sleuth.agent.models import Answer
     from sleuth.digest.models import Digest
-    from sleuth.discover import DiscoveryResult
+    from sleuth.discovery import DiscoveryResult
     from sleuth.pages.result import FetchResult
     from sleuth.server import routes
     from sleuth.suggest import Suggestion, SuggestRequest
