@@ -13,6 +13,7 @@ from sleuth.digest.segment import (
     pack_sentences,
     passages,
     sentence_spans,
+    units,
 )
 
 
@@ -77,12 +78,27 @@ def test_passages_are_lines_and_short_lines_alone_are_dropped() -> None:
     ]
 
 
-def test_runs_of_short_lines_are_joined_into_one_passage() -> None:
+def test_short_lines_are_never_joined_into_a_passage() -> None:
+    """Joined lines carry list markers and glue headings to paragraphs; no reader sees that."""
     text = "Supported backends:\n- memory\n- file on disk\n- redis server\n"
-    (span,) = passages(text)
-    assert (
-        text[span[0] : span[1]] == "Supported backends:\n- memory\n- file on disk\n- redis server"
-    )
+    assert passages(text) == []
+
+
+def test_list_markers_and_table_pipes_stay_out_of_passages() -> None:
+    item = "Connections are pooled per host and closed after thirty idle seconds"
+    cell = "The read timeout applies to each chunk of the response body separately"
+    text = f"Settings\n\n- {item}\n- short\n\nName | {cell} | 5 s\n"
+    assert texts(text, passages(text)) == [item, cell]
+
+
+def test_units_end_at_superscript_marks_and_emptied_brackets() -> None:
+    text = "Stress predicts illness [] in students.^2 Sleep helps x^2 too"
+    assert texts(text, units(text)) == [
+        "Stress predicts illness",
+        "in students.",
+        "2 Sleep helps x",
+        "2 too",
+    ]
 
 
 def test_long_paragraphs_are_cut_between_sentences() -> None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from sleuth.digest.bm25 import BM25
+from sleuth.digest.chrome import RepeatedLines, finding_span, line_of
 from sleuth.digest.dedupe import Shingles, near_duplicate, shingles
 from sleuth.digest.excerpt import excerpt
 from sleuth.digest.segment import lowercase, matching_passages
@@ -94,6 +95,24 @@ def _shortlist(
     return [candidates[i] for i in keep], frequency
 
 
+def _findings_only(
+    texts: Sequence[str], candidates: list[tuple[int, int, int]]
+) -> list[tuple[int, int, int]]:
+    """The candidates that are findings, trimmed of chrome; see :mod:`sleuth.digest.chrome`."""
+    repeated: dict[int, RepeatedLines] = {}
+    kept: list[tuple[int, int, int]] = []
+    for page, start, end in candidates:
+        text = texts[page]
+        if page not in repeated:
+            repeated[page] = RepeatedLines(text)
+        if line_of(text, start) in repeated[page]:
+            continue
+        span = finding_span(text, start, end)
+        if span is not None:
+            kept.append((page, *span))
+    return kept
+
+
 def rank_passages(texts: Sequence[str], priors: Sequence[float], query: Query) -> list[Scored]:
     """Every passage that shares a term with the query (up to a cap), best first.
 
@@ -111,6 +130,7 @@ def rank_passages(texts: Sequence[str], priors: Sequence[float], query: Query) -
     frequency: dict[str, int] | None = None
     if len(candidates) > MAX_CANDIDATES:
         candidates, frequency = _shortlist(texts, candidates, query, collection)
+    candidates = _findings_only(texts, candidates)
     tokenised = [terms(texts[page][start:end]) for page, start, end in candidates]
     index = BM25(tokenised, collection_size=collection, document_frequency=frequency)
     base = index.scores(query.weights)

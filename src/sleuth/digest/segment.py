@@ -17,6 +17,12 @@ _LATIN_END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s)")
 _CJK_END = re.compile(r"[。！？]+[」』”’）]*")
 _LINE = re.compile(r"[^\n]+")
 _NEWLINE = re.compile(r"\n")
+# A list item's bullet at a line start, as extraction writes it (or a plain-text page does).
+_BULLET = re.compile(r"[ \t]*[-*+\u2022\u25aa\u25cf\u25e6][ \t]+")
+CELL_SEPARATOR = " | "
+# Where extraction left marks that are not on the page: ``^`` before a superscript, and
+# brackets emptied of a reference link. A unit ends there (each side is found verbatim).
+_BREAK = re.compile(r"\^|\[[\s,\u2013-]*\]|\(\s*\)")
 _ABBREVIATION_LIST = (
     "e.g i.e etc vs cf al approx fig no nos dr mr mrs ms prof jr sr st inc ltd co corp dept "
     "est min max vol ed eds p pp ch sec u.s u.k"
@@ -98,61 +104,53 @@ def pack_sentences(text: str, start: int, end: int, max_chars: int) -> list[Span
     return [span for span in chunks if span[0] < span[1]]
 
 
+def units(text: str, start: int = 0, end: int | None = None) -> list[Span]:
+    """The pieces of ``text[start:end]`` a reader sees as text, each within one line.
+
+    Extracted text marks a list item with a leading ``- `` and separates table
+    cells with `` | ``; neither is on the page. A unit is a line without its
+    bullet, or one cell of a row (cut again at a superscript's ``^`` or a
+    reference's emptied brackets), so a span inside a unit is found verbatim
+    in the page's visible text.
+    """
+    found: list[Span] = []
+    for match in _LINE.finditer(text, start, len(text) if end is None else end):
+        line_start, line_end = match.start(), match.end()
+        bullet = _BULLET.match(text, line_start, line_end)
+        position = bullet.end() if bullet else line_start
+        while True:
+            cut = text.find(CELL_SEPARATOR, position, line_end)
+            cell_end = line_end if cut < 0 else cut
+            for mark in _BREAK.finditer(text, position, cell_end):
+                found.append(_strip(text, position, mark.start()))
+                position = mark.end()
+            found.append(_strip(text, position, cell_end))
+            if cut < 0:
+                break
+            position = cut + len(CELL_SEPARATOR)
+    return [span for span in found if span[0] < span[1]]
+
+
 def passages(
     text: str, start: int = 0, end: int | None = None, *, max_chars: int = 600, min_chars: int = 40
 ) -> list[Span]:
-    """Paragraph-sized spans of ``text[start:end]`` worth ranking.
+    """Paragraph-sized spans of ``text[start:end]`` worth ranking, each inside one unit.
 
-    Each line is a paragraph (extractors put one block per line). Runs of short
-    lines, such as list items, are joined; a short line standing alone (a
-    heading, a caption) is dropped; a long paragraph is cut between sentences.
+    A unit shorter than ``min_chars`` (a heading, a menu entry, a short cell)
+    is no finding, and units are never joined: two lines next to each other
+    in the extracted text need not be next to each other on the page, and
+    joining them is how a heading ends up glued to the paragraph after it.
+    A long unit is cut between sentences.
     """
     spans: list[Span] = []
-    group: Span | None = None
-
-    def flush() -> None:
-        nonlocal group
-        if group is not None and group[1] - group[0] >= min_chars:
-            spans.append(group)
-        group = None
-
-    for match in _LINE.finditer(text, start, len(text) if end is None else end):
-        line_start, line_end = _strip(text, match.start(), match.end())
-        if line_start == line_end:
+    for unit_start, unit_end in units(text, start, end):
+        if unit_end - unit_start < min_chars:
             continue
-        if line_end - line_start >= min_chars:
-            flush()
-            if line_end - line_start <= max_chars:
-                spans.append((line_start, line_end))
-            else:
-                spans.extend(pack_sentences(text, line_start, line_end, max_chars))
-            continue
-        if group is not None and line_end - group[0] > max_chars:
-            flush()
-        group = (line_start, line_end) if group is None else (group[0], line_end)
-    flush()
+        if unit_end - unit_start <= max_chars:
+            spans.append((unit_start, unit_end))
+        else:
+            spans.extend(pack_sentences(text, unit_start, unit_end, max_chars))
     return spans
-
-
-def _is_short(text: str, start: int, end: int, min_chars: int) -> bool:
-    line_start, line_end = _strip(text, start, end)
-    return line_end - line_start < min_chars
-
-
-def _run_of_short_lines(text: str, start: int, end: int, min_chars: int) -> Span:
-    """The run of short (or blank) lines around one short line, as :func:`passages` groups it."""
-    while start > 0:
-        previous = text.rfind("\n", 0, start - 1) + 1
-        if not _is_short(text, previous, start - 1, min_chars):
-            break
-        start = previous
-    while end < len(text):
-        following = text.find("\n", end + 1)
-        following = len(text) if following < 0 else following
-        if not _is_short(text, end + 1, following, min_chars):
-            break
-        end = following
-    return start, end
 
 
 def lowercase(text: str) -> str:
@@ -180,26 +178,19 @@ def matching_passages(
 ) -> list[Span]:
     """The passages of ``text`` (exactly as :func:`passages` cuts them) containing a needle.
 
-    Needles are lowercase substrings. Only the lines around them are segmented,
-    so a page of megabytes costs a few C-speed scans plus the work on the
-    paragraphs that matter.
+    Needles are lowercase substrings. Only the lines containing them are
+    segmented, so a page of megabytes costs a few C-speed scans plus the work
+    on the paragraphs that matter.
     """
     needles = [n for n in dict.fromkeys(needles) if n]
     lowered = lowercase(text)
     spans: list[Span] = []
-    done = 0
     for line_start in _lines_with(lowered, needles):
-        if line_start < done:  # inside a run of short lines already handled
-            continue
-        start = line_start
-        end = text.find("\n", start)
+        end = text.find("\n", line_start)
         end = len(text) if end < 0 else end
-        if _is_short(text, start, end, min_chars):
-            start, end = _run_of_short_lines(text, start, end, min_chars)
         spans.extend(
             (s, e)
-            for s, e in passages(text, start, end, max_chars=max_chars, min_chars=min_chars)
+            for s, e in passages(text, line_start, end, max_chars=max_chars, min_chars=min_chars)
             if any(n in lowered[s:e] for n in needles)
         )
-        done = end + 1
     return spans

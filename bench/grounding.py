@@ -1,0 +1,390 @@
+"""Grounding benchmark: are research quotes findable on their page, and from its content?
+
+Usage::
+
+    .venv/bin/python bench/grounding.py [DATA] [--articles 150] [--others 30] [--seed 1]
+
+``DATA`` is the WCXB dev split (default ``../shared/data/wcxb-dev``; see
+``../shared/data/README.md``). Pages are served on loopback by a server in this
+process, with a SearXNG-style ``/search`` stand-in. For each sampled page the
+benchmark runs ``research(<the page's title>)`` where the search answers with
+that page and two other pages of the same type (distractors), then checks
+every quote against the page it cites:
+
+* ``in page``: the quote is in the page's *visible text*. The visible text is
+  the text of the HTML ``<body>`` with ``script``, ``style``, ``noscript``,
+  ``template``, form controls and inline ``display:none``/``visibility:hidden``
+  elements removed (the ``hidden`` attribute is not applied: pages streamed
+  by a server renderer show such blocks once their script runs), block
+  elements separated by a space and every whitespace run collapsed to one
+  space on both sides (the same comparison the Chromium test makes on
+  ``document.body.innerText``, without a browser for speed; CSS
+  from style sheets is not applied, so a quote from text a style sheet hides
+  counts as found).
+* ``in main``: the quote is inside ``ground_truth.main_content``, after folding
+  typographic quotes and dashes to ASCII on both sides (as the data writes
+  them), dropping the data's list markers (``- ``, ``* ``, ``1. ``), heading
+  marks and table pipes, and collapsing whitespace.
+* ``boilerplate``: the quote contains one of the page's ``without`` snippets
+  (folded and collapsed the same way).
+
+Figures are per page type of the quoted page; ``target`` counts runs whose
+digest cites the page the question came from. Goals: every quote in its page,
+>= 95% in the main content, no boilerplate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gzip
+import json
+import random
+import re
+import sys
+import threading
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import lxml.html
+from lxml import etree
+
+from sleuth.cache.memory import MemoryCache
+from sleuth.config import Settings
+from sleuth.digest import research
+from sleuth.digest.compose import estimate_tokens
+from sleuth.extract.decode import decode
+
+TYPES = ("article", "documentation", "service", "forum", "collection", "listing", "product")
+_SPACE = re.compile(r"\s+")
+_FOLD = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u2033": '"',
+        "\u00ab": '"',
+        "\u00bb": '"',
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2012": "-",
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2015": "-",
+        "\u2212": "-",
+        "\u2026": "...",
+        "\u00a0": " ",
+    }
+)
+_MARKER = re.compile(r"^[ \t]*(?:[-*+\u2022]|\d{1,3}[.)]|#{1,6})[ \t]+", re.MULTILINE)
+_INVISIBLE = ("script", "style", "noscript", "template", "head", "iframe", "svg", "select")
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+_INLINE = frozenset(
+    [
+        "a",
+        "abbr",
+        "b",
+        "bdi",
+        "bdo",
+        "cite",
+        "code",
+        "data",
+        "dfn",
+        "em",
+        "font",
+        "i",
+        "kbd",
+        "mark",
+        "q",
+        "s",
+        "samp",
+        "small",
+        "span",
+        "strong",
+        "sub",
+        "sup",
+        "time",
+        "u",
+        "var",
+        "wbr",
+        "del",
+        "ins",
+        "label",
+    ]
+)
+
+
+def collapse(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def fold(text: str) -> str:
+    return collapse(text.translate(_FOLD))
+
+
+def plain_main(text: str) -> str:
+    """The data's main content as plain words: no list or heading marks, no table pipes."""
+    return fold(_MARKER.sub("", text).replace(" | ", " ").replace("|", " "))
+
+
+def visible_text(html: str) -> str:
+    """The body's text a reader sees, whitespace collapsed (see the module docstring)."""
+    root = lxml.html.document_fromstring(html or "<html></html>")
+    doomed = [
+        e
+        for e in root.iter()
+        if not isinstance(e.tag, str)
+        or e.tag in _INVISIBLE
+        or (e.tag == "input")
+        or _HIDDEN_STYLE.search(e.get("style") or "")
+    ]
+    for element in doomed:
+        if element.getparent() is not None:
+            element.drop_tree()
+    body = root.find("body")
+    parts: list[str] = []
+
+    def walk(element: etree._Element) -> None:
+        block = element.tag not in _INLINE
+        if element.tag == "br" or block:
+            parts.append(" ")
+        parts.append(element.text or "")
+        for child in element:
+            walk(child)
+            parts.append(child.tail or "")
+        if block:
+            parts.append(" ")
+
+    walk(body if body is not None else root)
+    return collapse("".join(parts))
+
+
+@dataclass
+class Page:
+    id: str
+    kind: str
+    title: str
+    html: bytes
+    visible: str
+    main: str
+    without: list[str]
+
+
+def load(data: Path, articles: int, others: int, seed: int) -> dict[str, Page]:
+    truth = data / "dev" / "ground-truth"
+    by_type: dict[str, list[tuple[str, dict[str, Any]]]] = defaultdict(list)
+    for path in sorted(truth.glob("*.json")):
+        record = json.loads(path.read_text())
+        gt = record.get("ground_truth", {})
+        if gt.get("main_content") and gt.get("title"):
+            by_type[record["_internal"]["page_type"]["primary"]].append((path.stem, record))
+    rng = random.Random(seed)
+    pages: dict[str, Page] = {}
+    for kind in TYPES:
+        pool = by_type.get(kind, [])
+        wanted = articles if kind == "article" else others
+        for stem, record in rng.sample(pool, min(wanted, len(pool))):
+            gt = record["ground_truth"]
+            raw = gzip.decompress((data / "dev" / "html" / f"{stem}.html.gz").read_bytes())
+            pages[stem] = Page(
+                stem,
+                kind,
+                collapse(gt["title"]),
+                raw,
+                visible_text(decode(raw, "text/html")),
+                plain_main(gt["main_content"]),
+                [fold(s) for s in gt.get("without") or [] if fold(s)],
+            )
+    return pages
+
+
+@contextlib.contextmanager
+def loopback(pages: dict[str, Page], state: dict[str, Any]) -> Iterator[str]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def reply(self, status: int, body: bytes, content_type: str) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                self.wfile.write(body)
+
+        def do_GET(self) -> None:
+            path = urlsplit(self.path).path
+            if path == "/search":
+                self.reply(200, json.dumps({"results": state["results"]}).encode(), "text/json")
+            elif path.startswith("/page/") and path[6:] in pages:
+                self.reply(200, pages[path[6:]].html, "text/html")
+            else:
+                self.reply(404, b"not found", "text/plain")
+
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+
+        def handle_error(self, request: Any, client_address: Any) -> None:
+            if not isinstance(sys.exc_info()[1], ConnectionError):
+                super().handle_error(request, client_address)
+
+    server = Server(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@dataclass
+class Tally:
+    runs: int = 0
+    target: int = 0
+    quotes: int = 0
+    in_page: int = 0
+    in_main: int = 0
+    boilerplate: int = 0
+    max_bullets: int = 0
+    max_tokens: int = 0
+
+
+async def run(pages: dict[str, Page], seed: int, show: int) -> dict[str, Tally]:
+    state: dict[str, Any] = {"results": []}
+    tallies: dict[str, Tally] = defaultdict(Tally)
+    rng = random.Random(seed)
+    by_type: dict[str, list[str]] = defaultdict(list)
+    for page in pages.values():
+        by_type[page.kind].append(page.id)
+    misses: list[str] = []
+    with loopback(pages, state) as origin:
+        settings = Settings(
+            searxng_url=origin,
+            search_providers=["searxng"],
+            allow_hosts=[urlsplit(origin).netloc],
+            cache="memory",
+            render="never",
+            searches_per_hour=1_000_000,
+        )
+        cache = MemoryCache(4096)
+        url_to_id = {f"{origin}/page/{pid}": pid for pid in pages}
+        for page in pages.values():
+            others = [p for p in by_type[page.kind] if p != page.id]
+            if len(others) < 2:
+                others = [p for p in pages if p != page.id]
+            chosen = [page.id, *rng.sample(others, 2)]
+            rng.shuffle(chosen)
+            state["results"] = [
+                {"url": f"{origin}/page/{pid}", "title": pages[pid].title, "content": ""}
+                for pid in chosen
+            ]
+            digest = await research(page.title, settings=settings, cache=cache, max_pages=3)
+            tally = tallies[page.kind]
+            tally.runs += 1
+            cited = {c.id: url_to_id.get(c.url, "") for c in digest.citations}
+            tally.target += page.id in cited.values()
+            tally.max_bullets = max(tally.max_bullets, len(digest.bullets))
+            tally.max_tokens = max(tally.max_tokens, estimate_tokens(digest))
+            for bullet in digest.bullets:
+                source = pages.get(cited.get(bullet.citations[0], ""))
+                if source is None:
+                    continue
+                counted = tallies[source.kind]
+                counted.quotes += 1
+                plain = collapse(bullet.quote)
+                found = plain in source.visible
+                inside = fold(plain) in source.main
+                boiler = any(snippet in fold(plain) for snippet in source.without)
+                counted.in_page += found
+                counted.in_main += inside
+                counted.boilerplate += boiler
+                if (not found or not inside or boiler) and len(misses) < show:
+                    why = ",".join(
+                        w
+                        for w, bad in (
+                            ("page", not found),
+                            ("main", not inside),
+                            ("boiler", boiler),
+                        )
+                        if bad
+                    )
+                    misses.append(f"  [{source.kind} {source.id} not:{why}] {plain[:160]}")
+    if misses:
+        print("Examples of quotes that miss:")
+        print("\n".join(misses))
+        print()
+    return tallies
+
+
+def report(tallies: dict[str, Tally], seconds: float) -> None:
+    header = (
+        f"{'type':<14}{'runs':>5}{'target':>8}{'quotes':>8}{'in page':>10}{'in main':>10}"
+        f"{'boiler':>8}{'bullets':>8}{'tokens':>7}"
+    )
+    print(header)
+    print("-" * len(header))
+    total = Tally()
+
+    def line(name: str, t: Tally) -> None:
+        q = max(1, t.quotes)
+        print(
+            f"{name:<14}{t.runs:>5}{t.target:>8}{t.quotes:>8}"
+            f"{t.in_page / q:>9.1%} {t.in_main / q:>9.1%} {t.boilerplate:>7}"
+            f"{t.max_bullets:>8}{t.max_tokens:>7}"
+        )
+
+    for kind in TYPES:
+        if kind in tallies:
+            t = tallies[kind]
+            line(kind, t)
+            for name in ("runs", "target", "quotes", "in_page", "in_main", "boilerplate"):
+                setattr(total, name, getattr(total, name) + getattr(t, name))
+            total.max_bullets = max(total.max_bullets, t.max_bullets)
+            total.max_tokens = max(total.max_tokens, t.max_tokens)
+    print("-" * len(header))
+    line("all", total)
+    print()
+    print(
+        "in page / in main: share of quotes; boiler: quotes containing a `without` snippet; "
+        "bullets, tokens: the most in one digest (budget 8, 1500)."
+    )
+    print("Goals: in page 100%, in main >= 95%, boiler 0.")
+    print(f"{total.runs} research runs in {seconds:.1f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("data", nargs="?", default="../shared/data/wcxb-dev", type=Path)
+    parser.add_argument("--articles", type=int, default=150, help="article pages to sample")
+    parser.add_argument("--others", type=int, default=30, help="pages to sample of each other type")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--show", type=int, default=0, help="print this many failing quotes")
+    args = parser.parse_args()
+    if not (args.data / "dev" / "ground-truth").is_dir():
+        parser.error(f"{args.data} does not hold dev/ground-truth (the WCXB dev split)")
+    started = time.perf_counter()
+    pages = load(args.data, args.articles, args.others, args.seed)
+    counts = Counter(p.kind for p in pages.values())
+    print(f"{len(pages)} pages: " + ", ".join(f"{k} {counts[k]}" for k in TYPES if counts[k]))
+    tallies = asyncio.run(run(pages, args.seed, args.show))
+    report(tallies, time.perf_counter() - started)
+
+
+if __name__ == "__main__":
+    main()

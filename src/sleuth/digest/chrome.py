@@ -1,0 +1,174 @@
+"""Telling a page's findings from its chrome, on text extraction kept.
+
+Extraction keeps blocks that are not the page's content often enough: a
+related-article teaser, a "read more" line, a call to action, a credit line,
+a heading. None of them is a finding, so none is quoted. The rules look at
+the shape of a passage, not at any site's words:
+
+* a *heading or teaser* has no sentence end and few words, or most of its
+  words capitalised (a title);
+* a *label line* is ``Label: value`` where the value is a title or a list
+  of short items (tags, credits, categories);
+* a *call to action* is a sentence addressed to the reader: a question to
+  "you", an exclamation, a "please", or an imperative of the small set of
+  verbs that interfaces use (click, subscribe, share, read more...). Such
+  sentences are trimmed from either end of a passage; what remains is quoted
+  only if it is still a statement of some length;
+* a *repeated line* (a short line the page carries twice or more) is a menu
+  entry or a widget, not a finding.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from sleuth.digest.segment import Span, sentence_spans
+
+_WORD = re.compile(r"[^\W\d_][\w'\u2019-]*")
+_SENTENCE_END = frozenset(".!?;:\u2026\u3002\uff01\uff1f\u061f\u0964)\"'\u201d\u2019")
+_LABEL = re.compile(r"([^\W\d_][\w'\u2019-]*(?: [^\W\d_][\w'\u2019-]*)?)\s?:\s")
+_LEAD = re.compile(r"[^\w]+")
+_YOU = re.compile(r"\b(?:you|your|you're|you've|you'd|you'll)\b", re.IGNORECASE)
+_CALL_VERBS = frozenset(
+    [
+        "click",
+        "tap",
+        "subscribe",
+        "join",
+        "download",
+        "watch",
+        "listen",
+        "share",
+        "follow",
+        "pin",
+        "like",
+        "comment",
+        "buy",
+        "shop",
+        "order",
+        "call",
+        "contact",
+        "register",
+        "book",
+        "read",
+        "visit",
+        "discover",
+        "explore",
+        "view",
+        "browse",
+        "jump",
+        "skip",
+        "please",
+        "don't",
+        "subscribe",
+        "sign",
+        "signup",
+        "check",
+    ]
+)
+_CALL_PHRASES = ("learn more", "read more", "see more", "find out more", "get started", "sign up")
+MIN_WORDS = 8
+TITLE_SHARE = 0.6
+TITLE_SHARE_WITH_END = 0.8
+MIN_TITLE_WORDS = 4
+MAX_REPEATED_CHARS = 200
+MIN_FINDING_CHARS = 40
+MIN_LIST_ITEMS = 3
+MAX_LIST_ITEM_WORDS = 4
+
+
+def _capitalised_share(words: list[str]) -> float:
+    """The share of longer words that begin with a capital (short function words do not count)."""
+    long_words = [w for w in words if len(w) >= 4]
+    if len(long_words) < MIN_TITLE_WORDS:
+        return 0.0
+    return sum(w[0].isupper() for w in long_words) / len(long_words)
+
+
+def _spaced(text: str) -> bool:
+    """Whether words are separated by spaces (not CJK or Thai, where a word count means nothing)."""
+    return text.count(" ") * 15 >= len(text)
+
+
+def title_like(text: str) -> bool:
+    """A heading, a teaser title or a menu entry rather than a statement."""
+    text = text.strip()
+    if not text:
+        return True
+    words = _WORD.findall(text)
+    ended = text[-1] in _SENTENCE_END
+    share = _capitalised_share(words)
+    if share >= TITLE_SHARE_WITH_END:
+        return True
+    if ended:
+        return False
+    if not _spaced(text):
+        return len(text) < MIN_FINDING_CHARS
+    return len(words) < MIN_WORDS or share >= TITLE_SHARE
+
+
+def label_line(text: str) -> bool:
+    """``Tags: a, b, c`` or ``Credit: Some Name``: metadata, not a finding."""
+    match = _LABEL.match(text)
+    if match is None:
+        return False
+    value = text[match.end() :].strip()
+    items = [item.strip() for item in re.split(r"[,/|\u00b7\u2022]", value) if item.strip()]
+    if len(items) >= MIN_LIST_ITEMS and all(
+        len(_WORD.findall(item)) <= MAX_LIST_ITEM_WORDS for item in items
+    ):
+        return True
+    return title_like(value)
+
+
+def call_to_action(sentence: str) -> bool:
+    """A sentence that asks the reader to do something, or asks the reader something."""
+    sentence = sentence.strip()
+    if not sentence:
+        return False
+    if sentence.endswith("!") or sentence.endswith("?"):
+        return True
+    lead = _LEAD.sub(" ", sentence[:40].lower()).strip()
+    first = lead.split(" ", 1)[0] if lead else ""
+    if first in _CALL_VERBS or lead.startswith(_CALL_PHRASES):
+        return True
+    return bool(_YOU.search(sentence)) and sentence.endswith("?")
+
+
+def finding_span(text: str, start: int, end: int) -> Span | None:
+    """``text[start:end]`` without chrome at either end, or None when nothing is a finding."""
+    passage = text[start:end]
+    if label_line(passage) or title_like(passage):
+        return None
+    sentences = sentence_spans(text, start, end)
+    while sentences and call_to_action(text[sentences[0][0] : sentences[0][1]]):
+        sentences.pop(0)
+    while sentences and call_to_action(text[sentences[-1][0] : sentences[-1][1]]):
+        sentences.pop()
+    if not sentences:
+        return None
+    start, end = sentences[0][0], sentences[-1][1]
+    if end - start < MIN_FINDING_CHARS or title_like(text[start:end]):
+        return None
+    return start, end
+
+
+class RepeatedLines:
+    """The short lines a page carries more than once (menu entries, widgets, ad slots)."""
+
+    def __init__(self, text: str) -> None:
+        counts = Counter(
+            line.strip() for line in text.split("\n") if 0 < len(line) <= MAX_REPEATED_CHARS
+        )
+        self._repeated = {line for line, count in counts.items() if count > 1 and line}
+
+    def __contains__(self, line: str) -> bool:
+        return line.strip() in self._repeated
+
+
+def line_of(text: str, start: int) -> str:
+    """The whole line of ``text`` holding offset ``start``."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    return text[line_start : len(text) if line_end < 0 else line_end]
