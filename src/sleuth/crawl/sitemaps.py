@@ -60,12 +60,21 @@ def _gunzip(data: bytes, cap: int) -> tuple[bytes, bool]:
 
 
 async def read_document(
-    client: httpx.AsyncClient, url: str, *, cap: int, seconds: float, notes: Notes
+    client: httpx.AsyncClient,
+    url: str,
+    *,
+    cap: int,
+    seconds: float,
+    notes: Notes,
+    missing_ok: bool = False,
 ) -> bytes | None:
-    """The (decompressed) body of ``url``, at most ``cap`` bytes, or None with a note."""
+    """The (decompressed) body of ``url``, at most ``cap`` bytes, or None with a note
+    (none for a 404 when ``missing_ok``: most sites have no ``/sitemap.xml``)."""
     try:
         async with deadline(seconds, url=url), client.stream("GET", url) as response:
             if response.status_code >= 400:
+                if missing_ok and response.status_code in (404, 410):
+                    return None
                 notes.add(f"{url}: HTTP {response.status_code}")
                 return None
             raw = await read_body(response, max_bytes=cap, max_decoded_bytes=cap, truncate=True)
@@ -180,9 +189,8 @@ async def walk_sitemaps(
         if url in seen:
             continue
         seen.add(url)
-        quiet = Notes()
         data = await read_document(
-            client, url, cap=cap, seconds=seconds, notes=quiet if url in quiet_missing else notes
+            client, url, cap=cap, seconds=seconds, notes=notes, missing_ok=url in quiet_missing
         )
         if data is None:
             continue

@@ -1,0 +1,244 @@
+"""``crawl`` on loopback sites: scope, politeness, traps, duplicates and failures."""
+
+from __future__ import annotations
+
+import threading
+import time
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
+from typing import Any
+
+from loopback import Site
+from sitegen import page, tree_site
+from sleuth.cache import MemoryCache
+from sleuth.config import Settings
+from sleuth.crawl.crawler import CrawlOptions
+from sleuth.crawl.run import CrawlRun
+
+
+def settings(site: Site, **extra: Any) -> Settings:
+    return Settings(
+        allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", render="never", **extra
+    )
+
+
+async def crawl(
+    site: Site, start: str = "/", cache: MemoryCache | None = None, **options: Any
+) -> list[dict[str, Any]]:
+    extra = options.pop("settings", {})
+    run_options = CrawlOptions(**{"delay": 0.0, **options})
+    async with CrawlRun(
+        settings(site, **extra), cache or MemoryCache(1000), site.origin + start, run_options
+    ) as run:
+        return [record async for record in run.pages()]
+
+
+def by_path(site: Site, records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {r["url"].removeprefix(site.origin): r for r in records}
+
+
+def page_paths(site: Site) -> list[str]:
+    return [p for p in site.paths() if p != "/robots.txt"]
+
+
+class Arrivals:
+    """Routes that note when each request arrived, to measure gaps between them."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self._lock = threading.Lock()
+
+    def route(self, site: Site, path: str, body: str) -> None:
+        data = body.encode()
+
+        def handler(request: BaseHTTPRequestHandler) -> None:
+            with self._lock:
+                self.times.append(time.monotonic())
+            request.send_response(200)
+            request.send_header("Content-Type", "text/html")
+            request.send_header("Content-Length", str(len(data)))
+            request.end_headers()
+            request.wfile.write(data)
+
+        site.add(path, handler=handler)
+
+    def gaps(self) -> list[float]:
+        ordered = sorted(self.times)
+        return [b - a for a, b in zip(ordered, ordered[1:], strict=False)]
+
+
+async def test_breadth_first_within_limits(site: Site) -> None:
+    tree_site(site, 40, fanout=3)  # depth 0: /, 1: p1-3, 2: p4-12, 3: p13-39
+    records = await crawl(site, max_pages=100, max_depth=2)
+    assert sorted(r["depth"] for r in records) == [0] + [1] * 3 + [2] * 9
+    assert all(r["outcome"] == "ok" for r in records)
+    assert by_path(site, records)["/p/4"]["parent"] == f"{site.origin}/p/1"
+    limited = await crawl(site, max_pages=5)
+    assert len(limited) == 5
+
+
+async def test_hidden_and_out_of_scope_links_are_not_followed(site: Site) -> None:
+    extra = (
+        '<div style="display:none"><a href="/hidden">secret</a></div>'
+        '<a href="http://127.0.0.2:9/elsewhere">away</a> <a href="/docs/x">docs</a>'
+        '<a href="/nofollow" rel="nofollow">nf</a>'
+    )
+    site.add("/docs/", page("Docs", 1, ["/docs/a", "/other"], extra=extra))
+    site.add("/docs/a", page("A", 2, []))
+    site.add("/docs/x", page("X", 3, []))
+    site.add("/other", page("Other", 4, []))
+    records = await crawl(site, "/docs/", scope="prefix")
+    assert set(by_path(site, records)) == {"/docs/", "/docs/a", "/docs/x"}
+    assert "/hidden" not in site.paths() and "/nofollow" not in site.paths()
+
+
+async def test_robots_disallow_and_crawl_delay_measured_at_the_server(site: Site) -> None:
+    site.add("/robots.txt", "User-agent: *\nCrawl-delay: 0.3\nDisallow: /private\n")
+    arrivals = Arrivals()
+    arrivals.route(site, "/", page("Home", 0, ["/a", "/b", "/c", "/private/x"]))
+    for n, path in enumerate(["/a", "/b", "/c"], 1):
+        arrivals.route(site, path, page(path, n, []))
+    records = await crawl(site, concurrency=4, delay=0.05)
+    assert len(records) == 4 and "/private/x" not in site.paths()
+    assert len(arrivals.times) == 4
+    # Crawl-delay (0.3 s) beats --delay (0.05 s) even with 4 requests allowed in flight;
+    # a little slack for the order in which the server's threads take the clock.
+    assert min(arrivals.gaps()) >= 0.25, arrivals.gaps()
+
+
+async def test_min_delay_holds_across_concurrency(site: Site) -> None:
+    arrivals = Arrivals()
+    children = [f"/n/{k}" for k in range(5)]
+    arrivals.route(site, "/", page("Home", 0, children))
+    for k, path in enumerate(children, 1):
+        arrivals.route(site, path, page(path, k, []))
+    await crawl(site, concurrency=3, delay=0.2)
+    assert len(arrivals.times) == 6
+    assert min(arrivals.gaps()) >= 0.15, arrivals.gaps()
+
+
+async def test_redirects_out_of_scope_and_to_blocked_addresses(site: Site) -> None:
+    other = "http://127.0.0.1:9"  # another port: out of host scope, and refused by the guard
+    site.add("/", page("Home", 0, ["/away", "/inside", "/blocked-port"]))
+    site.add("/away", status=302, headers={"Location": "http://other.test/landing"})
+    site.add("/inside", status=301, headers={"Location": "/target"})
+    site.add("/target", page("Target", 1, []))
+    site.add("/blocked-port", status=302, headers={"Location": other + "/x"})
+    records = by_path(site, await crawl(site))
+    assert records["/away"]["outcome"] == "out_of_scope"
+    assert "other.test" in records["/away"]["error"]["message"]
+    assert records["/inside"]["outcome"] == "ok"
+    assert records["/inside"]["final_url"] == f"{site.origin}/target"
+    assert "/target" not in records  # the redirect's target counts as seen
+    assert records["/blocked-port"]["outcome"] == "out_of_scope"
+    # in domain scope the other port is inside the boundary: the guard refuses it instead
+    domain = by_path(site, await crawl(site, scope="domain"))
+    assert domain["/blocked-port"]["outcome"] == "blocked"
+
+
+async def test_traps_are_capped(site: Site) -> None:
+    def calendar(request: BaseHTTPRequestHandler) -> None:
+        day = int(request.path.rsplit("/", 1)[1].split("?")[0] or 0)
+        links = [f"/cal/{day + 1}", f"/list?page={day}&sid={day}", f"/cal/{day}?view=week"]
+        body = page(f"Day {day}", day + 100, links).encode()
+        request.send_response(200)
+        request.send_header("Content-Type", "text/html")
+        request.send_header("Content-Length", str(len(body)))
+        request.end_headers()
+        request.wfile.write(body)
+
+    for n in range(60):
+        site.add(f"/cal/{n}", handler=calendar)
+    for n in range(60):
+        site.add(f"/list?page={n}&sid={n}", page(f"List {n}", 500 + n, []))
+    site.add("/", page("Home", 0, ["/cal/0", "/" + "/".join("d" * 20)]))
+    records = await crawl(
+        site, max_pages=200, max_depth=100, max_per_pattern=8, max_query_variants=3
+    )
+    paths = [p for p in page_paths(site)]
+    assert len([p for p in paths if p.startswith("/cal/") and "?" not in p]) <= 8
+    assert len({p for p in paths if p.startswith("/list")}) <= 3
+    assert not any(p.startswith("/d/d/d") for p in paths)  # deeper than max_path_depth
+    assert len(records) < 30
+
+
+async def test_duplicate_content_and_canonical_links(site: Site) -> None:
+    article = page("Story", 7, [])
+    canonical = f'<link rel="canonical" href="{site.origin}/story">'
+    site.add("/", page("Home", 0, ["/story", "/story-print", "/mirror"]))
+    site.add("/story", page("Story", 7, [], head=canonical))
+    site.add("/story-print", page("Story print", 8, [], head=canonical))
+    site.add("/mirror", article)
+    records = by_path(site, await crawl(site, concurrency=1))
+    assert records["/story"]["outcome"] == "ok"
+    assert records["/story-print"]["outcome"] == "duplicate"
+    assert records["/story-print"]["duplicate_of"] == f"{site.origin}/story"
+    assert records["/mirror"]["outcome"] == "duplicate"  # same text as /story
+
+
+async def test_failures_are_records_and_the_crawl_goes_on(site: Site) -> None:
+    stall = threading.Event()
+    site.add("/", page("Home", 0, ["/missing", "/broken", "/busy", "/slow", "/fine"]))
+    site.add("/broken", "oops", status=500)
+    site.add("/fine", page("Fine", 1, []))
+    site.add("/slow", page("Slow", 2, []), stall=stall)
+    served: list[int] = []
+
+    def busy(request: BaseHTTPRequestHandler) -> None:
+        served.append(1)
+        if len(served) == 1:
+            request.send_response(429)
+            request.send_header("Retry-After", "1")
+            request.send_header("Content-Length", "0")
+            request.end_headers()
+            return
+        body = page("Busy", 3, []).encode()
+        request.send_response(200)
+        request.send_header("Content-Type", "text/html")
+        request.send_header("Content-Length", str(len(body)))
+        request.end_headers()
+        request.wfile.write(body)
+
+    site.add("/busy", handler=busy)
+    try:
+        records = by_path(site, await crawl(site, settings={"fetch_deadline": 1.0}))
+    finally:
+        stall.set()
+    assert records["/missing"]["outcome"] == "http_error" and records["/missing"]["status"] == 404
+    assert records["/broken"]["outcome"] == "http_error"
+    assert records["/slow"]["outcome"] == "timeout"
+    assert records["/fine"]["outcome"] == "ok"
+    assert records["/busy"]["outcome"] == "ok" and len(served) == 2  # waited, then retried
+
+
+async def test_llms_txt_and_markdown_tree(site: Site, tmp_path: Path) -> None:
+    site.add("/", page("Harbour docs", 0, ["/guide/intro", "/guide/setup", "/faq"]))
+    site.add("/guide/intro", page("Intro", 1, []))
+    site.add("/guide/setup", page("Setup", 2, [], head='<meta name="description" content="How.">'))
+    site.add("/faq", page("FAQ", 3, []))
+    out, llms = tmp_path / "out", tmp_path / "llms.txt"
+    options = CrawlOptions(delay=0.0)
+    async with CrawlRun(
+        settings(site), MemoryCache(100), site.origin, options, out=out, llms_txt=llms
+    ) as run:
+        records = [record async for record in run.pages()]
+        await run.finish()
+    assert len(records) == 4
+    text = llms.read_text()
+    assert text.startswith("# Harbour docs\n\n> ")
+    assert "## Guide" in text and f"- [Setup]({site.origin}/guide/setup): How." in text
+    host = site.origin.removeprefix("http://").replace(":", "_").replace(".", ".")
+    setup = out / host / "guide" / "setup.md"
+    assert setup.read_text().startswith("# Setup")
+    assert "guide/setup.md" in (out / "index.md").read_text()
+
+
+async def test_warm_cache_reads_nothing_again(site: Site) -> None:
+    tree_site(site, 12, fanout=4)
+    cache = MemoryCache(1000)
+    first = await crawl(site, cache=cache)
+    before = len(page_paths(site))
+    second = await crawl(site, cache=cache)
+    assert len(first) == len(second) == 12
+    assert len(page_paths(site)) == before
+    assert all(r["cache"] == "hit" for r in second)
