@@ -249,9 +249,7 @@ SPECIAL_NAMES: list[tuple[str, str]] = [
     ("router.home", ".home"),
     ("vault.private", ".private"),
     ("smtp.mail", ".mail"),
-    ("site.test", ".test"),
     ("nothing.invalid", ".invalid"),
-    ("www.example", ".example"),
     ("duckduckgogg42xjoc72x3sjasowoarfbgcmvfimaftt6twagswzczad.onion", ".onion"),
     ("name.alt", ".alt"),
     ("app.localhost", "local host name"),
@@ -411,13 +409,70 @@ def test_every_special_domain_has_a_source() -> None:
         "corp",
         "home",
         "private",
-        "test",
         "invalid",
-        "example",
         "onion",
         "alt",
     ):
         assert required in suffixes
+    assert "test" not in suffixes  # RFC 6761 §6.2: not special to applications
+    assert "example" not in suffixes  # RFC 6761 §6.5: likewise
+
+
+# --- test. and example. are names like any other (RFC 6761 §6.2, §6.5) ------------------
+
+DOCUMENTATION_NAMES = ["abc.123.example", "spa.example", "site.test", "WWW.Example."]
+
+
+@pytest.mark.parametrize("host", DOCUMENTATION_NAMES)
+async def test_example_and_test_names_are_looked_up_and_reached_on_a_public_address(
+    host: str, client_for: ClientFactory, backend: RecordingBackend, resolver: FakeResolver
+) -> None:
+    name = host.lower().rstrip(".")
+    resolver.add(name, ips(PUBLIC_IP))
+    backend.serve(PUBLIC_IP, 443, http_reply(200, b"documentation site"))
+    assert (await client_for().get(f"https://{host}/")).content == b"documentation site"
+    assert resolver.lookups == [(name, 443)]
+    assert backend.dialled == [(PUBLIC_IP, 443)]
+    assert (backend.attempts[0].sni or "").rstrip(".") == name
+
+
+@pytest.mark.parametrize(
+    ("answer", "why"),
+    [
+        ("127.0.0.1", "a loopback address"),
+        ("10.0.0.5", "a private-use address"),
+        ("192.0.2.10", "a documentation address (TEST-NET-1)"),
+        ("2001:db8::1", "a documentation address"),
+    ],
+)
+async def test_example_and_test_names_are_judged_by_their_addresses(
+    answer: str,
+    why: str,
+    client_for: ClientFactory,
+    backend: RecordingBackend,
+    resolver: FakeResolver,
+) -> None:
+    resolver.add("abc.123.example", ips(answer))
+    resolver.add("app.test", ips(answer))
+    backend.serve(answer, 443, http_reply(200, b"inside"))
+    client = client_for()
+    for host in ("abc.123.example", "app.test"):
+        with pytest.raises(BlockedError) as caught:
+            await client.get(f"https://{host}/")
+        assert f"{host} resolves to {answer}, which is {why}" in caught.value.message
+    assert resolver.lookups == [("abc.123.example", 443), ("app.test", 443)]
+    assert backend.attempts == []
+
+
+def test_example_and_test_names_pass_the_lookup_free_rules() -> None:
+    guard = Guard(Settings())
+    assert guard.check_host("abc.123.example", 443) == "abc.123.example"
+    assert guard.check_host("site.test", 80) == "site.test"
+    assert guard.check_url("https://spa.example/").host == "spa.example"
+    with pytest.raises(BlockedError, match="single-label name"):
+        guard.check_host("example", 443)  # a bare TLD is still a single-label name
+    with pytest.raises(BlockedError, match="not allowed"):
+        guard.check_host("site.test", 8080)  # ports are judged as for any name
 
 
 @pytest.mark.parametrize(("host", "why"), SPECIAL_NAMES)

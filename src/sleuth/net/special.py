@@ -10,6 +10,9 @@ The domain table lists the special-use names (RFC 6761 and its successors),
 ICANN's private-use ``.internal``, and the suffixes private networks use
 without any registration (RFC 6762, Appendix G). Names there are refused
 before any lookup: a split-horizon resolver may give them any address at all.
+``test.`` and ``example.`` are not listed: RFC 6761 §6.2 and §6.5 say
+applications SHOULD NOT treat them specially, so they are looked up and
+judged by their addresses like any other name.
 
 Refusals quote ``label`` and ``source``; the tables are data, the decisions are
 in :mod:`sleuth.net.ranges` and :mod:`sleuth.net.hosts`.
@@ -182,9 +185,7 @@ SPECIAL_DOMAINS: tuple[SpecialDomain, ...] = tuple(
         # The IANA Special-Use Domain Names registry.
         ("localhost", "a loopback name", "RFC 6761"),
         ("local", "a multicast DNS (mDNS) name", "RFC 6762"),
-        ("test", "a name reserved for testing", "RFC 6761"),
         ("invalid", "a name reserved to be invalid", "RFC 6761"),
-        ("example", "a name reserved for documentation", "RFC 6761"),
         ("onion", "a Tor onion service name", "RFC 7686"),
         ("alt", "a name outside the DNS", "RFC 9476"),
         ("home.arpa", "a home network name", "RFC 8375"),

@@ -1,9 +1,15 @@
 """One URL in, one typed :class:`FetchResult` out.
 
-The path reads top to bottom: cache, robots.txt, guarded HTTP request, body
-limits, sanitise-and-extract, browser fallback when the page needs it, cache
-write, paging. Every failure becomes an outcome on the result, never an empty
-success; only bad input from the caller raises.
+The path reads top to bottom, the same for every caller: canonical URL, the
+guard (names, addresses after a lookup through the transport's own resolver,
+ports, the allowlist), robots.txt unless this caller may ignore it, then the
+cache, the guarded HTTP request with body limits, sanitise-and-extract, the
+browser fallback when the page needs it, cache write, paging. The cache sits
+inside that path: a stored page is served only to a caller whose policy
+admits the URL and every hop that led to it, so a page fetched under another
+caller's allowlist or ``--ignore-robots`` is never handed to one without.
+Every failure becomes an outcome on the result, never an empty success; only
+bad input from the caller raises.
 """
 
 from __future__ import annotations
@@ -33,8 +39,10 @@ from sleuth.errors import (
 )
 from sleuth.extract import Extraction, extract
 from sleuth.log import Stopwatch, event
-from sleuth.net import canonical_url, deadline, make_client
+from sleuth.net import Guard, SystemResolver, canonical_url, deadline, make_client
 from sleuth.net.body import read_body
+from sleuth.net.guard import blocked
+from sleuth.net.resolve import Resolver
 from sleuth.pages.paging import page_text
 from sleuth.pages.result import ErrorInfo, FetchResult, Outcome, utc_now
 from sleuth.pages.robots import RobotsChecker, robots_url
@@ -93,7 +101,7 @@ def _media_type(content_type: str | None) -> str:
 class _Document:
     """What the network (or the browser) gave us, before extraction."""
 
-    __slots__ = ("body", "content_type", "final_url", "rendered", "status")
+    __slots__ = ("body", "content_type", "final_url", "rendered", "status", "via")
 
     def __init__(
         self,
@@ -109,6 +117,7 @@ class _Document:
         self.final_url = final_url
         self.status = status
         self.rendered = rendered
+        self.via: tuple[str, ...] = (final_url,)  # every URL asked for on the way, in order
 
 
 async def _extract(document: _Document, output: OutputFormat) -> Extraction:
@@ -169,6 +178,10 @@ class Fetcher:
         self.settings = settings
         self.cache = cache
         self._resolver = resolver
+        # The guard and resolver the transport of make_client uses, so that the decision
+        # taken before the cache is the one the network would take for these settings.
+        self._guard = Guard(settings)
+        self._lookup: Resolver = resolver if resolver is not None else SystemResolver()
         self._client = client or make_client(settings, resolver=resolver)
         self._owns_client = client is None
         self._renderer = renderer
@@ -197,10 +210,28 @@ class Fetcher:
         return cache_key("page", url, output, render)
 
     async def is_cached(
-        self, url: str, output: OutputFormat = "text", render: RenderMode | None = None
+        self,
+        url: str,
+        output: OutputFormat = "text",
+        render: RenderMode | None = None,
+        *,
+        respect_robots: bool = True,
     ) -> bool:
-        key = self._key(normalize_input_url(url), output, render or self.settings.render)
-        return await self.cache.get(key) is not None
+        """Whether :meth:`fetch` would answer from the cache for this caller.
+
+        Only a stored page is put to the policy, so asking about pages that were
+        never fetched costs no lookup and no robots.txt request.
+        """
+        url = normalize_input_url(url)
+        key = self._key(url, output, render or self.settings.render)
+        if await self.cache.get(key) is None:
+            return False
+        robots = _RobotsGate(self._robots, False) if respect_robots else None
+        try:
+            await self._admit(url, robots)
+        except SleuthError:
+            return False
+        return await self._cached(key, url, robots) is not None
 
     async def fetch(
         self,
@@ -213,6 +244,7 @@ class Fetcher:
         max_chars: int | None = None,
         start_index: int = 0,
     ) -> FetchResult:
+        """The one policy path: every read of a web page, cached or not, goes through here."""
         if start_index < 0 or (max_chars is not None and max_chars <= 0):
             raise UsageError("--start-index must be >= 0 and --max-chars > 0")
         try:
@@ -222,16 +254,22 @@ class Fetcher:
         mode: RenderMode = render or self.settings.render
         clock = Stopwatch()
         key = self._key(url, output, mode)
+        robots = _RobotsGate(self._robots, refresh) if respect_robots else None
 
-        if not refresh:
-            stored = await get_json(self.cache, key)
-            if isinstance(stored, dict):
-                result = FetchResult.model_validate({**stored, "cache": "hit"})
-                event("cache_hit", url=url, outcome=result.outcome, latency_ms=clock.ms)
-                return page_text(result, start_index=start_index, max_chars=max_chars)
-
-        async with self._slots:
-            result = await self._fetch_uncached(url, output, mode, respect_robots, refresh)
+        try:
+            await self._admit(url, robots)  # before the cache: it decides for this caller
+            stored = None if refresh else await self._cached(key, url, robots)
+        except SleuthError as error:
+            result = self._failure(url, error, None, None)
+        else:
+            if stored is not None:
+                event("cache_hit", url=url, outcome=stored.outcome, latency_ms=clock.ms)
+                return page_text(stored, start_index=start_index, max_chars=max_chars)
+            async with self._slots:
+                result, via = await self._fetch_uncached(url, output, mode, robots)
+            if result.ok:
+                stored_value = {**result.model_dump(), "via": list(via)}
+                await set_json(self.cache, key, stored_value, self.settings.cache_ttl)
         if result.ok:
             event(
                 "fetch",
@@ -241,7 +279,6 @@ class Fetcher:
                 rendered=result.rendered,
                 latency_ms=clock.ms,
             )
-            await set_json(self.cache, key, result.model_dump(), self.settings.cache_ttl)
         else:
             event(
                 "fetch_error",
@@ -253,20 +290,72 @@ class Fetcher:
             )
         return page_text(result, start_index=start_index, max_chars=max_chars)
 
+    async def _admit(self, url: str, robots: _RobotsGate | None) -> None:
+        """Raise unless this caller may fetch ``url``: the guard, then robots.txt.
+
+        The guard runs as the transport would run it, lookup included, so a stored
+        page is refused exactly where the network would have refused the fetch.
+        """
+        destination = self._guard.check_url(url)
+        if isinstance(destination.host, str) and not destination.trusted:
+            name, port = destination.host, destination.port
+            try:
+                async with asyncio.timeout(self.settings.connect_timeout):
+                    found = list(dict.fromkeys(await self._lookup.resolve(name, port)))
+            except TimeoutError:
+                raise NetworkError(
+                    f"{url} could not be fetched: looking up {name} timed out", url=url
+                ) from None
+            except OSError as exc:
+                raise NetworkError(
+                    f"{url} could not be fetched: cannot resolve {name}: {exc}", url=url
+                ) from None
+            if not found:
+                raise NetworkError(f"{url} could not be fetched: {name} has no addresses", url=url)
+            try:
+                self._guard.check_addresses(name, port, found)
+            except BlockedError as exc:
+                raise blocked(destination.url, exc.message) from None
+        if robots:
+            await robots.check(url)
+
+    async def _cached(self, key: str, url: str, robots: _RobotsGate | None) -> FetchResult | None:
+        """The stored page, if this caller may have every URL that led to it.
+
+        ``url`` itself has been admitted; each redirect hop and the final URL are
+        put to the same policy. A page the caller may not have reads as a miss:
+        the network path then decides afresh, with the same rules.
+        """
+        stored = await get_json(self.cache, key)
+        if not isinstance(stored, dict):
+            return None
+        try:
+            result = FetchResult.model_validate({**stored, "cache": "hit"})
+        except ValueError:  # an entry from another version: fetch again
+            return None
+        via = stored.get("via")
+        hops = [hop for hop in via if isinstance(hop, str)] if isinstance(via, list) else []
+        for hop in dict.fromkeys([*hops, result.final_url or url]):
+            if hop == url:
+                continue
+            try:
+                await self._admit(hop, robots)
+            except SleuthError as exc:
+                event("cache_refused", url=url, hop=hop, outcome=exc.code)
+                return None
+        return result
+
     async def _fetch_uncached(
         self,
         url: str,
         output: OutputFormat,
         mode: RenderMode,
-        respect_robots: bool,
-        refresh: bool,
-    ) -> FetchResult:
+        robots: _RobotsGate | None,
+    ) -> tuple[FetchResult, tuple[str, ...]]:
+        """The network half of the path; ``url`` has been admitted. Returns the hops too."""
         document: _Document | None = None
         extraction: Extraction | None = None
-        robots = _RobotsGate(self._robots, refresh) if respect_robots else None
         try:
-            if robots:
-                await robots.check(url)
             if mode == "always":
                 document = await self._render(url)
                 await _checked(url, document)
@@ -289,8 +378,8 @@ class Fetcher:
                     extraction.reason or f"extraction gave {extraction.outcome}", url=url
                 )
         except SleuthError as error:
-            return self._failure(url, error, document, extraction)
-        return FetchResult(
+            return self._failure(url, error, document, extraction), ()
+        result = FetchResult(
             url=url,
             final_url=document.final_url,
             status=document.status,
@@ -304,6 +393,7 @@ class Fetcher:
             links=extraction.links,
             images=extraction.images,
         )
+        return result, document.via
 
     def _failure(
         self,
@@ -325,17 +415,25 @@ class Fetcher:
         )
 
     async def _download(self, url: str, robots: _RobotsGate | None) -> _Document:
-        """GET ``url``, following redirects here so robots.txt is asked at every hop."""
+        """GET ``url``, following redirects here so robots.txt is asked at every hop.
+
+        The document remembers every URL asked for, so that a cached copy can be
+        put to the next caller's policy hop by hop.
+        """
         try:
             async with deadline(self.settings.fetch_deadline, url=url):
                 request = self._client.build_request("GET", url, headers={"Accept": ACCEPT_HEADER})
+                via: list[str] = []
                 for hop in range(self.settings.max_redirects + 1):
+                    via.append(str(request.url))
                     if hop and robots:
                         await robots.check(str(request.url))
                     response = await self._client.send(request, stream=True, follow_redirects=False)
                     try:
                         if response.next_request is None:
-                            return await self._read(url, response)
+                            document = await self._read(url, response)
+                            document.via = (*via, document.final_url)
+                            return document
                         request = response.next_request
                     finally:
                         await response.aclose()
@@ -394,10 +492,12 @@ class Fetcher:
 
             self._renderer = Renderer(self.settings, resolver=self._resolver)
         page = await self._renderer.render(url)
-        return _Document(
+        document = _Document(
             page.html.encode("utf-8"),
             "text/html; charset=utf-8",
             page.final_url,
             page.status,
             rendered=True,
         )
+        document.via = (url, page.final_url)
+        return document

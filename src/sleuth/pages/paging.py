@@ -1,7 +1,8 @@
 """Paging through long documents, the way the MCP fetch server does it.
 
 The cache keeps the whole text; a caller asks for ``max_chars`` starting at
-``start_index`` and learns where the next page starts.
+``start_index`` and learns where the next page starts. A continuation
+(``start_index`` > 0) carries the text from that index and no title.
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ def page_text(result: FetchResult, *, start_index: int, max_chars: int | None) -
     truncated = end < total
     return result.model_copy(
         update={
+            # A continuation is the text from start_index and nothing else: the title
+            # heads the document's first part, and printing it again would splice it
+            # into the middle of the text a reader is putting back together.
+            "title": result.title if start_index == 0 else None,
             "text": text[start_index:end],
             "truncated": truncated,
             "next_start_index": end if truncated else None,
