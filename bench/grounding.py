@@ -39,6 +39,7 @@ import argparse
 import asyncio
 import contextlib
 import gzip
+import html
 import json
 import random
 import re
@@ -137,7 +138,7 @@ def fold(text: str) -> str:
 
 def plain_main(text: str) -> str:
     """The data's main content as plain words: no list or heading marks, no table pipes."""
-    return fold(_MARKER.sub("", text).replace(" | ", " ").replace("|", " "))
+    return fold(_MARKER.sub("", html.unescape(text)).replace(" | ", " ").replace("|", " "))
 
 
 def visible_text(html: str) -> str:
@@ -206,7 +207,7 @@ def load(data: Path, articles: int, others: int, seed: int) -> dict[str, Page]:
                 raw,
                 visible_text(decode(raw, "text/html")),
                 plain_main(gt["main_content"]),
-                [fold(s) for s in gt.get("without") or [] if fold(s)],
+                [fold(html.unescape(s)) for s in gt.get("without") or [] if s.strip()],
             )
     return pages
 

@@ -76,6 +76,8 @@ MAX_REPEATED_CHARS = 200
 MIN_FINDING_CHARS = 40
 MIN_LIST_ITEMS = 3
 MAX_LIST_ITEM_WORDS = 4
+PROSE_REACH = 1500
+PROSE_LINE_CHARS = 100
 
 
 def _capitalised_share(words: list[str]) -> float:
@@ -136,15 +138,37 @@ def call_to_action(sentence: str) -> bool:
     return bool(_YOU.search(sentence)) and sentence.endswith("?")
 
 
+def _not_a_statement(sentence: str) -> bool:
+    return call_to_action(sentence) or label_line(sentence) or title_like(sentence)
+
+
+def prose_share(text: str, start: int, end: int, reach: int = PROSE_REACH) -> float:
+    """How much of the text around a passage is prose: long lines that end a sentence.
+
+    Main content is paragraphs; teaser lists, menus, footers and sidebars are
+    short lines. A passage surrounded by prose is more likely the page's own.
+    """
+    low = text.rfind("\n", 0, max(0, start - reach)) + 1
+    high = text.find("\n", min(len(text), end + reach))
+    high = len(text) if high < 0 else high
+    total = prose = 0
+    for raw in text[low:high].split("\n"):
+        line = raw.strip()
+        total += len(line)
+        if len(line) >= PROSE_LINE_CHARS and line[-1] in _SENTENCE_END:
+            prose += len(line)
+    return prose / total if total else 0.0
+
+
 def finding_span(text: str, start: int, end: int) -> Span | None:
     """``text[start:end]`` without chrome at either end, or None when nothing is a finding."""
     passage = text[start:end]
     if label_line(passage) or title_like(passage):
         return None
     sentences = sentence_spans(text, start, end)
-    while sentences and call_to_action(text[sentences[0][0] : sentences[0][1]]):
+    while sentences and _not_a_statement(text[sentences[0][0] : sentences[0][1]]):
         sentences.pop(0)
-    while sentences and call_to_action(text[sentences[-1][0] : sentences[-1][1]]):
+    while sentences and _not_a_statement(text[sentences[-1][0] : sentences[-1][1]]):
         sentences.pop()
     if not sentences:
         return None

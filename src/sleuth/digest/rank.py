@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from sleuth.digest.bm25 import BM25
-from sleuth.digest.chrome import RepeatedLines, finding_span, line_of
+from sleuth.digest.chrome import RepeatedLines, finding_span, line_of, prose_share
 from sleuth.digest.dedupe import Shingles, near_duplicate, shingles
 from sleuth.digest.excerpt import excerpt
 from sleuth.digest.segment import lowercase, matching_passages
@@ -32,6 +32,7 @@ SAME_PAGE_DECAY = 0.75
 MIN_RELATIVE_SCORE = 0.2
 POOL_SIZE = 64
 MAX_CANDIDATES = 256
+PROSE_FLOOR = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +143,15 @@ def rank_passages(texts: Sequence[str], priors: Sequence[float], query: Query) -
         coverage = sum(query.weights[t] for t in set(tokens) & query.weights.keys()) / total_weight
         pair_hits = min(MAX_PAIR_HITS, len(_pairs(tokens) & query.pairs))
         position = 1.0 + POSITION_BONUS * (1.0 - start / max(1, len(texts[page])))
-        value = score * (0.5 + coverage) * (1.0 + PAIR_BONUS * pair_hits) * priors[page] * position
+        prose = PROSE_FLOOR + (1.0 - PROSE_FLOOR) * prose_share(texts[page], start, end)
+        value = (
+            score
+            * (0.5 + coverage)
+            * (1.0 + PAIR_BONUS * pair_hits)
+            * priors[page]
+            * position
+            * prose
+        )
         ranked.append(Scored(page, start, end, value))
     ranked.sort(key=lambda s: s.score, reverse=True)
     return ranked

@@ -1,0 +1,95 @@
+"""Chrome is never a finding: headings, teasers, label lines, calls to action, repeated lines."""
+
+from __future__ import annotations
+
+import pytest
+
+from sleuth.digest.chrome import (
+    RepeatedLines,
+    call_to_action,
+    finding_span,
+    label_line,
+    prose_share,
+    title_like,
+)
+from sleuth.digest.rank import build_query, rank_passages
+
+STATEMENT = (
+    "The kettle's heating plate scales fastest in hard water, and a thin crust already "
+    "slows every boil by a few seconds."
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Why kettles scale",
+        "The Best Electric Kettle Descalers We Tested This Year",
+        "How to Choose a Kettle Worse Value Better Value What's the Best Value?",
+        "Kettle Descaling Myths Debunked By Oren Vale, Appliance Tester",
+    ],
+)
+def test_headings_and_teasers_are_title_like(text: str) -> None:
+    assert title_like(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        STATEMENT,
+        "Die Bundesregierung hat am Mittwoch beschlossen, die Steuern für Familien zu senken.",
+        "电水壶的加热盘在硬水地区结垢最快，薄薄一层水垢就会让每次烧水都变慢几秒钟。",
+    ],
+)
+def test_statements_are_not_title_like(text: str) -> None:
+    assert not title_like(text)
+
+
+def test_label_lines_of_short_items_or_names_are_metadata() -> None:
+    assert label_line("Tags: Kettles, Descaling, Hard water, Kitchen")
+    assert label_line("Photo credit: Mara Quill")
+    assert not label_line("Note: the heating plate scales fastest when the water is hard.")
+
+
+def test_calls_to_action_and_questions_are_not_statements() -> None:
+    assert call_to_action("Subscribe to our newsletter for more tips.")
+    assert call_to_action("Read more: How We Test Kettles")
+    assert call_to_action("Want the full checklist?")
+    assert call_to_action("Share it with a friend today!")
+    assert not call_to_action(STATEMENT)
+
+
+def test_chrome_sentences_are_trimmed_from_both_ends_of_a_passage() -> None:
+    text = f"Want the full checklist? {STATEMENT} Download the free guide now."
+    start, end = finding_span(text, 0, len(text)) or (0, 0)
+    assert text[start:end] == STATEMENT
+
+
+def test_a_passage_of_nothing_but_chrome_is_no_finding() -> None:
+    text = "Want our complete checklist? Download the free guide and subscribe today!"
+    assert finding_span(text, 0, len(text)) is None
+
+
+def test_repeated_short_lines_are_known() -> None:
+    lines = RepeatedLines(
+        f"Check price on the shop site\n{STATEMENT}\nCheck price on the shop site\n"
+    )
+    assert "Check price on the shop site" in lines
+    assert STATEMENT not in lines
+
+
+def test_prose_share_tells_paragraphs_from_link_lists() -> None:
+    prose = "\n\n".join([STATEMENT] * 4)
+    links = "\n".join(["Kettle deals", "Best descalers", "Tea gifts", "Our team"] * 4)
+    assert prose_share(prose, 0, len(STATEMENT)) == 1.0
+    assert (
+        prose_share(links + "\n" + STATEMENT, len(links) + 1, len(links) + 1 + len(STATEMENT)) < 0.5
+    )
+
+
+def test_a_passage_among_paragraphs_outranks_the_same_words_among_links() -> None:
+    teaser = "Descaling a kettle with vinegar takes an hour, and citric acid takes fifteen minutes."
+    body = "\n\n".join([STATEMENT, teaser, STATEMENT])
+    sidebar = "\n".join(["Kettle deals", "Best descalers", teaser, "Tea gifts", "Our team"])
+    ranked = rank_passages([sidebar, body], [1.0, 1.0], build_query("descaling kettle vinegar"))
+    assert [r.page for r in ranked[:1]] == [1]
