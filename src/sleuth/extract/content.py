@@ -278,7 +278,8 @@ def main_content(
     their source word for word).
 
     ``declared`` is a description the page declares in its data (a product's JSON-LD):
-    it opens the content when the content does not already hold it.
+    it opens the content when the content does not already hold it and a reader can
+    see it on the page (data in a script is not what the page shows).
     """
     content = _main_content(root, discussion, page_type)
     if content is not None and (discussion or page_type == "forum"):
@@ -286,16 +287,20 @@ def main_content(
     if content is not None and not discussion and page_type in ("article", "service"):
         content = _widened(root, content)
     if content is not None and declared:
-        _add_declared(content.root, declared)
+        _add_declared(content.root, declared, root)
     return content
 
 
-def _add_declared(content: etree._Element, declared: str) -> None:
+def _add_declared(content: etree._Element, declared: str, root: etree._Element) -> None:
     words = _WORD_RE.findall(declared.casefold())
     if len(words) < _PARAGRAPH_WORDS:
         return
     kept = _shingles(text_of(content))
     shingles = _shingles(declared)
+    body = root.find("body")
+    visible = _shingles(text_of(body)) if body is not None else set()
+    if len(shingles & visible) < COVERED_BY_WIDER * len(shingles):
+        return  # not on the visible page: the sanitised tree decides what is read
     if len(shingles & kept) < COVERED * len(shingles):
         paragraph = etree.Element("p")
         paragraph.text = declared
@@ -337,8 +342,12 @@ def _main_content(root: etree._Element, discussion: bool, page_type: PageType) -
     if page_words <= SHORT_PAGE_WORDS and found_words <= page_words:
         if not _link_dense(page) and _drops_a_paragraph(found, page):
             return Content(page, "page")
-        if found is None or found_words >= SHORT_FRAGMENT * page_words:
-            return found  # with nothing found, only a dropped paragraph makes a text
+        if found is None:
+            # visible text in any element is a page's text (a page of one <div>); a
+            # page of nothing but links is a menu
+            return None if _link_dense(page) else Content(page, "page")
+        if found_words >= SHORT_FRAGMENT * page_words:
+            return found
     if page_type == "article" and found_words > ARTICLE_RESCUE_WORDS:
         return found
     if found_words < _PAGE_SHARE[page_type] * page_words:

@@ -4,6 +4,11 @@ The checks are cheap and deliberately conservative: a short page with a real
 paragraph or two is a short article, not a failure. Signals that the sanitiser
 destroys (``<noscript>`` text, scripts and their URLs) are read before it runs; the
 rest is only looked at when the extracted text is short.
+
+A page is judged as a browser with scripts on shows it. ``<noscript>`` text is never
+content, so a page whose text is only there needs the browser (``js_required``); and
+its "enable JavaScript" notice speaks for the page only while the page's mount point
+is empty: once scripts have filled it (a rendered page), the visible text is judged.
 """
 
 from __future__ import annotations
@@ -27,6 +32,11 @@ SPARSE_PAGE = 1_500
 # Content this small on a page made mostly of links is a listing or a menu.
 NEAR_EMPTY = 250
 LINK_DENSE = 0.6
+# A noscript holding this much text beside a thin page is the page, served to browsers
+# without scripts (forum software does so): a browser with scripts must read it.
+NOSCRIPT_PAGE = 250
+# A mount point holding this much text has been filled by its scripts.
+FILLED_MOUNT = 40
 # A bot wall is a small page with little text; a page with a CAPTCHA-guarded comment
 # form, or an article that mentions one, is not a wall.
 WALL_PAGE = 3_000
@@ -133,8 +143,14 @@ def _is_wall(signals: Signals, root: etree._Element, title: str | None, page_tex
 def _is_app_shell(signals: Signals, root: etree._Element) -> bool:
     """An empty mount point (``<div id="root"></div>``) on a page that runs scripts."""
     return signals.scripts > 0 and any(
-        len(text_of(mount)) < 40 for mount in elements(_MOUNT_POINTS, root)
+        len(text_of(mount)) < FILLED_MOUNT for mount in elements(_MOUNT_POINTS, root)
     )
+
+
+def _is_rendered_app(root: etree._Element) -> bool:
+    """A mount point that scripts have filled: the page as a browser with scripts shows
+    it, whatever its ``<noscript>`` says to browsers without them."""
+    return any(len(text_of(mount)) >= FILLED_MOUNT for mount in elements(_MOUNT_POINTS, root))
 
 
 def judge(
@@ -150,7 +166,12 @@ def judge(
         return "block_page", "the site served a bot check or access-denied page instead of content"
     thin = text_length < NEAR_EMPTY
     sparse = page_length < SPARSE_PAGE
-    if (thin or sparse) and (_asks_for_js(signals.noscript_text) or _asks_for_js(page_text)):
+    if thin and len(" ".join(signals.noscript_text.split())) >= NOSCRIPT_PAGE:
+        return "js_required", (
+            "the page's text is only in <noscript>, which a browser with scripts does not show"
+        )
+    noscript_asks = _asks_for_js(signals.noscript_text) and not _is_rendered_app(root)
+    if (thin or sparse) and (noscript_asks or _asks_for_js(page_text)):
         return "js_required", "the page asks the reader to enable JavaScript"
     if (thin or sparse) and _is_app_shell(signals, root):
         return "js_required", "the page is an empty application shell that scripts fill in"

@@ -1,43 +1,43 @@
-"""Remove everything a reader would not see, before any text is taken from the tree.
+"""Decide, once and before any content is chosen, what a reader would see.
 
 Hidden text is the classic carrier of prompt injection ("ignore previous
-instructions" in a ``display:none`` block), so it must never reach a model. We drop
-non-content elements (scripts, styles, embeds ...) and elements hidden by the
-``hidden`` attribute, ``aria-hidden``, inline styles (read as a browser reads them,
-see ``css``) or the well-known utility classes. Styles from stylesheets are not
-evaluated; this is hygiene, not a browser.
+instructions" in a ``display:none`` block), so it must never reach a model. This pass
+removes non-content elements (scripts, styles, embeds, ``<template>``, ``<noscript>``
+...) and every element hidden by the ``hidden`` attribute, ``aria-hidden``, a closed
+``<dialog>``, inline styles (read as a browser reads them, see ``css``), text in the
+colour of the background declared behind it, or the well-known hiding utility
+classes. Styles from stylesheets are not evaluated; this is hygiene, not a browser.
+Everything after it reads the tree it leaves, so nothing it removed can come back.
 
-Some real-world patterns are deliberately *not* treated as hidden, because dropping
-them would lose a page a person sees:
+sleuth reads a page as a browser with scripts on shows it. So ``<noscript>`` (what a
+browser without scripts shows) is never content: a page whose text lives only there is
+judged ``js_required`` by ``quality`` and read through the browser.
 
-* hiding on ``<html>`` or ``<body>``, or on a page-level wrapper of the page's one
-  main container: scripts reveal such pages after load (anti-flicker snippets, a
-  modal's ``aria-hidden`` on the app root). Of such a wrapper only the main container
-  is kept; whatever sits beside it stays hidden. A hidden block inside the page never
-  qualifies, however much text it holds;
-* ``opacity:0`` with an animation, or a transition that covers opacity: the start
-  state of a fade-in, visible as soon as it plays;
+Nothing is revealed because of its length, its share of the page or its heading: the
+author of a page chooses those, so any such rule is a lever to smuggle text past this
+pass. What is kept although it looks hidden is kept for what it is, whatever it holds:
+
+* hiding on ``<html>`` or ``<body>``, or on a wrapper that holds everything on the
+  page around its one ``<main>``: the whole page is hidden until scripts reveal it
+  (anti-flicker snippets, a modal's ``aria-hidden`` on the app root). Nothing visible
+  can sit beside such a page, so it cannot hide a passage from a reader of one. Of
+  such a wrapper only the ``<main>`` is kept;
 * ``color:transparent`` with ``background-clip:text``: gradient text;
-* ``opacity:0`` or ``visibility:hidden`` on a block that holds most of the page's
-  text: the same anti-flicker pattern one level down (a faded ``<main>``);
 * a React streaming segment (``<div hidden id="S:1">``) that a ``<template id="B:1">``
   placeholder waits for: React's runtime moves it into place, so we do too;
-* the ``<noscript>`` of an app shell whose page is otherwise nearly empty: it is
-  the page a browser without scripts shows (forum software serves its posts so);
-* content hidden only until the reader opens it: a ``role="tabpanel"``, or the
-  target of a disclosure control (``aria-controls`` of a tab, a button or a control
-  with ``aria-expanded``, a ``data-target``/``data-bs-target="#id"``, the ``href="#id"``
-  of a tab link), or a block whose class names it an accordion's or a FAQ's panel
-  (a script opens it on a click without naming it anywhere). Only the ways pages
-  hide a closed panel qualify (``hidden``, ``display:none``, ``visibility:hidden``,
-  ``aria-hidden``, a hiding class, a collapsed box, and the fade that goes with one
-  as it folds shut); text made invisible some other way (off screen, faded alone,
-  clipped, coloured as its background, screen-reader-only) stays hidden, panel or
-  not.
-  A closed ``<details>`` body is kept for the same reason (nothing here hides it).
+* content a reader opens: ``hidden="until-found"`` (find in page reveals it), a
+  closed ``<details>`` body (nothing here hides it), a ``role="tabpanel"``, and the
+  target of a visible disclosure control (a button, a link or a ``role=button|tab``
+  element naming it by ``aria-controls``, ``data-target``/``data-bs-target="#id"``, or a
+  tab link's ``href="#id"``). Only the ways pages hide a closed panel qualify
+  (``hidden``, ``display:none``, ``visibility:hidden``, ``aria-hidden``, a hiding class, a
+  collapsed box, and the fade that goes with one as it folds shut); text made
+  invisible some other way (off screen, faded alone, clipped, coloured as its
+  background, screen-reader-only) stays hidden, panel or not.
 
-Text whose colour equals the background colour declared on the same element or an
-ancestor is hidden; light text on a dark background is not.
+``opacity:0`` stays hidden even with a transition or an animation: whether anything
+ever plays it is up to a script or a stylesheet this pass cannot see. Light text on a
+dark background is not hidden; text whose colour equals that background is.
 """
 
 from __future__ import annotations
@@ -64,9 +64,10 @@ from sleuth.extract.css import (
 )
 from sleuth.extract.dom import elements, number, remove, text_of
 
-# Elements that never carry readable page text (``noscript`` is judged apart).
+# Elements that never carry readable page text for a browser with scripts on.
 _DROPPED_TAGS = (
     "script",
+    "noscript",
     "style",
     "template",
     "svg",
@@ -85,20 +86,12 @@ _CANDIDATE_CLASS_RE = re.compile("hid|only|none|invisible|screen")
 _PAGE_ROOTS = frozenset(("html", "body"))
 _MAINS = (etree.XPath("//main"), etree.XPath("//*[@role='main']"))
 _TEXT_LENGTH = etree.XPath("string-length(normalize-space())")
-# The main container of a page holds most of its text; a small one is a decoy.
-_MAIN_SHARE = 0.5
-_NOSCRIPTS = etree.XPath("//body//noscript[not(ancestor::noscript)]")
-# A noscript with this much text, on a page with less than half as much beside it, is
-# the page as served to browsers without scripts.
-_NOSCRIPT_PAGE = 200
-_NOSCRIPT_SHARE = 0.5
+# What a reader sees on a page besides its text.
+_SEEN_ELEMENTS = ("img", "picture", "video", "input", "textarea", "select", "button")
 # A segment waits in a Suspense boundary (B:, filled by React's $RC) or in a segment
 # placeholder (P:, filled by $RS); both share the segment's number.
 _STREAM_PLACEHOLDERS = etree.XPath("//template[starts-with(@id, 'B:') or starts-with(@id, 'P:')]")
 _STREAM_SEGMENTS = etree.XPath("//div[@hidden][starts-with(@id, 'S:')]")
-# A faded block with this share of the page's text is the page, faded in by script
-# (the page's chrome, menus and footer, can hold the rest).
-_FADED_PAGE_SHARE = 0.5
 # Utility classes (Bootstrap, Tailwind, WordPress, HTML5 Boilerplate) that hide an element.
 _HIDING_CLASSES = frozenset(
     (
@@ -121,14 +114,16 @@ _READER_ONLY_CLASSES = frozenset(
 # Controls that open a panel: ARIA tabs and disclosure buttons, Bootstrap-style toggles,
 # and links inside a tab list. The attributes that may make one are found by name and
 # the element judged in ``_opens_a_panel``: the equivalent XPath costs three times as much.
+# Only an element a reader can press is a control: a button, a link, a summary, or an
+# element with the role of a button or a tab.
 _CONTROL_MARKS = etree.XPath(
     "//@aria-controls | //@data-target | //@data-bs-target | //a/@href[starts-with(., '#')]"
 )
 _TAB_ROLES = frozenset(("tab", "tablist"))
+_IDENTIFIED = etree.XPath(".//*[@id]")
+_CONTROL_TAGS = frozenset(("button", "a", "summary"))
+_CONTROL_ROLES = frozenset(("button", "tab"))
 _MENU_TAGS = frozenset(("nav", "header", "footer"))
-# Class or id words of an accordion's or a FAQ's panel, which a script opens on a
-# click without naming it in any attribute ("faq__answer", "accordion-body", "collapse").
-_PANEL_NAME_RE = re.compile("answer|accordion|collaps|faq", re.IGNORECASE)
 # The properties a closed panel is hidden with.
 _CLOSING_PROPERTIES = frozenset(("display", "visibility", "height", "max-height"))
 # A panel whose text is mostly link text is a menu.
@@ -152,16 +147,6 @@ _FONT_SIZE_KEYWORDS = frozenset(
 )
 _SCALE_FUNCTIONS = {"scale": 2, "scale3d": 2, "scalex": 1, "scaley": 1}  # name -> x/y factors
 _TRANSLATE_FUNCTIONS = ("translate", "translate3d", "translatex", "translatey")
-# Transition shorthand words that are not property names.
-_TIMING_WORDS = frozenset(
-    (
-        *("ease", "linear", "ease-in", "ease-out", "ease-in-out", "step-start", "step-end"),
-        *("normal", "allow-discrete"),
-    )
-)
-_TIME_RE = re.compile(r"[+-]?[\d.]+m?s")
-# Properties whose transition brings a faded element into view.
-_FADING_PROPERTIES = frozenset(("all", "opacity", "filter"))
 
 
 def _offscreen(value: str, units: Mapping[str, float] = _LENGTH_UNITS) -> bool:
@@ -178,36 +163,13 @@ def _tiny(value: str | None) -> bool:
     return size is not None and size <= 1
 
 
-def _transition_fades(value: str) -> bool:
-    for item in tokens(value, ","):
-        names = [
-            word
-            for word in item.split(" ")
-            if word not in _TIMING_WORDS and "(" not in word and not _TIME_RE.fullmatch(word)
-        ]
-        if not names or names[0] in _FADING_PROPERTIES:
-            return True
-    return False
-
-
-def _fades_in(css: Mapping[str, str]) -> bool:
-    """An animation, or a transition covering opacity, will bring the element into view."""
-    for prop, value in css.items():
-        name = prop.removeprefix("-webkit-").removeprefix("-moz-")
-        if name in ("animation", "animation-name") and value != "none":
-            return True
-        if name in ("transition", "transition-property") and _transition_fades(value):
-            return True
-    return False
-
-
 def _faded(css: Mapping[str, str]) -> bool:
     levels = [measure(css.get("opacity"), NUMBER_UNITS)] + [
         measure(args[0], NUMBER_UNITS)
         for name, args in functions(css.get("filter", ""))
         if name == "opacity" and args
     ]
-    return any(level is not None and level <= _FAINT for level in levels) and not _fades_in(css)
+    return any(level is not None and level <= _FAINT for level in levels)
 
 
 def _moved_offscreen(css: Mapping[str, str]) -> bool:
@@ -363,12 +325,21 @@ def _colour_matches_background(element: etree._Element, style: str) -> bool:
 
 
 def _hidden(element: etree._Element) -> bool:
+    return _aria_hidden(element) or _out_of_sight(element)
+
+
+def _aria_hidden(element: etree._Element) -> bool:
+    """Out of the accessibility tree: for icons and decoration, but painted on screen."""
+    return (element.get("aria-hidden") or "").strip().lower() == "true"
+
+
+def _out_of_sight(element: etree._Element) -> bool:
+    """Not painted, or painted so that no one can read it."""
     if element.tag == "dialog" and element.get("open") is None:
         return True
-    if element.get("hidden") is not None:
-        return True
-    if (element.get("aria-hidden") or "").strip().lower() == "true":
-        return True
+    hidden = element.get("hidden")
+    if hidden is not None and hidden.strip().lower() != "until-found":
+        return True  # "until-found" content is found by find-in-page and shown
     style = element.get("style")
     if style and (style_hides(style) or _colour_matches_background(element, style)):
         return True
@@ -377,28 +348,54 @@ def _hidden(element: etree._Element) -> bool:
 
 
 def _disclosure_targets(root: etree._Element) -> frozenset[str]:
-    """The ids of the panels a reader can open with a control on the page."""
-    ids: set[str] = set()
+    """The ids of the panels a reader can open with a control the reader can see.
+
+    A control inside a closed panel counts once that panel can be opened itself (a
+    nested accordion), so the set grows until it stops changing.
+    """
+    controls: list[tuple[etree._Element, set[str]]] = []
     for mark in cast("list[etree._ElementUnicodeResult]", _CONTROL_MARKS(root)):
         control = mark.getparent()
         if control is None or not _opens_a_panel(control, str(mark.attrname)):
             continue
-        ids.update(name.lstrip("#") for name in (control.get("aria-controls") or "").split())
+        ids = {name.lstrip("#") for name in (control.get("aria-controls") or "").split()}
         for attribute in ("data-target", "data-bs-target", "href"):
             value = (control.get(attribute) or "").strip()
             if value.startswith("#") and len(value) > 1:
                 ids.add(value[1:])
-    return frozenset(ids)
+        controls.append((control, ids - {""}))
+    targets: set[str] = set()
+    pending = controls
+    while pending:
+        shown = [(c, ids) for c, ids in pending if _control_shown(c, targets)]
+        if not shown:
+            break
+        for _, ids in shown:
+            targets |= ids
+        pending = [(c, ids) for c, ids in pending if not any(c is s for s, _ in shown)]
+    return frozenset(targets)
+
+
+def _control_shown(control: etree._Element, openable: set[str]) -> bool:
+    """Whether a reader sees ``control``: neither it nor an ancestor is hidden, except
+    by being a panel the reader can open (a tab panel, a target of a shown control)."""
+    if _hidden(control):
+        return False
+    for ancestor in control.iterancestors():
+        if ancestor.tag in _PAGE_ROOTS or not _hidden(ancestor):
+            continue
+        if ancestor.get("role") != "tabpanel" and ancestor.get("id") not in openable:
+            return False
+    return True
 
 
 def _opens_a_panel(control: etree._Element, mark: str) -> bool:
     """Whether the element holding the attribute ``mark`` is a disclosure control."""
     get = control.get
+    if control.tag not in _CONTROL_TAGS and get("role") not in _CONTROL_ROLES:
+        return False  # not something a reader can press
     if mark == "aria-controls":
-        role = get("role")
-        return (
-            role in ("tab", "button") or get("aria-expanded") is not None or control.tag == "button"
-        )
+        return True
     if mark != "href":  # data-target, data-bs-target
         return (get(mark) or "").startswith("#")
     if get("role") == "tab" or get("data-toggle") is not None or get("data-bs-toggle") is not None:
@@ -434,35 +431,45 @@ def _menu(element: etree._Element) -> bool:
     return total > 0 and links >= _MENU_LINK_SHARE * total
 
 
-def _names_a_panel(element: etree._Element) -> bool:
-    return bool(_PANEL_NAME_RE.search(f"{element.get('class') or ''} {element.get('id') or ''}"))
-
-
-def _may_open(element: etree._Element) -> bool:
-    """Worth asking ``_revealable``: it has an id a control can name, or is a panel."""
-    return bool(element.get("id")) or element.get("role") == "tabpanel" or _names_a_panel(element)
+def _panel(element: etree._Element, targets: frozenset[str]) -> bool:
+    """A tab panel, a control's target, or the box that folds one shut (a collapse
+    wrapper whose only text is the target's)."""
+    if element.get("role") == "tabpanel" or element.get("id") in targets:
+        return True
+    if not targets:
+        return False
+    length = number(_TEXT_LENGTH, element)
+    return any(
+        node.get("id") in targets and number(_TEXT_LENGTH, node) == length
+        for node in elements(_IDENTIFIED, element)
+    )
 
 
 def _revealable(element: etree._Element, targets: frozenset[str]) -> bool:
     """A panel a reader opens with a click: its content is part of the page."""
-    if (
-        element.get("role") != "tabpanel"
-        and element.get("id") not in targets
-        and not _names_a_panel(element)
-    ):
+    if not _panel(element, targets):
         return False
     return element.tag != "dialog" and _closed_panel(element) and not _menu(element)
 
 
 def _main_container(root: etree._Element) -> etree._Element | None:
-    """The page's one ``<main>`` (else ``role=main``), if it holds most of the page's text."""
+    """The page's one ``<main>`` (else its one ``role=main``), if it has exactly one."""
     for path in _MAINS:
         found = elements(path, root)
         if found:
-            main = found[0]
-            share = number(_TEXT_LENGTH, main) / max(number(_TEXT_LENGTH, root), 1.0)
-            return main if len(found) == 1 and share >= _MAIN_SHARE else None
+            return found[0] if len(found) == 1 else None
     return None
+
+
+def _holds_the_page(element: etree._Element, body: etree._Element, length: float) -> bool:
+    """Everything a reader could see on the page is inside ``element``: every character
+    of the body's text (``length``, measured before any hidden block was removed), and
+    every image and form field. Hiding it hides the page as hiding ``<body>`` does
+    (scripts reveal it); nothing can sit beside it for a reader to see instead."""
+    if number(_TEXT_LENGTH, element) != length:
+        return False
+    inside = {id(node) for node in element.iter(*_SEEN_ELEMENTS)}
+    return all(id(node) in inside for node in body.iter(*_SEEN_ELEMENTS))
 
 
 def _frames_page(element: etree._Element) -> bool:
@@ -477,8 +484,14 @@ def _frames_page(element: etree._Element) -> bool:
 
 
 def _shell_of(element: etree._Element, main: etree._Element) -> bool:
-    """A hidden page shell around the main container: scripts will reveal it."""
-    return any(ancestor is element for ancestor in main.iterancestors()) and _frames_page(element)
+    """An app root made ``aria-hidden`` (by a modal opened over it) around the page's one
+    main container: still painted on screen, and the page's content."""
+    return (
+        _aria_hidden(element)
+        and not _out_of_sight(element)
+        and any(ancestor is element for ancestor in main.iterancestors())
+        and _frames_page(element)
+    )
 
 
 def _keep_only(main: etree._Element, wrapper: etree._Element) -> None:
@@ -515,31 +528,6 @@ def _place_streamed_segments(root: etree._Element) -> None:
         remove(segment)
 
 
-def _judge_noscript(root: etree._Element) -> None:
-    """Keep the noscript content of an otherwise empty app shell; drop every other."""
-    noscripts = elements(_NOSCRIPTS, root)
-    inside = sum(number(_TEXT_LENGTH, n) for n in noscripts)
-    body = root.find("body")
-    if body is not None and inside >= _NOSCRIPT_PAGE:
-        beside = number(_TEXT_LENGTH, body) - inside
-        if beside < _NOSCRIPT_SHARE * inside:
-            etree.strip_tags(root, "noscript")
-            return
-    etree.strip_elements(root, "noscript", with_tail=False)
-
-
-def _fades_page(element: etree._Element, root: etree._Element) -> bool:
-    """A block faded or made invisible (not removed) that holds most of the page's text."""
-    style = element.get("style")
-    if not style:
-        return False
-    css = declarations(style)
-    if not _faded(css) and css.get("visibility") != "hidden":
-        return False
-    total = number(_TEXT_LENGTH, root)
-    return total > 0 and number(_TEXT_LENGTH, element) >= _FADED_PAGE_SHARE * total
-
-
 def _candidates(root: etree._Element) -> list[etree._Element]:
     """Elements that may be hidden, in document order: one walk over the tree, which
     costs half of the equivalent XPath (five ``contains()`` per element)."""
@@ -560,10 +548,11 @@ def sanitize(root: etree._Element) -> None:
     """Drop non-content and hidden elements from ``root`` in place, keeping their tails."""
     _place_streamed_segments(root)
     etree.strip_elements(root, *_DROPPED_TAGS, with_tail=False)
-    _judge_noscript(root)
     main: etree._Element | None = None
     main_found = False
     targets: frozenset[str] | None = None
+    body = root.find("body")
+    page_length = number(_TEXT_LENGTH, body) if body is not None else -1.0
     for element in _candidates(root):
         if element.getparent() is None:
             continue  # the root, or already cut out of a font-size:0 box
@@ -573,13 +562,14 @@ def sanitize(root: etree._Element) -> None:
             if any(_sets_font_size(d) for d in element.iterdescendants()):
                 _strip_unsized_text(element)
                 continue
-        if element.tag in _PAGE_ROOTS or _fades_page(element, root):
-            continue  # revealed by script
-        if _may_open(element):
-            if targets is None:
-                targets = _disclosure_targets(root)
-            if _revealable(element, targets):
-                continue  # revealed by the reader
+        if element.tag in _PAGE_ROOTS or (
+            body is not None and _holds_the_page(element, body, page_length)
+        ):
+            continue  # the whole page, hidden until scripts reveal it
+        if targets is None:
+            targets = _disclosure_targets(root)
+        if _revealable(element, targets):
+            continue  # revealed by the reader
         if not main_found:
             main, main_found = _main_container(root), True
         if main is not None and _shell_of(element, main):
