@@ -12,10 +12,10 @@ import pytest
 from llm import payloads_anthropic, payloads_gemini, payloads_responses
 from search.wire import Reply, Wire
 from sleuth.agent import ask
-from sleuth.agent.loop import choose_search
 from sleuth.api import AsyncSleuth
 from sleuth.config import Settings
 from sleuth.llm import open_provider
+from sleuth.llm.setup import choose_search
 
 NATIVE: dict[str, tuple[ModuleType, Callable[[], Reply], str]] = {
     "anthropic": (payloads_anthropic, payloads_anthropic.search_answer, "web_search_20250305"),

@@ -6,9 +6,10 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from sleuth.agent.loop import Progress, SearchChoice, Session, choose_search
+from sleuth.agent.loop import Progress, Session
 from sleuth.agent.models import Answer, ToolCallInfo
 from sleuth.errors import UsageError
+from sleuth.llm.setup import SearchChoice, choose_search
 
 if TYPE_CHECKING:
     from sleuth.tools import Registry

@@ -17,39 +17,22 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from sleuth import log
 from sleuth.agent import prompts
 from sleuth.agent.models import Answer, SearchMode, ToolCallInfo
-from sleuth.errors import LLMTimeout, LLMToolsUnsupported, LLMTurnLimit, UsageError
+from sleuth.errors import LLMTimeout, LLMToolsUnsupported, LLMTurnLimit
 from sleuth.llm.envelope import Envelope
 from sleuth.llm.finish import no_answer
 from sleuth.llm.jsonreply import strip_reasoning
 from sleuth.llm.meter import Meter
 from sleuth.llm.models import ChatRequest, Completion, Message, StopReason, ToolSpec
-from sleuth.llm.providers import Provider
-from sleuth.llm.setup import LLMConfig
 from sleuth.tools.registry import Registry, ToolContext
 
-SearchChoice = Literal["auto", "native", "local"]
 Progress = Callable[[str, dict[str, Any]], None]
 _DIRECTIVE = re.compile(r"\[\[\s*WEB_SEARCH\s*:\s*(.+?)\s*\]\]", re.IGNORECASE)
 MAX_DIRECTIVES = 3
-
-
-def choose_search(choice: SearchChoice, provider: Provider, config: LLMConfig) -> SearchMode:
-    """``auto`` prefers the provider's own search for cloud providers."""
-    if choice == "native":
-        if provider.native_search is None:
-            raise UsageError(
-                f"the {provider.name} provider has no native web search",
-                hint="use --search local (sleuth's providers) or --search auto",
-            )
-        return "native"
-    if choice == "auto" and provider.native_search is not None and not config.local:
-        return "native"
-    return "local"
 
 
 @dataclass

@@ -215,9 +215,8 @@ class LLMStage:
 
     async def run(self, name: str) -> LLMFindings:
         """Raises LLMNotConfigured when there is no model to ask."""
-        from sleuth.agent.loop import choose_search
         from sleuth.llm.meter import Meter
-        from sleuth.llm.setup import open_provider
+        from sleuth.llm.setup import choose_search, open_provider
 
         settings = self.client.settings
         llm, config = open_provider(settings, resolver=self.client.resolver)

@@ -12,7 +12,7 @@ import asyncio
 import ipaddress
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from sleuth.config import Settings
@@ -145,3 +145,22 @@ def open_provider(
     )
     cls = PROVIDERS[config.provider]
     return cls(model=config.model, http=http, api_key=config.api_key), config
+
+
+SearchChoice = Literal["auto", "native", "local"]
+
+
+def choose_search(
+    choice: SearchChoice, provider: Provider, config: LLMConfig
+) -> Literal["native", "local"]:
+    """``auto`` prefers the provider's own search for cloud providers."""
+    if choice == "native":
+        if provider.native_search is None:
+            raise UsageError(
+                f"the {provider.name} provider has no native web search",
+                hint="use --search local (sleuth's providers) or --search auto",
+            )
+        return "native"
+    if choice == "auto" and provider.native_search is not None and not config.local:
+        return "native"
+    return "local"

@@ -41,11 +41,11 @@ async def acall(
     tool, parsed = registry.validate(name, arguments)
     if client is not None:
         return await _run(registry, client, tool.name, parsed.model_dump(), ledger)
-    # The one-shot convenience for callers without a session: the only place below
-    # sleuth.api that opens one, at call time, never at import.
-    from sleuth.api import AsyncSleuth
+    # The one-shot convenience for callers without a session opens the session core,
+    # which sits below the tools.
+    from sleuth.session import AsyncSession
 
-    async with AsyncSleuth() as session:
+    async with AsyncSession() as session:
         return await _run(registry, session, tool.name, parsed.model_dump(), ledger)
 
 

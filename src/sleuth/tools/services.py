@@ -2,9 +2,9 @@
 
 Tools search, fetch, research and detect; the loop also needs the settings,
 the resolver and the cache. Naming only these keeps the data path one way:
-``sleuth.api`` on top (its ``AsyncSleuth`` satisfies :class:`Services`
-structurally, nothing registers), ``sleuth.agent`` and ``sleuth.tools`` beneath
-it, the research core beneath those. Tests and other callers may pass any
+``sleuth.api`` on top, ``sleuth.agent`` and ``sleuth.tools`` beneath it, the session
+core (:class:`sleuth.session.AsyncSession`, which satisfies :class:`Services`
+structurally: nothing registers) beneath those. Tests and other callers may pass any
 object with these members.
 """
 
