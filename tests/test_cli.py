@@ -194,13 +194,15 @@ def test_extract_reads_files_folders_gzip_and_stdin(tmp_path: Path) -> None:
     folder.mkdir()
     (folder / "a.html").write_text(article("First page", PARAGRAPHS))
     (folder / "b.html.gz").write_bytes(gzip.compress(article("Second page", PARAGRAPHS).encode()))
-    (folder / "notes.md").write_text("not html, skipped")
+    (folder / "notes.md").write_text("# Notes\n\nMarkdown is read too.")
+    (folder / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
     done = run("extract", str(folder), "--format", "jsonl")
     assert done.returncode == 0, done.stderr
     records = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [Path(r["file"]).name for r in records] == ["a.html", "b.html.gz"]
-    assert [r["title"] for r in records] == ["First page", "Second page"]
-    assert all(r["outcome"] == "ok" and "two weeks earlier" in r["text"] for r in records)
+    assert [Path(r["file"]).name for r in records] == ["a.html", "b.html.gz", "notes.md"]
+    assert [r["title"] for r in records] == ["First page", "Second page", "Notes"]
+    assert all(r["outcome"] == "ok" and "two weeks earlier" in r["text"] for r in records[:2])
+    assert records[2]["text"] == "# Notes\n\nMarkdown is read too."
     piped = run("extract", "-", stdin=article("Piped", PARAGRAPHS).encode())
     assert piped.returncode == 0
     assert "two weeks earlier" in piped.stdout
@@ -283,7 +285,7 @@ JS_SHELL = (
     ("document", "outcome"),
     [
         (b"", "empty_extraction"),
-        (bytes(range(256)) * 8, "empty_extraction"),
+        (bytes(range(256)) * 8, "unsupported_type"),
         (BOT_CHECK.encode(), "block_page"),
         (JS_SHELL.encode(), "js_required"),
     ],

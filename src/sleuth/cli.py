@@ -6,7 +6,6 @@ outcome has its own exit code (see :data:`sleuth.errors.EXIT_CODES`).
 from __future__ import annotations
 
 import asyncio
-import gzip
 import json
 import os
 import re
@@ -29,7 +28,7 @@ from typer.core import TyperCommand
 
 from sleuth import log
 from sleuth._version import __version__
-from sleuth.config import describe, load_settings
+from sleuth.config import Settings, describe, load_settings
 from sleuth.errors import EXIT_CODES, SleuthError, UsageError
 
 if TYPE_CHECKING:
@@ -345,43 +344,75 @@ def fetch(
 
 
 def _expand(paths: list[str]) -> list[str]:
-    """Files to read, in order: folders become their HTML files, ``-`` stays stdin.
+    """Files to read, in order: folders become what sleuth reads, ``-`` stays stdin.
 
-    Anything that exists and is no folder is read as a file, so ``/dev/stdin``,
-    ``/dev/null`` and ``<(cmd)`` work too.
+    Anything that is no folder is read as a file, so ``/dev/stdin``, ``/dev/null`` and
+    ``<(cmd)`` work too, and a missing file is reported in its turn as ``unreadable``.
     """
     if paths.count("-") > 1:
         raise UsageError("- (stdin) can be given only once")
     names: list[str] = []
     for raw in paths:
         path = Path(raw)
-        if raw == "-" or (path.exists() and not path.is_dir()):
-            names.append(raw)
-        elif path.is_dir():
-            found = (p for p in path.rglob("*") if p.is_file() and _looks_like_html(p.name))
+        if path.is_dir():
+            found = (p for p in path.rglob("*") if p.is_file() and _readable_file(p))
             names.extend(str(p) for p in sorted(found))
         else:
-            raise UsageError(f"{raw}: no such file or directory")
+            names.append(raw)
     return names
 
 
-def _looks_like_html(name: str) -> bool:
-    lowered = name.lower().removesuffix(".gz")
-    return lowered.endswith((".html", ".htm", ".xhtml", ".txt"))
+def _readable_file(path: Path) -> bool:
+    """In a folder: HTML, PDF and the text family by extension; no extension, by its bytes."""
+    from sleuth.documents import binary_type, is_pdf, kind_by_name
 
-
-def _read(name: str) -> bytes | str:
-    """The document's bytes (gunzipped when compressed), or why it cannot be read."""
+    if kind_by_name(path.name) is not None:
+        return True
+    if "." in path.name.removesuffix(".gz").lstrip("."):
+        return False  # an extension sleuth does not read (.png, .py, .zip)
     try:
-        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+        with path.open("rb") as handle:
+            head = handle.read(8192)
+    except OSError:
+        return True  # reported as unreadable in its turn
+    return bool(head) and (is_pdf(head) or binary_type(head) is None)
+
+
+def _read(name: str, limit: int) -> bytes | str:
+    """The document's bytes (gunzipped when compressed), or why it cannot be read.
+
+    Reads at most ``limit`` + 1 bytes, before and after decompression, so an 83 MB file
+    or a gzip bomb costs no more than the limit.
+    """
+    try:
+        if name == "-":
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(name, "rb") as handle:
+                data = handle.read(limit + 1)
+    except FileNotFoundError:
+        return "no such file or directory"
     except OSError as exc:
         return f"cannot read it: {exc.strerror or exc}"
-    if data[:2] != b"\x1f\x8b":
-        return data
+    if data[:2] != b"\x1f\x8b" or len(data) > limit:
+        return data  # too large even compressed: the caller says so
     try:
-        return gzip.decompress(data)
-    except (OSError, EOFError, zlib.error) as exc:
+        unpacker = zlib.decompressobj(wbits=31)
+        inflated = unpacker.decompress(data, limit + 1)
+    except zlib.error as exc:
         return f"broken gzip data: {exc}"
+    if len(inflated) <= limit and not unpacker.eof:
+        return "broken gzip data: the stream ends early"
+    return inflated
+
+
+def _size_limit(data: bytes, settings: Settings) -> tuple[int, str]:
+    """The byte limit for this document and the setting that raises it."""
+    from sleuth.documents import is_pdf
+
+    if is_pdf(data):
+        return settings.max_document_bytes, "SLEUTH_MAX_DOCUMENT_BYTES"
+    return settings.max_decoded_bytes, "SLEUTH_MAX_DECODED_BYTES"
 
 
 def _check_url(url: str) -> None:
@@ -404,7 +435,7 @@ def extract(
         typer.Argument(
             metavar="PATH",
             show_default=False,
-            help="HTML files (plain or .gz), folders, or - for stdin (the default).",
+            help="HTML, PDF or text files (plain or .gz), folders, or - for stdin (the default).",
         ),
     ] = None,
     url: Annotated[
@@ -430,17 +461,19 @@ def extract(
         ),
     ] = False,
 ) -> None:
-    """Extract main text from local HTML, offline.
+    """Extract text from local HTML, PDF and text.
 
-    One document exits with its outcome's code and reports a failure as one line
-    on stderr. A batch (several paths or a folder) goes on past failures,
-    reports each per file (outcome "unreadable" for a file that cannot be read
-    or unzipped), and exits 0 when every file is ok, else 19 (empty_extraction).
+    Offline. Reads HTML, PDF, plain text, Markdown, reST, CSV, JSON and XML (feeds as their
+    entries), plain or .gz; a folder gives every such file in it. Other binaries are
+    unsupported_type. One document exits with its outcome's code and reports a failure
+    as one line on stderr. A batch (several paths or a folder) goes on past failures,
+    reports each per file (outcome "unreadable" for a file that cannot be read or
+    unzipped), and exits 0 when every file is ok, else 19 (empty_extraction).
     """
     as_json = json_output and format is not ExtractFormat.jsonl
     fmt = ExtractFormat.json if as_json else format
     STATE.json = fmt in (ExtractFormat.json, ExtractFormat.jsonl)
-    load_settings(STATE.config)  # validate the config even though extraction needs none
+    settings = load_settings(STATE.config)
     if url is not None:
         _check_url(url)
     output: Literal["text", "markdown"] = "markdown" if format is ExtractFormat.markdown else "text"
@@ -448,13 +481,14 @@ def extract(
     batch = len(inputs) > 1 or any(p != "-" and Path(p).is_dir() for p in inputs)
     records: list[dict[str, Any]] = []
     names = _expand(inputs)
+    limit = max(settings.max_decoded_bytes, settings.max_document_bytes)
     showing = batch and len(names) > 1 and _batch_progress_wanted(STATE.json)
     with _batch_progress(len(names), showing) as advance:
         for name in names:
-            data = _read(name)
+            data = _read(name, limit)
             if isinstance(data, str) and not batch:
                 raise UsageError(f"{name}: {data}")
-            record = _record(name, data, url, output)
+            record = _record(name, data, url, output, settings)
             records.append(record)
             if fmt is ExtractFormat.jsonl:
                 _out(json.dumps(record, ensure_ascii=False) + "\n")
@@ -470,32 +504,54 @@ def extract(
 
 
 def _record(
-    name: str, data: bytes | str, url: str | None, output: Literal["text", "markdown"]
+    name: str,
+    data: bytes | str,
+    url: str | None,
+    output: Literal["text", "markdown"],
+    settings: Settings,
 ) -> dict[str, Any]:
     """One document's JSON record; ``data`` is its bytes or why they could not be read."""
-    from sleuth.extract import extract as extract_document
+    from sleuth.documents import read as read_document
 
-    if isinstance(data, str):
-        return {
-            "file": name,
-            "title": None,
-            "text": "",
-            "metadata": {},
-            "outcome": "unreadable",
-            "reason": data,
-        }
-    plain = name.lower().removesuffix(".gz").endswith(".txt")
-    result = extract_document(
-        data, url=url, output=output, content_type="text/plain" if plain else None
-    )
-    return {
+    record: dict[str, Any] = {
         "file": name,
-        "title": result.title,
-        "text": result.text if result.outcome == "ok" else "",
-        "metadata": result.metadata,
-        "outcome": result.outcome,
-        "reason": result.reason,
+        "title": None,
+        "text": "",
+        "metadata": {},
+        "outcome": "unreadable",
+        "reason": data if isinstance(data, str) else None,
     }
+    if isinstance(data, str):
+        return record
+    limit, setting = _size_limit(data, settings)
+    if len(data) > limit:
+        return {
+            **record,
+            "outcome": "too_large",
+            "reason": f"it holds more than {limit:,} bytes; raise {setting} to read it",
+        }
+    try:
+        result = read_document(
+            data,
+            name=None if name == "-" else name,
+            url=url,
+            output=output,
+            max_pages=settings.max_document_pages,
+            timeout=settings.document_timeout,
+        )
+    except SleuthError as error:
+        return {**record, "outcome": error.code, "reason": str(error)}
+    record.update(
+        title=result.title,
+        text=result.text if result.outcome == "ok" else "",
+        metadata=result.metadata,
+        outcome=result.outcome,
+        reason=result.reason,
+    )
+    pages, read = result.metadata.get("pages"), result.metadata.get("pages_read")
+    if isinstance(pages, int) and isinstance(read, int) and read < pages:
+        record["truncated"] = True
+    return record
 
 
 def _print_extracted(record: dict[str, Any], batch: bool) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Literal
 
 from sleuth.documents.sniff import (
+    GENERIC_TYPES,
     PDF_TYPES,
     READABLE_TYPES,
     Kind,
@@ -41,6 +42,7 @@ _FAILURES: dict[str, type[SleuthError]] = {
 }
 
 __all__ = [
+    "GENERIC_TYPES",
     "PDF_TYPES",
     "READABLE_TYPES",
     "Kind",

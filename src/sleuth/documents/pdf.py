@@ -71,7 +71,10 @@ _PAGE_NUMBER = re.compile(
 )
 _BULLET = re.compile(r"^(?:[•●◦▪‣∙·*–-]\s|\(?\d{1,3}[.)]\s|\(?[a-z][.)]\s)")
 # Control characters PDFs carry in broken text maps; U+0002 stays: PDFium's end-of-line hyphen.
-_CONTROLS = dict.fromkeys([0, 1, *range(3, 32), 0x7F, 0xFFFE, 0xFFFF])
+_CONTROLS: dict[int, str | None] = {
+    **dict.fromkeys([0, 1, *range(3, 32), 0x7F, 0xFFFF]),
+    0xFFFE: "\x02",  # how some PDFium builds mark the same hyphen
+}
 _SENTENCE_END = (".", "!", "?", ":", '."', ".”", "?”", "!”")
 
 
@@ -115,6 +118,7 @@ class _Line:
     size: float
     bold: bool
     region: int = 0  # which column-band it came from: a jump means a new paragraph
+    cells: bool = False  # a row of separate cells (a table): it keeps its own line
 
 
 @dataclass
@@ -354,7 +358,7 @@ def _segments(rows: list[list[_Span]]) -> list[_Line]:
         group: list[_Span] = [row[0]]
         for span in row[1:]:
             last = group[-1]
-            if span.x0 - last.x1 > 1.25 * max(last.size, span.size, 1.0):
+            if span.x0 - last.x1 > 0.9 * max(last.size, span.size, 1.0):
                 lines.append(_line(group))
                 group = [span]
             else:
@@ -394,12 +398,23 @@ def _gutter(lines: list[_Line]) -> tuple[float, float] | None:
     )
     if len(narrow) < 6:
         return None
+    # Coverage of x by the narrow lines, per point: a gutter is the widest run that at most
+    # a tenth of them cross (a centred name or date above the columns may).
+    steps = [0] * (int(width) + 2)
+    for line in narrow:
+        steps[max(0, int(line.x0 - left))] += 1
+        steps[min(len(steps) - 1, int(line.x1 - left) + 1)] -= 1
+    allowed = len(narrow) // 10
     best: tuple[float, float] | None = None
-    reach = narrow[0].x1
-    for line in narrow[1:]:
-        if line.x0 > reach and (best is None or line.x0 - reach > best[1] - best[0]):
-            best = (reach, line.x0)
-        reach = max(reach, line.x1)
+    covered, run_start = 0, -1
+    for x, step in enumerate(steps[:-1]):
+        covered += step
+        if covered <= allowed and x > 0:
+            run_start = x if run_start < 0 else run_start
+        elif run_start >= 0:
+            if best is None or x - run_start > best[1] - best[0]:
+                best = (left + run_start, left + x - 1)
+            run_start = -1
     if best is None:
         return None
     size = median(line.size for line in narrow)
@@ -435,6 +450,7 @@ def _merge_rows(lines: list[_Line]) -> list[_Line]:
                     last.size,
                     last.bold and line.bold,
                     last.region,
+                    cells=True,
                 )
                 continue
         merged.append(line)
@@ -541,10 +557,13 @@ class _Para:
     @property
     def text(self) -> str:
         out = ""
+        previous_cells = False
         for line in self.lines:
             piece = line.text
             if not out:
                 out = piece
+            elif line.cells or previous_cells:
+                out += "\n" + piece  # table rows stay rows
             elif (
                 out[-1] in "-\x02\u00ad"
                 and len(out) > 1
@@ -554,6 +573,7 @@ class _Para:
                 out = out[:-1] + piece  # a word broken at the line end, mended
             else:
                 out = out.rstrip("\x02") + " " + piece
+            previous_cells = line.cells
         return out.replace("\x02", "-")
 
 

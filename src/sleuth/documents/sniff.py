@@ -143,21 +143,21 @@ def sniff(data: bytes, content_type: str | None = None, name: str | None = None)
     """The kind of ``data``, or UnsupportedType naming the binary type it is.
 
     A declared PDF type, or ``%PDF-`` at the start of a generic or local body, is a PDF;
-    other binaries are refused; text takes its kind from the declared type, then the
-    extension, then a look at its first bytes (markup is HTML, ``<?xml`` is XML).
+    a declared HTML or text type is taken at its word; otherwise other binaries are
+    refused, and text takes its kind from the extension, then from a look at its first
+    bytes (markup is HTML, ``<?xml`` is XML).
     """
     media = media_type(content_type)
     if media in PDF_TYPES or ((media in GENERIC_TYPES or name is not None) and is_pdf(data)):
         return "pdf"
-    found = binary_type(data)
-    if found is not None:
-        declared = f"declared {media}, " if media and media not in GENERIC_TYPES else ""
-        where = f"{name}: " if name else ""
-        raise UnsupportedType(f"{where}{declared}the content is {found}, not a page or text")
-    if media in HTML_TYPES:
+    if media in HTML_TYPES:  # a server's word for a web page: garbage is an empty page
         return "html"
     if media in TEXT_TYPES:
         return TEXT_TYPES[media]
+    found = binary_type(data)
+    if found is not None:
+        where = f"{name}: " if name else ""
+        raise UnsupportedType(f"{where}the content is {found}, not a page or text")
     by_name = kind_by_name(name)
     if by_name is not None and by_name != "pdf":
         return by_name
