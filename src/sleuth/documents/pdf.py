@@ -571,8 +571,10 @@ class _Para:
                 and piece[:1].islower()
             ):
                 out = out[:-1] + piece  # a word broken at the line end, mended
+            elif out[-1] in "-\x02" and len(out) > 1 and out[-2].isalpha():
+                out = out[:-1] + "-" + piece  # a compound broken at its hyphen: Anglo-French
             else:
-                out = out.rstrip("\x02") + " " + piece
+                out = out + " " + piece
             previous_cells = line.cells
         return out.replace("\x02", "-")
 
@@ -672,6 +674,7 @@ _PDF_DATE = re.compile(
     r"D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?(\d{2})?'?(\d{2})?"
 )
 _XMP_TITLE = re.compile(rb"<dc:title>.*?<rdf:li[^>]*>(.*?)</rdf:li>", re.DOTALL)
+_NO_TITLE = frozenset({"untitled", "(anonymous)", "anonymous", "title", "document", "-"})
 _XMP_CREATOR = re.compile(rb"<dc:creator>.*?<rdf:li[^>]*>(.*?)</rdf:li>", re.DOTALL)
 
 
@@ -719,7 +722,10 @@ def metadata(pdf: pdfium.PdfDocument, data: bytes) -> dict[str, Any]:
     except Exception:  # a broken info dictionary is no reason to fail
         info = {}
     found: dict[str, Any] = {}
-    title = clean_line(strip_invisible(info.get("Title", ""))) or _xmp(data, _XMP_TITLE)
+    title = clean_line(strip_invisible(info.get("Title", "")))
+    if title.lower() in _NO_TITLE:
+        title = ""
+    title = title or _xmp(data, _XMP_TITLE) or ""
     author = clean_line(info.get("Author", "")) or _xmp(data, _XMP_CREATOR)
     if title:
         found["title"] = title
