@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
+
+import pytest
 
 import sleuth
 from loopback import article, serve
@@ -52,3 +55,21 @@ async def test_the_async_client_fetches() -> None:
         async with sleuth.AsyncSleuth(settings, cache=MemoryCache(10)) as client:
             result = await client.fetch(url, respect_robots=False)
     assert "oak paddles" in result.text
+
+
+@pytest.mark.parametrize(
+    "name", ["fetch", "search", "research", "ask", "detect", "suggest", "discover"]
+)
+def test_the_blocking_twin_and_one_shots_take_the_session_methods_typed_keywords(
+    name: str,
+) -> None:
+    from sleuth import api
+
+    declared = list(inspect.signature(getattr(api.AsyncSleuth, name)).parameters.values())[1:]
+    blocking = list(inspect.signature(getattr(api.Sleuth, name)).parameters.values())[1:]
+    assert blocking == declared
+    assert all(p.kind is not inspect.Parameter.VAR_KEYWORD for p in declared)
+    for shot in (name, f"a{name}"):
+        if hasattr(api, shot):
+            assert list(inspect.signature(getattr(api, shot)).parameters.values()) == declared
+            assert getattr(api, shot).__doc__ == getattr(api.AsyncSleuth, name).__doc__

@@ -9,9 +9,10 @@ CLI, the HTTP server and the MCP server all go through here.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+import functools
+import inspect
+from collections.abc import Callable, Coroutine, Sequence
+from typing import TYPE_CHECKING, Any, Concatenate, Literal, ParamSpec, TypeAlias, TypeVar
 
 from sleuth.config import Settings
 from sleuth.errors import UsageError
@@ -19,12 +20,7 @@ from sleuth.session import AsyncSession, ProgressCallback
 
 if TYPE_CHECKING:
     from sleuth.agent import Answer
-    from sleuth.digest import Digest
     from sleuth.discovery import Chooser, DiscoveryResult
-    from sleuth.pages import FetchResult
-    from sleuth.stack import Project
-    from sleuth.suggest import SuggestResult
-    from sleuth.websearch import SearchResponse
 
 T = TypeVar("T")
 
@@ -95,8 +91,53 @@ class AsyncSleuth(AsyncSession):
         )
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+Operation: TypeAlias = Callable[Concatenate[AsyncSleuth, P], Coroutine[Any, Any, R]]
+
+
+def _signed(call: Callable[..., Any], method: Callable[..., Any], *, drop_self: bool) -> None:
+    """Give ``call`` the name, docs and signature of the session method it runs."""
+    functools.update_wrapper(call, method, assigned=("__name__", "__qualname__", "__doc__"))
+    signature = inspect.signature(method)
+    if drop_self:
+        signature = signature.replace(parameters=list(signature.parameters.values())[1:])
+    call.__signature__ = signature  # type: ignore[attr-defined]
+
+
+def _blocking(method: Operation[P, R]) -> Callable[Concatenate[Sleuth, P], R]:
+    def call(self: Sleuth, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return self._run(method(self._async, *args, **kwargs))
+
+    _signed(call, method, drop_self=False)
+    return call
+
+
+def _one_shot(method: Operation[P, R]) -> Callable[P, R]:
+    """A blocking call with default settings, in a client of its own."""
+
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        with Sleuth() as client:
+            return client._run(method(client._async, *args, **kwargs))
+
+    _signed(call, method, drop_self=True)
+    return call
+
+
+def _async_one_shot(method: Operation[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
+    async def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        async with AsyncSleuth() as client:
+            return await method(client, *args, **kwargs)
+
+    _signed(call, method, drop_self=True)
+    return call
+
+
 class Sleuth:
-    """The blocking twin of :class:`AsyncSleuth`; one private event loop per client."""
+    """The blocking twin of :class:`AsyncSleuth`; one private event loop per client.
+
+    Its methods are :class:`AsyncSleuth`'s, with the same typed keywords, run to the end.
+    """
 
     def __init__(self, settings: Settings | None = None, **kwargs: Any) -> None:
         self._runner = asyncio.Runner()
@@ -114,26 +155,13 @@ class Sleuth:
             hint="use AsyncSleuth and await its methods",
         )
 
-    def fetch(self, url: str, **kwargs: Any) -> FetchResult:
-        return self._run(self._async.fetch(url, **kwargs))
-
-    def search(self, query: str, **kwargs: Any) -> SearchResponse:
-        return self._run(self._async.search(query, **kwargs))
-
-    def research(self, question: str, **kwargs: Any) -> Digest:
-        return self._run(self._async.research(question, **kwargs))
-
-    def ask(self, question: str, **kwargs: Any) -> Answer:
-        return self._run(self._async.ask(question, **kwargs))
-
-    def detect(self, path: Path | str = ".", **kwargs: Any) -> list[Project]:
-        return self._run(self._async.detect(path, **kwargs))
-
-    def suggest(self, url: str, **kwargs: Any) -> SuggestResult:
-        return self._run(self._async.suggest(url, **kwargs))
-
-    def discover(self, name: str, **kwargs: Any) -> DiscoveryResult:
-        return self._run(self._async.discover(name, **kwargs))
+    fetch = _blocking(AsyncSleuth.fetch)
+    search = _blocking(AsyncSleuth.search)
+    research = _blocking(AsyncSleuth.research)
+    ask = _blocking(AsyncSleuth.ask)
+    detect = _blocking(AsyncSleuth.detect)
+    suggest = _blocking(AsyncSleuth.suggest)
+    discover = _blocking(AsyncSleuth.discover)
 
     def close(self) -> None:
         try:
@@ -151,65 +179,16 @@ class Sleuth:
         self.close()
 
 
-def fetch(url: str, **kwargs: Any) -> FetchResult:
-    """Fetch one page with default settings (see :meth:`AsyncSleuth.fetch`)."""
-    with Sleuth() as client:
-        return client.fetch(url, **kwargs)
+fetch = _one_shot(AsyncSleuth.fetch)
+search = _one_shot(AsyncSleuth.search)
+research = _one_shot(AsyncSleuth.research)
+ask = _one_shot(AsyncSleuth.ask)
+detect = _one_shot(AsyncSleuth.detect)
+discover = _one_shot(AsyncSleuth.discover)
 
-
-def search(query: str, **kwargs: Any) -> SearchResponse:
-    with Sleuth() as client:
-        return client.search(query, **kwargs)
-
-
-def research(question: str, **kwargs: Any) -> Digest:
-    with Sleuth() as client:
-        return client.research(question, **kwargs)
-
-
-def ask(question: str, **kwargs: Any) -> Answer:
-    """Answer a question with the configured LLM (see :meth:`AsyncSleuth.ask`)."""
-    with Sleuth() as client:
-        return client.ask(question, **kwargs)
-
-
-def detect(path: Path | str = ".", **kwargs: Any) -> list[Project]:
-    """The stack of every project under ``path`` (see :meth:`AsyncSleuth.detect`)."""
-    with Sleuth() as client:
-        return client.detect(path, **kwargs)
-
-
-def discover(name: str, **kwargs: Any) -> DiscoveryResult:
-    """The official source of a developer tool (see :meth:`AsyncSleuth.discover`)."""
-    with Sleuth() as client:
-        return client.discover(name, **kwargs)
-
-
-async def afetch(url: str, **kwargs: Any) -> FetchResult:
-    async with AsyncSleuth() as client:
-        return await client.fetch(url, **kwargs)
-
-
-async def asearch(query: str, **kwargs: Any) -> SearchResponse:
-    async with AsyncSleuth() as client:
-        return await client.search(query, **kwargs)
-
-
-async def aresearch(question: str, **kwargs: Any) -> Digest:
-    async with AsyncSleuth() as client:
-        return await client.research(question, **kwargs)
-
-
-async def aask(question: str, **kwargs: Any) -> Answer:
-    async with AsyncSleuth() as client:
-        return await client.ask(question, **kwargs)
-
-
-async def adetect(path: Path | str = ".", **kwargs: Any) -> list[Project]:
-    async with AsyncSleuth() as client:
-        return await client.detect(path, **kwargs)
-
-
-async def adiscover(name: str, **kwargs: Any) -> DiscoveryResult:
-    async with AsyncSleuth() as client:
-        return await client.discover(name, **kwargs)
+afetch = _async_one_shot(AsyncSleuth.fetch)
+asearch = _async_one_shot(AsyncSleuth.search)
+aresearch = _async_one_shot(AsyncSleuth.research)
+aask = _async_one_shot(AsyncSleuth.ask)
+adetect = _async_one_shot(AsyncSleuth.detect)
+adiscover = _async_one_shot(AsyncSleuth.discover)
