@@ -502,11 +502,35 @@ def test_wrapper_holding_the_whole_page_is_kept_as_the_body(style: str) -> None:
     assert all(sentence in text for sentence in VISIBLE)
 
 
-def test_wrapper_beside_a_visible_image_stays_hidden() -> None:
-    """An image of text beside a hidden wrapper is something a reader sees instead."""
+@pytest.mark.parametrize(
+    "beside",
+    [
+        '<img src="/notice.png" alt="">',
+        '<iframe src="/article.html"></iframe>',
+        '<svg viewBox="0 0 10 10"><rect width="10" height="10"/></svg>',
+        "<canvas></canvas>",
+        '<div style="background:url(/article.png);height:900px"></div>',
+    ],
+)
+def test_wrapper_beside_something_a_reader_sees_stays_hidden(beside: str) -> None:
+    """A picture, a frame or a drawing beside a hidden wrapper is what a reader sees
+    instead: the wrapper is a block of the page, not the page."""
     document = (
         article_with(f"<p>{INJECTION}</p>")
-        .replace('<body class="article-page">', '<body><img src="/notice.png" alt=""><div hidden>')
+        .replace('<body class="article-page">', f"<body>{beside}<div hidden>")
+        .replace("</body>", "</div></body>")
+    )
+    assert "PWNED" not in _sanitised(document)
+    assert "PWNED" not in extract(document).text
+
+
+def test_wrapper_on_a_page_with_a_background_image_stays_hidden() -> None:
+    document = (
+        article_with(f"<p>{INJECTION}</p>")
+        .replace(
+            '<body class="article-page">',
+            '<body style="background-image:url(/shot.png)"><div style="opacity:0">',
+        )
         .replace("</body>", "</div></body>")
     )
     assert "PWNED" not in _sanitised(document)

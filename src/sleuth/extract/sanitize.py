@@ -87,7 +87,9 @@ _PAGE_ROOTS = frozenset(("html", "body"))
 _MAINS = (etree.XPath("//main"), etree.XPath("//*[@role='main']"))
 _TEXT_LENGTH = etree.XPath("string-length(normalize-space())")
 # What a reader sees on a page besides its text.
-_SEEN_ELEMENTS = ("img", "picture", "video", "input", "textarea", "select", "button")
+_SEEN_ELEMENTS = frozenset(("img", "picture", "video", "input", "textarea", "select", "button"))
+# Dropped elements that paint something a reader sees (a frame, a drawing).
+_PAINTED = ("svg", "iframe", "frame", "object", "embed", "applet", "canvas")
 # A segment waits in a Suspense boundary (B:, filled by React's $RC) or in a segment
 # placeholder (P:, filled by $RS); both share the segment's number.
 _STREAM_PLACEHOLDERS = etree.XPath("//template[starts-with(@id, 'B:') or starts-with(@id, 'P:')]")
@@ -461,15 +463,35 @@ def _main_container(root: etree._Element) -> etree._Element | None:
     return None
 
 
-def _holds_the_page(element: etree._Element, body: etree._Element, length: float) -> bool:
+def _holds_the_page(
+    element: etree._Element,
+    body: etree._Element,
+    length: float,
+    painted: list[list[etree._Element]],
+) -> bool:
     """Everything a reader could see on the page is inside ``element``: every character
-    of the body's text (``length``, measured before any hidden block was removed), and
-    every image and form field. Hiding it hides the page as hiding ``<body>`` does
-    (scripts reveal it); nothing can sit beside it for a reader to see instead."""
+    of the body's text (``length``, measured before any hidden block was removed), every
+    image, form field and background image, and every frame, canvas or drawing
+    (``painted``: the ancestors of each, taken before they were dropped). Hiding it
+    hides the page as hiding ``<body>`` does (scripts reveal it); nothing can sit
+    beside it for a reader to see instead."""
     if number(_TEXT_LENGTH, element) != length:
         return False
-    inside = {id(node) for node in element.iter(*_SEEN_ELEMENTS)}
-    return all(id(node) in inside for node in body.iter(*_SEEN_ELEMENTS))
+    if any(_paints(ancestor) for ancestor in element.iterancestors()):
+        return False
+    for node in body.iter(etree.Element):
+        if (node.tag in _SEEN_ELEMENTS or _paints(node)) and not _inside(node, element):
+            return False
+    return all(any(ancestor is element for ancestor in chain) for chain in painted)
+
+
+def _paints(node: etree._Element) -> bool:
+    """An inline background image (a picture of text is something a reader sees)."""
+    return "url(" in (node.get("style") or "")
+
+
+def _inside(node: etree._Element, element: etree._Element) -> bool:
+    return node is element or any(ancestor is element for ancestor in node.iterancestors())
 
 
 def _frames_page(element: etree._Element) -> bool:
@@ -547,11 +569,12 @@ def _may_hide(element: etree._Element) -> bool:
 def sanitize(root: etree._Element) -> None:
     """Drop non-content and hidden elements from ``root`` in place, keeping their tails."""
     _place_streamed_segments(root)
+    body = root.find("body")
+    painted = [list(e.iterancestors()) for e in body.iter(*_PAINTED)] if body is not None else []
     etree.strip_elements(root, *_DROPPED_TAGS, with_tail=False)
     main: etree._Element | None = None
     main_found = False
     targets: frozenset[str] | None = None
-    body = root.find("body")
     page_length = number(_TEXT_LENGTH, body) if body is not None else -1.0
     for element in _candidates(root):
         if element.getparent() is None:
@@ -563,7 +586,7 @@ def sanitize(root: etree._Element) -> None:
                 _strip_unsized_text(element)
                 continue
         if element.tag in _PAGE_ROOTS or (
-            body is not None and _holds_the_page(element, body, page_length)
+            body is not None and _holds_the_page(element, body, page_length, painted)
         ):
             continue  # the whole page, hidden until scripts reveal it
         if targets is None:
