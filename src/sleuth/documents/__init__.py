@@ -9,6 +9,9 @@ outcome (``encrypted``, ``corrupt_document``, ``no_text_layer``, ``timeout``,
 
 from __future__ import annotations
 
+import re
+from array import array
+from itertools import accumulate
 from typing import Literal
 
 from sleuth.documents.sniff import (
@@ -54,6 +57,29 @@ __all__ = [
     "read",
     "sniff",
 ]
+
+
+# libxml2's HTML parser stops descending at 256 levels and drops what lies deeper; a
+# little under it, counting the html and body elements and a few inline ones.
+MAX_DEPTH = 250
+_DIV_TAG = re.compile(rb"<(/?d)iv[\s>/]")
+_STEPS = bytes.maketrans(b"d/", b"\x01\xfe")  # "d" opens (+1), "/d" closes (-2 + 1)
+
+
+def div_depth(data: bytes) -> int:
+    """How deep ``<div>`` elements nest at most: a lower bound on the page's depth.
+
+    A ``</div>`` closes the innermost open ``<div>`` and whatever it holds, and a
+    stray one is ignored, so the running count of open ``<div>`` elements never
+    exceeds the tree's depth; a page with fewer ``<div>`` tags than the limit is
+    not scanned at all.
+    """
+    if data.count(b"<div") + data.count(b"<DIV") + data.count(b"<Div") <= MAX_DEPTH:
+        return 0
+    # One signed byte per tag, +1 opening and -1 closing, summed in C: the loop in Python
+    # would cost more than the parse on a page of many <div>s.
+    steps = array("b", b"".join(_DIV_TAG.findall(data.lower())).translate(_STEPS))
+    return max(accumulate(steps), default=0)
 
 
 def is_document(extraction: Extraction) -> bool:
@@ -130,6 +156,15 @@ def read(
     if kind == "pdf":
         return read_pdf(data, output=output, max_pages=max_pages, timeout=timeout, url=url)
     if kind == "html":
+        depth = div_depth(data)
+        if depth > MAX_DEPTH:
+            where = f"{url}: " if url else ""
+            raise TooLarge(
+                f"{where}the page nests at least {depth:,} elements deep; sleuth reads "
+                f"{MAX_DEPTH} levels, and the text deeper down would be lost",
+                url=url,
+                hint="the page is malformed or hostile; no setting raises this limit",
+            )
         declared = media_type(content_type)
         html_type = content_type if declared in ("text/html", "application/xhtml+xml") else None
         return extract(data, url=url, output=output, content_type=html_type)
