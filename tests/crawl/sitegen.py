@@ -4,10 +4,28 @@ from __future__ import annotations
 
 from loopback import Site
 
-WORDS = (
-    "harbour lamp keeper logbook storm tide coast beacon signal ledger channel vessel "
-    "lantern reef current chart compass anchor pier gull"
-).split()
+WORDS = [
+    "harbour",
+    "lamp",
+    "keeper",
+    "logbook",
+    "storm",
+    "tide",
+    "coast",
+    "beacon",
+    "signal",
+    "ledger",
+    "channel",
+    "vessel",
+    "lantern",
+    "reef",
+    "current",
+    "chart",
+    "compass",
+    "anchor",
+    "pier",
+    "gull",
+]
 
 
 def paragraph(seed: int, sentences: int = 4) -> str:

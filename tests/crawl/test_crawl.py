@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
-from loopback import Site
 from sitegen import page, tree_site
+
+from loopback import Site
 from sleuth.cache import MemoryCache
 from sleuth.config import Settings
 from sleuth.crawl.crawler import CrawlOptions
@@ -17,9 +19,7 @@ from sleuth.crawl.run import CrawlRun
 
 
 def settings(site: Site, **extra: Any) -> Settings:
-    return Settings(
-        allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", render="never", **extra
-    )
+    return Settings(allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", render="never", **extra)
 
 
 async def crawl(
@@ -64,7 +64,7 @@ class Arrivals:
 
     def gaps(self) -> list[float]:
         ordered = sorted(self.times)
-        return [b - a for a, b in zip(ordered, ordered[1:], strict=False)]
+        return [b - a for a, b in itertools.pairwise(ordered)]
 
 
 async def test_breadth_first_within_limits(site: Site) -> None:
@@ -89,7 +89,8 @@ async def test_hidden_and_out_of_scope_links_are_not_followed(site: Site) -> Non
     site.add("/other", page("Other", 4, []))
     records = await crawl(site, "/docs/", scope="prefix")
     assert set(by_path(site, records)) == {"/docs/", "/docs/a", "/docs/x"}
-    assert "/hidden" not in site.paths() and "/nofollow" not in site.paths()
+    assert "/hidden" not in site.paths()
+    assert "/nofollow" not in site.paths()
 
 
 async def test_robots_disallow_and_crawl_delay_measured_at_the_server(site: Site) -> None:
@@ -99,7 +100,8 @@ async def test_robots_disallow_and_crawl_delay_measured_at_the_server(site: Site
     for n, path in enumerate(["/a", "/b", "/c"], 1):
         arrivals.route(site, path, page(path, n, []))
     records = await crawl(site, concurrency=4, delay=0.05)
-    assert len(records) == 4 and "/private/x" not in site.paths()
+    assert len(records) == 4
+    assert "/private/x" not in site.paths()
     assert len(arrivals.times) == 4
     # Crawl-delay (0.3 s) beats --delay (0.05 s) even with 4 requests allowed in flight;
     # a little slack for the order in which the server's threads take the clock.
@@ -204,11 +206,13 @@ async def test_failures_are_records_and_the_crawl_goes_on(site: Site) -> None:
         records = by_path(site, await crawl(site, settings={"fetch_deadline": 1.0}))
     finally:
         stall.set()
-    assert records["/missing"]["outcome"] == "http_error" and records["/missing"]["status"] == 404
+    assert records["/missing"]["outcome"] == "http_error"
+    assert records["/missing"]["status"] == 404
     assert records["/broken"]["outcome"] == "http_error"
     assert records["/slow"]["outcome"] == "timeout"
     assert records["/fine"]["outcome"] == "ok"
-    assert records["/busy"]["outcome"] == "ok" and len(served) == 2  # waited, then retried
+    assert records["/busy"]["outcome"] == "ok"
+    assert len(served) == 2
 
 
 async def test_llms_txt_and_markdown_tree(site: Site, tmp_path: Path) -> None:
@@ -226,7 +230,8 @@ async def test_llms_txt_and_markdown_tree(site: Site, tmp_path: Path) -> None:
     assert len(records) == 4
     text = llms.read_text()
     assert text.startswith("# Harbour docs\n\n> ")
-    assert "## Guide" in text and f"- [Setup]({site.origin}/guide/setup): How." in text
+    assert "## Guide" in text
+    assert f"- [Setup]({site.origin}/guide/setup): How." in text
     host = site.origin.removeprefix("http://").replace(":", "_").replace(".", ".")
     setup = out / host / "guide" / "setup.md"
     assert setup.read_text().startswith("# Setup")

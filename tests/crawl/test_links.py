@@ -37,7 +37,8 @@ def test_links_are_absolute_canonical_deduplicated_and_judged() -> None:
         "https://other.test/x",
     }
     guide = links["http://site.test/docs/guide/one?a=1&b=2"]
-    assert guide["in_content"] is True and guide["text"] == "the guide"
+    assert guide["in_content"] is True
+    assert guide["text"] == "the guide"
     assert links["http://site.test/"]["in_content"] is False
     assert links["https://other.test/x"]["rel"] == "nofollow"
     assert result.images == [{"url": "http://site.test/img/lamp.png", "alt": "The lamp"}]
@@ -63,5 +64,7 @@ async def test_fetch_result_carries_links(site: Site) -> None:
     assert result.ok, result.error
     expected = f"{site.origin}/docs/guide/one?a=1&b=2"
     assert expected in {link["url"] for link in result.links}
-    assert again.cache == "hit" and again.links == result.links
-    assert "links" in result.model_dump() and result.images
+    assert again.cache == "hit"
+    assert again.links == result.links
+    assert "links" in result.model_dump()
+    assert result.images

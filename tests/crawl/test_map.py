@@ -8,8 +8,9 @@ import os
 import subprocess
 import sys
 
-from loopback import Site
 from sitegen import page
+
+from loopback import Site
 from sleuth.cache import MemoryCache
 from sleuth.config import Settings
 from sleuth.crawl.mapper import SiteMapper
@@ -54,7 +55,8 @@ async def test_robots_sitemap_index_gzip_and_loop(site: Site) -> None:
     o = site.origin
     assert urls[:4] == [f"{o}/a/1", f"{o}/a/2", f"{o}/b/1", f"{o}/c/1"]
     assert urls[4:] == [f"{o}/", f"{o}/d/1"]  # the start page and its links, once each
-    assert result.entries[0].lastmod == "2024-05-01" and result.entries[0].source == "sitemap"
+    assert result.entries[0].lastmod == "2024-05-01"
+    assert result.entries[0].source == "sitemap"
     assert any("loop" in note for note in result.notes)
     assert site.paths().count("/maps/index.xml") == 1
 

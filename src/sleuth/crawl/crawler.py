@@ -245,14 +245,29 @@ class Crawler:
         return False
 
     async def _next(self) -> tuple[int, dict[str, Any]] | None:
-        """The next slot this worker owns, or None when the crawl is over for it."""
+        """The next slot this worker owns, or None when the crawl is over for it.
+
+        Slots left by a dead worker come first and cost no budget (they were counted when
+        first claimed); new slots stop once ``--max-pages`` is spent across all runs.
+        """
         while True:
             async with self._lock:
-                if self._full:
-                    return None
+                for index in sorted(self._pending):
+                    if await self.state.record(index) is not None:
+                        self._pending.discard(index)
+                        continue
+                    taken = None if self._full else await self.state.take_over(index)
+                    if taken is None and self._full:
+                        taken = await self._inherit(index)
+                    if taken is None:
+                        continue
+                    self._pending.discard(index)
+                    if taken == "fresh" and not await self._budget(index):
+                        return None
+                    return await self._claimed(index)
                 tail = await self.state.tail()
                 self.progress.queued = tail
-                while self._cursor <= tail:
+                while not self._full and self._cursor <= tail:
                     index = self._cursor
                     self._cursor += 1
                     if await self.state.record(index) is not None:
@@ -262,15 +277,17 @@ class Crawler:
                             return None
                         return await self._claimed(index)
                     self._pending.add(index)
-                for index in sorted(self._pending):
-                    if await self.state.record(index) is not None:
-                        self._pending.discard(index)
-                    elif await self.state.take_over(index):
-                        self._pending.discard(index)
-                        return await self._claimed(index)
                 if not self._pending and self._inflight == 0:
                     return None
             await asyncio.sleep(_IDLE)
+
+    async def _inherit(self, index: int) -> str | None:
+        """With the budget spent, only a dead worker's slot may still be taken."""
+        owner = await self.state.get_value(f"owner:{index}")
+        if owner is None:  # given back unread: nobody reads it now
+            self._pending.discard(index)
+            return None
+        return await self.state.take_over(index)
 
     async def _claimed(self, index: int) -> tuple[int, dict[str, Any]] | None:
         item = await self.state.item(index)
@@ -302,23 +319,19 @@ class Crawler:
                 delay = Protego.parse(policy.body).crawl_delay("sleuth")
                 self.gate.set_crawl_delay(host, float(delay) if delay else None)
 
-    async def _read(self, url: str) -> Any:
-        host = urlsplit(url).netloc.lower()
-        await self._host_rules(url)
-        render = self.options.render
-        fetch = self.fetcher.fetch
+    async def _read(self, url: str, host: str) -> Any:
+        """The page through the one fetch path; a 429/503 with Retry-After slows the host
+        and is tried again. The caller holds one of the host's slots."""
         kwargs: dict[str, Any] = {
             "output": self.options.output,
-            "render": render,
+            "render": self.options.render,
             "respect_robots": self.options.respect_robots,
         }
-        if await self.fetcher.is_cached(url, self.options.output, render):
-            return await fetch(url, **kwargs)  # no request reaches the host
         result = None
         for attempt in range(_RETRIES + 1):
             self._retry_after.pop(host, None)
-            async with self.gate.turn(host):
-                result = await fetch(url, refresh=attempt > 0, **kwargs)
+            await self.gate.wait(host)
+            result = await self.fetcher.fetch(url, refresh=attempt > 0, **kwargs)
             slow = result.outcome == "rate_limited" or result.status == 503
             wait = self._retry_after.pop(host, None)
             if not slow or wait is None:
@@ -328,9 +341,16 @@ class Crawler:
                 break
         return result
 
-    async def _process(self, index: int, item: dict[str, Any]) -> dict[str, Any]:
-        url, depth, parent = item["url"], int(item["depth"]), item.get("parent")
-        result = await self._read(url)
+    async def _process(self, url: str, depth: int, parent: str | None, host: str) -> dict[str, Any]:
+        if await self.fetcher.is_cached(url, self.options.output, self.options.render):
+            result: Any = await self.fetcher.fetch(  # no request reaches the host
+                url,
+                output=self.options.output,
+                render=self.options.render,
+                respect_robots=self.options.respect_robots,
+            )
+        else:
+            result = await self._read(url, host)
         record: dict[str, Any] = result.model_dump(exclude={"total_chars"})
         record.update(depth=depth, parent=parent)
         if result.ok:
@@ -374,23 +394,35 @@ class Crawler:
         await self.state.open(resume=self.options.resume)
         await self.state.heartbeat()
         await self.seed([(self.scope.start, 0, None), *[(url, 1, None) for url in seeds]])
-        out: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        out: asyncio.Queue[tuple[dict[str, Any], asyncio.Future[None]] | None] = asyncio.Queue()
         workers = max(2, self.options.concurrency * 2)
+
+        async def finish(index: int, record: dict[str, Any]) -> None:
+            """Hand the record out, wait until the caller has taken it, then mark the slot
+            done: a crawl killed in between prints the page again rather than never."""
+            self.progress.pages += 1
+            taken = asyncio.get_running_loop().create_future()
+            await out.put((record, taken))
+            await taken
+            await self.state.done(index, summary(record))
+
+        async def handle(index: int, item: dict[str, Any]) -> None:
+            url, depth, parent = item["url"], int(item["depth"]), item.get("parent")
+            host = urlsplit(url).netloc.lower()
+            await self._host_rules(url)
+            async with self.gate.slot(host):  # held until the record is out: per-host pages
+                await finish(index, await self._process(url, depth, parent, host))
 
         async def work() -> None:
             while (slot := await self._next()) is not None:
-                index, item = slot
                 try:
-                    record = await self._process(index, item)
-                    self.progress.pages += 1
-                    await out.put(record)
-                    await self.state.done(index, summary(record))
+                    await handle(*slot)
                 finally:
                     self._inflight -= 1
 
         async def beat() -> None:
             while True:
-                await asyncio.sleep(HEARTBEAT_TTL / 3)
+                await asyncio.sleep(HEARTBEAT_TTL / 5)
                 await self.state.heartbeat()
 
         tasks = [asyncio.create_task(work()) for _ in range(workers)]
@@ -398,8 +430,10 @@ class Crawler:
         done = asyncio.gather(*tasks)
         done.add_done_callback(lambda _: out.put_nowait(None))
         try:
-            while (record := await out.get()) is not None:
+            while (entry := await out.get()) is not None:
+                record, taken = entry
                 yield record
+                taken.set_result(None)
             await done  # raise what a worker raised
         finally:
             heart.cancel()

@@ -71,14 +71,18 @@ class HostGate:
         self._delays[host] = max(self.delay(host) * 2, 0.05)
 
     @asynccontextmanager
-    async def turn(self, host: str) -> AsyncIterator[None]:
+    async def slot(self, host: str) -> AsyncIterator[None]:
+        """Hold one of the host's slots: a page from its request until its record is out."""
         slot = await self._slot(host)
         try:
-            await self._pause(host)
-            await self._tick(host)
             yield
         finally:
             await self.state.cache.delete(self.state._key(f"slot:{host}:{slot}"))
+
+    async def wait(self, host: str) -> None:
+        """Before each request: sit out a pause, then take the next free tick."""
+        await self._pause(host)
+        await self._tick(host)
 
     async def _slot(self, host: str) -> int:
         while True:

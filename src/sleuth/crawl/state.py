@@ -26,7 +26,7 @@ from typing import Any
 
 from sleuth.cache.base import Cache, cache_key
 
-HEARTBEAT_TTL = 3.0  # a worker silent this long is gone; its slots are taken over
+HEARTBEAT_TTL = 5.0  # a worker silent this long is gone; its slots are taken over
 
 
 def crawl_id(start: str, scope: dict[str, object]) -> str:
@@ -100,17 +100,18 @@ class CrawlState:
         await self.cache.delete(self._key(f"owner:{index}"))
         await self.cache.delete(self._key(f"claim:{index}"))
 
-    async def take_over(self, index: int) -> bool:
-        """Claim a slot whose owner is gone, or that was given back."""
+    async def take_over(self, index: int) -> str | None:
+        """Claim a slot whose owner is gone ("inherited": already counted against the page
+        budget) or that was given back unread ("fresh"); None when it is not ours."""
         owner = await self._get(f"owner:{index}")
         if owner is None:
-            return await self.claim(index)
+            return "fresh" if await self.claim(index) else None
         if owner == self.worker or await self.alive(str(owner)):
-            return False
+            return None
         if await self.counter(f"claim:{index}:{owner}") != 1:
-            return False
+            return None
         await self._put(f"owner:{index}", self.worker)
-        return True
+        return "inherited"
 
     async def heartbeat(self) -> None:
         await self.cache.set(self._key(f"alive:{self.worker}"), b"1", HEARTBEAT_TTL)

@@ -1,0 +1,156 @@
+"""A crawl killed with SIGKILL resumes; two workers on one Redis share a crawl.
+
+Real ``sleuth crawl`` processes, a real loopback site that counts requests per path and
+a real ``redis-server``; the kill is triggered by what the server has served.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
+
+import pytest
+from sitegen import page
+
+from loopback import Site, serve
+from redis_server import running_redis
+
+PAGES = 30
+
+
+class CountingSite:
+    """A 30-page tree whose handler counts page requests and can hold one of them."""
+
+    def __init__(self, site: Site, hold_at: int | None = None) -> None:
+        self.site = site
+        self.counts: Counter[str] = Counter()
+        self.reached = threading.Event()
+        self.hold_at = hold_at
+        self._lock = threading.Lock()
+        paths = ["/"] + [f"/p/{n}" for n in range(1, PAGES)]
+        for n, path in enumerate(paths):
+            children = [paths[c] for c in range(n * 3 + 1, n * 3 + 4) if c < PAGES]
+            site.add(path, handler=self._handler(page(f"Page {n}", n, children).encode()))
+
+    def _handler(self, body: bytes):  # type: ignore[no-untyped-def]
+        def handle(request: BaseHTTPRequestHandler) -> None:
+            with self._lock:
+                self.counts[request.path] += 1
+                served = sum(self.counts.values())
+            if served == self.hold_at:
+                self.reached.set()
+                self.site.release.wait(30)  # held until the test has killed the crawler
+            request.send_response(200)
+            request.send_header("Content-Type", "text/html")
+            request.send_header("Content-Length", str(len(body)))
+            request.end_headers()
+            request.wfile.write(body)
+
+        return handle
+
+
+@pytest.fixture
+def site() -> Iterator[Site]:
+    with serve() as running:
+        yield running
+
+
+def command(site: Site, *extra: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "sleuth",
+        "crawl",
+        site.origin + "/",
+        "--json",
+        "--max-pages",
+        "20",
+        "--delay",
+        "0",
+        "--concurrency",
+        "1",
+        *extra,
+    ]
+
+
+def environment(site: Site, **values: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "SLEUTH_ALLOW_HOSTS": f"127.0.0.1:{site.port}",
+        "SLEUTH_RENDER": "never",
+        **values,
+    }
+
+
+def urls(output: str) -> list[str]:
+    return [json.loads(line)["url"] for line in output.splitlines() if line.strip()]
+
+
+def test_resume_after_kill_9_prints_only_new_records(site: Site, tmp_path: Path) -> None:
+    counting = CountingSite(site, hold_at=8)
+    env = environment(site, SLEUTH_CACHE="file", SLEUTH_CACHE_DIR=str(tmp_path / "cache"))
+    first = subprocess.Popen(command(site), env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert counting.reached.wait(60), "the crawl never reached its 8th page"
+        first.send_signal(signal.SIGKILL)
+        printed_before, _ = first.communicate(timeout=30)
+    finally:
+        if first.poll() is None:
+            first.kill()
+        site.release.set()
+    before = urls(printed_before)
+    assert len(before) == 7  # pages 1-7 printed; the 8th was in flight
+    second = subprocess.run(
+        command(site, "--resume"), env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert second.returncode == 0, second.stderr
+    after = urls(second.stdout)
+    assert not set(before) & set(after)
+    assert len(before) + len(after) == 20  # --max-pages counts both runs
+    assert len(set(before + after)) == 20
+
+
+def test_two_workers_on_one_redis_read_each_page_once(site: Site) -> None:
+    counting = CountingSite(site)
+    with running_redis() as redis:
+        env = environment(site, SLEUTH_CACHE="redis", SLEUTH_REDIS_URL=redis.url)
+        extra = ("--max-pages", "100", "--delay", "0.1", "--concurrency", "2")
+        first = subprocess.Popen(
+            [*command(site), *extra], env=env, stdout=subprocess.PIPE, text=True
+        )
+        printed: list[str] = []
+        reader = threading.Thread(target=lambda: printed.append(first.stdout.read()))  # type: ignore[union-attr]
+        reader.start()
+        try:
+            # the second worker joins once the first has begun (its crawl generation exists)
+            while sum(counting.counts.values()) == 0 and first.poll() is None:
+                threading.Event().wait(0.01)
+            second = subprocess.run(
+                [*command(site, "--resume"), *extra],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
+            first.wait(timeout=120)
+            reader.join(timeout=30)
+        finally:
+            if first.poll() is None:
+                first.kill()
+    assert first.returncode == 0
+    assert second.returncode == 0, second.stderr
+    assert max(counting.counts.values()) == 1, counting.counts
+    assert len(counting.counts) == PAGES
+    one, two = urls(printed[0]), urls(second.stdout)
+    assert len(one) + len(two) == PAGES
+    assert not set(one) & set(two)
+    assert two, "the second worker took no share"
