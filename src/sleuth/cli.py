@@ -302,6 +302,9 @@ def fetch(
             help="Pin HOST:PORT to ADDR[,ADDR...] like curl; repeatable.",
         ),
     ] = None,
+    links: Annotated[
+        bool, typer.Option("--links", help="Also list the page's links (JSON always has them).")
+    ] = False,
     json_output: JsonFlag = False,
 ) -> None:
     """Fetch a page safely and print its main text."""
@@ -337,6 +340,10 @@ def fetch(
             from sleuth.pages.paging import truncation_marker
 
             _out(truncation_marker(result.next_start_index).lstrip("\n") + "\n")
+        if links:
+            from sleuth.crawl.output import links_section
+
+            _out(links_section(result.links, markdown=format is FetchFormat.markdown))
     else:
         message = result.error.message if result.error else result.outcome
         sys.stderr.write(f"sleuth: {result.outcome}: {message}\n")

@@ -68,3 +68,35 @@ async def test_fetch_result_carries_links(site: Site) -> None:
     assert again.links == result.links
     assert "links" in result.model_dump()
     assert result.images
+
+
+def test_fetch_cli_lists_links_only_when_asked(site: Site) -> None:
+    import os
+    import subprocess
+    import sys
+
+    url = site.add("/docs/index.html", PAGE)
+    env = {
+        **os.environ,
+        "SLEUTH_ALLOW_HOSTS": f"127.0.0.1:{site.port}",
+        "SLEUTH_CACHE": "memory",
+        "SLEUTH_RENDER": "never",
+    }
+
+    def fetch(*flags: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "sleuth", "fetch", url, *flags],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    guide = f"{site.origin}/docs/guide/one?a=1&b=2"
+    assert guide not in fetch()
+    listed = fetch("--links")
+    assert f"Links:\n{guide}\tthe guide\n" in listed
+    assert f"- [the guide]({guide})" in fetch("--links", "--format", "markdown")

@@ -100,3 +100,15 @@ def index_markdown(records: list[dict[str, Any]], *, start: str) -> str:
             file = markdown_path(record["url"]).as_posix()
             lines.append(f"- [{label}]({file}) — <{record['url']}>")
     return "\n".join(lines) + "\n"
+
+
+def links_section(links: list[dict[str, Any]], *, markdown: bool = False) -> str:
+    """``fetch --links``: the page's links after its text, content links first."""
+    ordered = sorted(links, key=lambda link: not link.get("in_content"))
+    if markdown:
+        rows = [
+            f"- [{_escape(link.get('text') or link['url'])}]({link['url']})" for link in ordered
+        ]
+        return "\n## Links\n\n" + "\n".join(rows) + "\n"
+    rows = [f"{link['url']}\t{' '.join((link.get('text') or '').split())}" for link in ordered]
+    return "\nLinks:\n" + "\n".join(row.rstrip("\t") for row in rows) + "\n"
