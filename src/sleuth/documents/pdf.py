@@ -62,7 +62,7 @@ _TEXT, _PATH, _IMAGE, _SHADING, _FORM = 1, 2, 3, 4, 5
 _INVISIBLE_MODES = (3, 7)  # FPDF_TEXTRENDERMODE_INVISIBLE, _CLIP
 _STROKE_MODES = (1, 5)
 _HEADING_RATIO = 1.15
-_MARGIN = 0.09  # share of the page height at top and bottom where running heads live
+_MARGIN = 0.12  # share of the page height at top and bottom where running heads live
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 _PAGE_NUMBER = re.compile(
     r"^(?:[-–—]\s*)?(?:page\s+|p\.\s*|seite\s+)?(?:\d{1,4}|[ivxlcdm]{1,6})"
@@ -516,12 +516,14 @@ def _drop_running_heads(pages: list[PageText]) -> None:
     """Lines in the margins repeated on most pages, and page numbers, are not the text."""
 
     def margins(page: PageText) -> list[_Line]:
+        """The two top and two bottom lines of a page, where they lie near its edges."""
         if not page.lines:
             return []
-        top = max(line.y1 for line in page.lines)
-        bottom = min(line.y0 for line in page.lines)
+        by_height = sorted(page.lines, key=lambda ln: -ln.y1)
         zone = _MARGIN * page.height
-        return [line for line in page.lines if line.y1 >= top - zone or line.y0 <= bottom + zone]
+        top = [ln for ln in by_height[:2] if ln.y0 >= page.height - zone]
+        bottom = [ln for ln in by_height[-2:] if ln.y1 <= zone]
+        return list({id(ln): ln for ln in top + bottom}.values())
 
     edges = [margins(page) for page in pages]
     counts = Counter(key for lines in edges for key in {_key(line.text) for line in lines})
