@@ -19,7 +19,11 @@ from sleuth.errors import UsageError
 from sleuth.session import AsyncSession, ProgressCallback
 
 if TYPE_CHECKING:
+    from collections.abc import AsyncGenerator, Iterator
+    from pathlib import Path
+
     from sleuth.agent import Answer
+    from sleuth.crawl.run import SiteMap
     from sleuth.discovery import Chooser, DiscoveryResult
 
 T = TypeVar("T")
@@ -89,6 +93,81 @@ class AsyncSleuth(AsyncSession):
             progress=progress,
             choose=choose,
         )
+
+    async def map(
+        self,
+        url: str,
+        *,
+        scope: Literal["host", "domain", "prefix"] = "host",
+        include: Sequence[str] = (),
+        exclude: Sequence[str] = (),
+        limit: int = 10_000,
+        respect_robots: bool = True,
+    ) -> SiteMap:
+        """A site's URLs from its sitemaps, feeds and start page, without reading them all."""
+        from sleuth.crawl.run import site_map
+
+        return await site_map(
+            self.settings,
+            self.cache,
+            url,
+            scope=scope,
+            include=tuple(include),
+            exclude=tuple(exclude),
+            limit=limit,
+            respect_robots=respect_robots,
+            resolver=self.resolver,
+        )
+
+    async def crawl(
+        self,
+        url: str,
+        *,
+        scope: Literal["host", "domain", "prefix"] = "host",
+        include: Sequence[str] = (),
+        exclude: Sequence[str] = (),
+        max_pages: int = 100,
+        max_depth: int = 5,
+        sitemaps: bool = False,
+        concurrency: int = 2,
+        delay: float = 0.25,
+        resume: bool = False,
+        respect_robots: bool = True,
+        format: Literal["text", "markdown"] = "text",
+        out: Path | None = None,
+        llms_txt: Path | None = None,
+    ) -> AsyncGenerator[dict[str, Any], None]:
+        """Read a site breadth first within ``scope``; yields each page's record (the fetch
+        result's fields plus ``depth`` and ``parent``) as it is done, failures included."""
+        from sleuth.crawl.crawler import CrawlOptions
+        from sleuth.crawl.run import CrawlRun
+
+        options = CrawlOptions(
+            scope=scope,
+            include=tuple(include),
+            exclude=tuple(exclude),
+            max_pages=max_pages,
+            max_depth=max_depth,
+            sitemaps=sitemaps,
+            concurrency=concurrency,
+            delay=delay,
+            resume=resume,
+            respect_robots=respect_robots,
+            output=format,
+        )
+        run = CrawlRun(
+            self.settings,
+            self.cache,
+            url,
+            options,
+            resolver=self.resolver,
+            out=out,
+            llms_txt=llms_txt,
+        )
+        async with run:
+            async for record in run.pages():
+                yield record
+            await run.finish()
 
 
 P = ParamSpec("P")
@@ -162,6 +241,23 @@ class Sleuth:
     detect = _blocking(AsyncSleuth.detect)
     suggest = _blocking(AsyncSleuth.suggest)
     discover = _blocking(AsyncSleuth.discover)
+    map = _blocking(AsyncSleuth.map)
+
+    def crawl(self, url: str, **options: Any) -> Iterator[dict[str, Any]]:
+        """:meth:`AsyncSleuth.crawl` as a blocking iterator of page records."""
+        pages = self._async.crawl(url, **options)
+
+        async def step() -> dict[str, Any]:
+            return await pages.__anext__()
+
+        try:
+            while True:
+                try:
+                    yield self._run(step())
+                except StopAsyncIteration:
+                    return
+        finally:
+            self._run(pages.aclose())
 
     def close(self) -> None:
         try:
