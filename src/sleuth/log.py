@@ -20,7 +20,9 @@ class _HumanFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         fields = getattr(record, "fields", {})
         parts = [f"{k}={_human(v)}" for k, v in fields.items() if v is not None]
-        return f"sleuth {record.levelname.lower()} {record.getMessage()} {' '.join(parts)}".rstrip()
+        line = f"sleuth {record.levelname.lower()} {record.getMessage()} {' '.join(parts)}".rstrip()
+        trace = _traceback(self, record)
+        return f"{line}\n{trace}" if trace else line
 
 
 class _JSONFormatter(logging.Formatter):
@@ -31,7 +33,25 @@ class _JSONFormatter(logging.Formatter):
             "event": record.getMessage(),
         }
         payload.update(getattr(record, "fields", {}))
+        trace = _traceback(self, record)
+        if trace:  # one line of JSON still: the traceback is a field, newlines escaped
+            payload["traceback"] = trace
         return json.dumps(payload, default=str, ensure_ascii=False)
+
+
+def _traceback(formatter: logging.Formatter, record: logging.LogRecord) -> str:
+    """The record's traceback (and stack, if asked for) as text; ``""`` without one.
+
+    A failure logged with ``exc_info`` must keep its traceback: it is the only trace of
+    a bug in a server that answered 500 without internals."""
+    parts: list[str] = []
+    if record.exc_info and record.exc_info[0] is not None and not record.exc_text:
+        record.exc_text = formatter.formatException(record.exc_info)
+    if record.exc_text:
+        parts.append(record.exc_text)
+    if record.stack_info:
+        parts.append(formatter.formatStack(record.stack_info))
+    return "\n".join(parts)
 
 
 def _human(value: Any) -> str:

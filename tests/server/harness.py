@@ -73,6 +73,18 @@ class ServerProcess:
         assert line is not None, f"the server never wrote {prefix!r}:\n{self.log}"
         return line
 
+    def wait_event(self, name: str, timeout: float = 30) -> dict[str, Any]:
+        """The first JSON log event called ``name``, once the server wrote it."""
+
+        def found() -> dict[str, Any] | None:
+            return next((e for e in self.log_events() if e.get("event") == name), None)
+
+        with self._changed:
+            self._changed.wait_for(lambda: found() is not None or self._ended, timeout)
+            event = found()
+        assert event is not None, f"the server never logged {name!r}:\n{self.log}"
+        return event
+
     def wait_ready(self, timeout: float = 60) -> ServerProcess:
         line = self._ready.get(timeout=timeout)
         assert line, f"the server exited before listening:\n{self.log}"
@@ -93,6 +105,8 @@ class ServerProcess:
     ) -> httpx.Response:
         with self.client(token) as client:
             if body is None or isinstance(body, bytes | str):
+                # Raw bodies are declared JSON unless the test says otherwise.
+                kw["headers"] = {"Content-Type": "application/json", **kw.get("headers", {})}
                 return client.post(path, content=body, **kw)
             return client.post(path, json=body, **kw)
 

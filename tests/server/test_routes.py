@@ -199,7 +199,8 @@ def test_bad_bodies_are_400_with_what_went_wrong(launch: Launch) -> None:
         b"": "body is empty",
         json.dumps({"query": "x", "colour": "red"}).encode(): "colour",
         json.dumps({"query": "x", "max_results": 99}).encode(): "max_results",
-        json.dumps({"query": "x" * 4000}).encode(): "over the 2048-byte limit",
+        b"[" * 1000 + b"]" * 1000: "nests deeper than 32 levels",  # 2 KB: a RecursionError once
+        b'{"query": ' + b"[" * 40 + b"]" * 40 + b"}": "nests deeper than 32 levels",
     }
     for body, message in cases.items():
         reply = server.post("/api/v1/search", body, headers={"Content-Type": "application/json"})
@@ -207,14 +208,28 @@ def test_bad_bodies_are_400_with_what_went_wrong(launch: Launch) -> None:
         assert reply.json()["code"] == "USAGE_ERROR"
         assert message in reply.json()["error"]
 
+    too_large = server.post("/api/v1/search", {"query": "x" * 4000})
+    assert too_large.status_code == 413
+    assert too_large.json() | {"error": ""} == {
+        "error": "",
+        "code": "BODY_TOO_LARGE",
+        "retryable": False,
+    }
+    assert "over the 2048-byte limit" in too_large.json()["error"]
+
     def chunks() -> object:  # no Content-Length: the cap holds while reading
         for _ in range(10):
             yield b" " * 1000
 
     with server.client() as client:
-        streamed = client.post("/api/v1/search", content=chunks())  # type: ignore[arg-type]
-    assert streamed.status_code == 400
+        streamed = client.post(
+            "/api/v1/search",
+            content=chunks(),  # type: ignore[arg-type]
+            headers={"Content-Type": "application/json"},
+        )
+    assert streamed.status_code == 413
     assert "over the 2048-byte limit" in streamed.json()["error"]
+    assert "Traceback" not in server.log
 
 
 def test_unknown_routes_and_methods(launch: Launch) -> None:
@@ -224,6 +239,17 @@ def test_unknown_routes_and_methods(launch: Launch) -> None:
     wrong = server.get("/api/v1/search")
     assert wrong.status_code == 405
     assert wrong.json()["code"] == "METHOD_NOT_ALLOWED"
+    assert wrong.headers["allow"] == "POST"  # RFC 9110: every 405 names what is allowed
+    with server.client() as client:
+        assert client.delete("/healthz").headers["allow"] == "GET, HEAD"
+        static = client.post("/static/app.js")
+        assert (static.status_code, static.headers["allow"]) == (405, "GET, HEAD")
+        assert static.json()["code"] == "METHOD_NOT_ALLOWED"
+        # Stateless MCP: GET would open a stream that never carries anything.
+        for method in ("GET", "DELETE", "PUT"):
+            mcp = client.request(method, "/mcp", headers={"Accept": "text/event-stream"})
+            assert (mcp.status_code, mcp.headers["allow"]) == (405, "POST"), method
+            assert mcp.json()["code"] == "METHOD_NOT_ALLOWED"
 
 
 def test_ask_without_a_model_is_503(launch: Launch) -> None:

@@ -78,13 +78,16 @@ def test_bad_bodies_are_400_and_never_reach_the_model(launch: Launch, wire: Wire
         ({"url": "javascript:alert(1)"}, "not an absolute http(s) URL"),
         ({"url": "/relative/path"}, "not an absolute http(s) URL"),
         ({"url": 42}, "url"),
-        ({"url": URL, "description": "d" * 2000}, "over the 1024-byte limit"),
     ]
     for body, message in cases:
         reply = server.post("/api/v1/links/suggest", body)
         assert reply.status_code == 400, body
         assert reply.json()["code"] == "USAGE_ERROR"
         assert message in reply.json()["error"], body
+    too_large = server.post("/api/v1/links/suggest", {"url": URL, "description": "d" * 2000})
+    assert too_large.status_code == 413
+    assert too_large.json()["code"] == "BODY_TOO_LARGE"
+    assert "over the 1024-byte limit" in too_large.json()["error"]
     assert wire.requests == []
 
 

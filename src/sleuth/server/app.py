@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
@@ -41,10 +42,12 @@ from sleuth.config import Settings, load_settings
 from sleuth.errors import CacheError, ConfigError, SleuthError, TooManyRequests
 from sleuth.server import routes
 from sleuth.server.auth import Tokens
+from sleuth.server.guard import GuardMiddleware, RequestGuard
 from sleuth.server.metrics import CountingCache, Metrics
 from sleuth.server.openapi import DOCS_PAGE, build_spec
 from sleuth.server.ratelimit import RateLimiter, parse_rate
 from sleuth.server.responses import error_response, from_error
+from sleuth.server.routes import require_json
 from sleuth.suggest import Suggester, llm_configured
 from sleuth.suggest.prompt import load_template, render
 
@@ -58,6 +61,7 @@ ROUTE_LABELS = frozenset(
         "/metrics",
         "/openapi.json",
         "/docs",
+        "/favicon.ico",
         "/mcp",
         "/api/v1/search",
         "/api/v1/fetch",
@@ -68,6 +72,15 @@ ROUTE_LABELS = frozenset(
     }
 )
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+# The page and /docs run only their own files: no inline code, nothing from elsewhere, no
+# framing (the page holds a token). The API's JSON carries the same headers at no cost.
+SECURITY_HEADERS = {
+    "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
+    "img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+}
 Handler = Callable[["ServerState", Request], Awaitable[Response]]
 
 
@@ -181,9 +194,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 return from_error(error)
             except Exception:
                 LOGGER.exception("request to %s failed", request.url.path)
-                return error_response(
-                    "internal_error", "the server failed unexpectedly; this is a bug", status=500
-                )
+                return internal_error()
 
         return endpoint
 
@@ -223,7 +234,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse(state.spec)
 
     async def docs(_request: Request) -> Response:
-        return HTMLResponse(DOCS_PAGE)
+        return HTMLResponse(DOCS_PAGE, headers={"Cache-Control": "no-cache"})
+
+    async def favicon(_request: Request) -> Response:
+        return FileResponse(STATIC_DIR / "favicon.svg", media_type="image/svg+xml")
 
     async def index(_request: Request) -> Response:
         page = STATIC_DIR / "index.html"
@@ -234,9 +248,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def not_found(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 500
         if status == 405:
-            return error_response(
-                "method_not_allowed", f"{request.method} is not allowed here", status=405
-            )
+            headers = dict(exc.headers or {}) if isinstance(exc, HTTPException) else {}
+            allow = headers.get("Allow") or "GET, HEAD"  # StaticFiles names no methods
+            return method_not_allowed(request.method, allow)
         if status == 404:
             return error_response("not_found", f"no route {request.url.path}", status=404)
         detail = exc.detail if isinstance(exc, HTTPException) else "internal error"
@@ -249,6 +263,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/openapi.json", openapi, methods=["GET"]),
         Route("/docs", docs, methods=["GET"]),
         Route("/", index, methods=["GET"]),
+        Route("/favicon.ico", favicon, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
         Route("/api/v1/search", api(routes.search), methods=["POST"]),
         Route("/api/v1/fetch", api(routes.fetch), methods=["POST"]),
@@ -258,7 +273,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/v1/links/suggest", api(routes.suggest, suggest=True), methods=["POST"]),
         Route("/mcp", mcp_app),
     ]
-    middleware = [Middleware(MetricsMiddleware, metrics=metrics)]
+    guard = RequestGuard.from_settings(settings, tokens=tokens.enabled)
+    middleware = [
+        Middleware(SecurityHeadersMiddleware),
+        Middleware(FaultMiddleware),
+        Middleware(MetricsMiddleware, metrics=metrics),
+        Middleware(GuardMiddleware, guard=guard),
+    ]
     if settings.cors_origins:
         middleware.append(
             Middleware(
@@ -289,8 +310,14 @@ def _mcp(state: ServerState) -> tuple[ASGIApp, Callable[[], Any]]:
     """The MCP endpoint (stateless streamable HTTP) behind the same tokens and rate limit."""
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
     from mcp.server.transport_security import TransportSecuritySettings
+    from sse_starlette.sse import AppStatus
 
     from sleuth.server.mcp import build_server, mcp_registry
+
+    # The SDK answers calls as event streams, which sse-starlette ends the moment SIGTERM
+    # arrives (an empty 200). A call in flight gets SLEUTH_SHUTDOWN_GRACE like any request:
+    # its stream ends with its answer, and uvicorn cancels what is left after the grace.
+    AppStatus.enable_automatic_graceful_drain = False
 
     # Tools that read this machine's disk (detect) are never offered over the network.
     server = build_server(mcp_registry(local=False), client=state.client)
@@ -304,20 +331,96 @@ def _mcp(state: ServerState) -> tuple[ASGIApp, Callable[[], Any]]:
     return _GuardedMCP(state, manager.handle_request), manager.run
 
 
+def method_not_allowed(method: str, allow: str) -> Response:
+    """405 with the ``Allow`` header RFC 9110 requires."""
+    return error_response(
+        "method_not_allowed",
+        f"{method} is not allowed here",
+        status=405,
+        headers={"Allow": allow},
+    )
+
+
 class _GuardedMCP:
-    """An ASGI app (a class, so Starlette routes every method to it) that admits, then serves."""
+    """An ASGI app (a class, so Starlette routes every method to it) that admits, then serves.
+
+    The endpoint is stateless: only POST means something. GET would open an event stream
+    that never carries anything, and DELETE ends a session there is none of, so both are
+    405. A POST must be declared JSON (415 otherwise, as on the API).
+    """
 
     def __init__(self, state: ServerState, app: ASGIApp) -> None:
         self.state = state
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope, receive)
+        if request.method != "POST":
+            await method_not_allowed(request.method, "POST")(scope, receive, send)
+            return
         try:
-            await self.state.admit(Request(scope, receive))
+            await self.state.admit(request)
+            require_json(request.headers.get("content-type"))
         except SleuthError as error:
             await from_error(error)(scope, receive, send)
             return
         await self.app(scope, receive, send)
+
+
+class SecurityHeadersMiddleware:
+    """Adds :data:`SECURITY_HEADERS` to every answer that does not set its own."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    if name not in headers:
+                        headers[name] = value
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class FaultMiddleware:
+    """The last net: an exception no handler caught is logged with its traceback and
+    answered 500 in the JSON error shape, without internals (or the answer ends, if its
+    first bytes are already out)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watch(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception:
+            LOGGER.exception("request to %s failed", scope.get("path", "?"))
+            if not started:
+                await internal_error()(scope, receive, send)
+
+
+def internal_error() -> Response:
+    return error_response(
+        "internal_error", "the server failed unexpectedly; this is a bug", status=500
+    )
 
 
 class MetricsMiddleware:

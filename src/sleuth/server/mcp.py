@@ -41,6 +41,7 @@ from mcp.types import (
 )
 from mcp.types import Tool as ToolDeclaration
 
+from sleuth import log
 from sleuth._version import __version__
 from sleuth.api import AsyncSleuth
 from sleuth.config import Settings, load_settings
@@ -143,6 +144,10 @@ def build_server(
             context = ToolContext(client=state.client, ledger=state.ledger, on_progress=on_progress)
             try:
                 record = await tools.call(context, params.name, params.arguments)
+            except anyio.get_cancelled_exc_class():
+                # Over HTTP: the client dropped the connection, or the shutdown grace ran out.
+                log.event("mcp_call_cancelled", tool=params.name)
+                raise
             except Exception:  # a bug in a tool must not end the session; its text stays here
                 LOGGER.exception("tool %r crashed", params.name)
                 return _error_result(

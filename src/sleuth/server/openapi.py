@@ -145,38 +145,14 @@ def _plain(summary: str, *, auth: bool = True, text: bool = False) -> dict[str, 
 DOCS_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>sleuth API</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>
-body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
-h2{margin-top:2rem;font-size:1.1rem}code,pre{font:13px ui-monospace,monospace}
-pre{background:#f5f5f5;padding:.75rem;overflow:auto;border-radius:4px}
-.m{display:inline-block;min-width:3.5rem;font-weight:600}
-</style></head><body>
+<meta name="referrer" content="no-referrer">
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/static/docs.css">
+<script src="/static/docs.js" defer></script>
+</head><body>
 <h1>sleuth API</h1>
 <p>The machine-readable description is at <a href="openapi.json">/openapi.json</a>.
 Send <code>Authorization: Bearer &lt;token&gt;</code> on every API call.</p>
 <div id="ops">Loading…</div>
-<script>
-fetch("openapi.json").then(r => r.json()).then(spec => {
-  const root = document.getElementById("ops");
-  root.textContent = "";
-  for (const [path, item] of Object.entries(spec.paths)) {
-    for (const [method, op] of Object.entries(item)) {
-      const h = document.createElement("h2");
-      const m = document.createElement("span");
-      m.className = "m"; m.textContent = method.toUpperCase();
-      h.append(m, " ", path);
-      const p = document.createElement("p");
-      p.textContent = (op.summary || "") + (op.description ? " " + op.description : "");
-      root.append(h, p);
-      const body = op.requestBody && op.requestBody.content["application/json"].schema;
-      if (body && body.$ref) {
-        const name = body.$ref.split("/").pop();
-        const pre = document.createElement("pre");
-        pre.textContent = JSON.stringify(spec.components.schemas[name], null, 2);
-        root.append(pre);
-      }
-    }
-  }
-});
-</script></body></html>
+</body></html>
 """

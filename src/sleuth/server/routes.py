@@ -85,28 +85,77 @@ _NOT_SERVED = {
 }
 
 
+# Deeper than any body a route takes; a deeper one is an attack on the parser, not a request.
+MAX_JSON_DEPTH = 32
+
+
+class BodyTooLarge(UsageError):
+    """The request body is over ``SLEUTH_MAX_BODY_BYTES`` (413)."""
+
+    code = "body_too_large"
+    default_hint = "send less, or raise SLEUTH_MAX_BODY_BYTES on the server"
+
+
+class UnsupportedMediaType(UsageError):
+    """A body that is not declared ``application/json`` (415): a browser sends ``text/plain``
+    cross-site without asking first, so it is never read as JSON."""
+
+    code = "unsupported_media_type"
+    default_hint = "send the body with Content-Type: application/json"
+
+
+def require_json(content_type: str | None) -> None:
+    """Raise :class:`UnsupportedMediaType` unless the media type is ``application/json``."""
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    if media != "application/json":
+        shown = f"Content-Type {content_type!r}" if content_type else "no Content-Type"
+        raise UnsupportedMediaType(f"the request body has {shown}; only JSON is accepted")
+
+
+def json_depth(value: Any) -> int:
+    """How deeply arrays and objects nest in ``value``, counted without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = (
+            item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        )
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        if depth > MAX_JSON_DEPTH:
+            break
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
 async def read_json(request: Request, cap: int) -> dict[str, Any]:
-    """The body as a JSON object, read no further than ``cap`` bytes."""
+    """The body as a JSON object: declared JSON, read no further than ``cap`` bytes, nested no
+    deeper than :data:`MAX_JSON_DEPTH`."""
+    require_json(request.headers.get("content-type"))
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > cap:
-        raise UsageError(
-            f"the request body is {declared} bytes, over the {cap}-byte limit",
-            hint="send less, or raise SLEUTH_MAX_BODY_BYTES on the server",
-        )
+        raise BodyTooLarge(f"the request body is {declared} bytes, over the {cap}-byte limit")
     data = bytearray()
     async for chunk in request.stream():
         data += chunk
         if len(data) > cap:
-            raise UsageError(
-                f"the request body is over the {cap}-byte limit",
-                hint="send less, or raise SLEUTH_MAX_BODY_BYTES on the server",
-            )
+            raise BodyTooLarge(f"the request body is over the {cap}-byte limit")
     if not data.strip():
         raise UsageError("the request body is empty", hint="send a JSON object")
+    too_deep = UsageError(
+        f"the request body nests deeper than {MAX_JSON_DEPTH} levels",
+        hint="send a flat JSON object of the route's fields",
+    )
     try:
         value = json.loads(data)
+    except RecursionError:
+        raise too_deep from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise UsageError(f"the request body is not valid JSON: {exc}") from None
+    if json_depth(value) > MAX_JSON_DEPTH:
+        raise too_deep
     if not isinstance(value, dict):
         raise UsageError("the request body must be a JSON object")
     return value
@@ -125,7 +174,14 @@ def parse(model: type[M], value: dict[str, Any]) -> M:
 
 
 async def search(state: ServerState, request: Request) -> Response:
+    from sleuth.websearch.registry import known_providers
+
     body = parse(SearchBody, await read_json(request, state.settings.max_body_bytes))
+    if body.provider is not None and body.provider not in known_providers():
+        raise UsageError(
+            f"unknown search provider {body.provider!r}",
+            hint=f"known providers: {', '.join(known_providers())}",
+        )
     response = await state.client.search(
         body.query,
         max_results=body.max_results,
