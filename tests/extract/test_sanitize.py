@@ -113,6 +113,9 @@ HIDDEN_BLOCKS = {
     "colour-equals-ancestor-background": (
         f'<div style="background:white"><p style="color:rgb(255, 255, 255)">{INJECTION}</p></div>'
     ),
+    "colour-nearly-the-background": (
+        f'<div style="background:#ffffff"><p style="color:#fcfcfc">{INJECTION}</p></div>'
+    ),
     "colour-equals-legacy-bgcolor": (
         f'<table bgcolor="#000"><tr><td><p style="color:black">{INJECTION}</p></td></tr></table>'
     ),
@@ -566,7 +569,8 @@ REVEALED = {
         '<div role="tablist"><button role="tab" aria-controls="spec">Specs</button></div>'
         f'<div role="tabpanel" id="spec" hidden><p>{PANEL}</p></div>'
     ),
-    "tabpanel-aria-hidden-without-control": (
+    "tabpanel-beside-a-tab-that-names-no-panel": (
+        '<ul role="tablist"><li role="tab" aria-selected="true">Specs</li></ul>'
         f'<div role="tabpanel" aria-hidden="true" class="is-hidden"><p>{PANEL}</p></div>'
     ),
     "accordion-aria-expanded-display-none": (
@@ -649,6 +653,14 @@ STILL_HIDDEN = {
         f'<div role="tabpanel" style="position:absolute;left:-9999px"><p>{INJECTION}</p></div>'
     ),
     "tabpanel-faded": f'<div role="tabpanel" style="opacity:0"><p>{INJECTION}</p></div>',
+    # A tab panel opens with a tab: on a page that shows none, no reader can open it.
+    "tabpanel-on-a-page-without-tabs": (
+        f'<div role="tabpanel" aria-hidden="true" class="is-hidden"><p>{INJECTION}</p></div>'
+    ),
+    "tabpanel-whose-only-tab-is-hidden": (
+        '<div hidden><button role="tab">Specs</button></div>'
+        f'<div role="tabpanel" hidden><p>{INJECTION}</p></div>'
+    ),
     "target-coloured-as-its-background": (
         '<button aria-expanded="true" aria-controls="c">Open</button>'
         f'<div id="c" style="color:#fff;background:#fff"><p>{INJECTION}</p></div>'

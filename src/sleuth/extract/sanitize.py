@@ -17,19 +17,22 @@ Nothing is revealed because of its length, its share of the page or its heading:
 author of a page chooses those, so any such rule is a lever to smuggle text past this
 pass. What is kept although it looks hidden is kept for what it is, whatever it holds:
 
-* hiding on ``<html>`` or ``<body>``, or on a wrapper that holds everything on the
-  page around its one ``<main>``: the whole page is hidden until scripts reveal it
-  (anti-flicker snippets, a modal's ``aria-hidden`` on the app root). Nothing visible
-  can sit beside such a page, so it cannot hide a passage from a reader of one. Of
-  such a wrapper only the ``<main>`` is kept;
+* hiding on ``<html>`` or ``<body>``, or on a wrapper that holds everything a reader
+  could see (all the body's text, every image, frame, drawing and form field): the
+  whole page is hidden until scripts reveal it (anti-flicker snippets). Nothing can
+  sit beside such a page, so it cannot hide a passage from a reader of one;
+* ``aria-hidden`` on a page-level app root around the page's one ``<main>`` (a modal
+  opened over the app): ``aria-hidden`` leaves an element painted on screen, so the
+  ``<main>`` is read, and nothing else of that root;
 * ``color:transparent`` with ``background-clip:text``: gradient text;
 * a React streaming segment (``<div hidden id="S:1">``) that a ``<template id="B:1">``
   placeholder waits for: React's runtime moves it into place, so we do too;
 * content a reader opens: ``hidden="until-found"`` (find in page reveals it), a
-  closed ``<details>`` body (nothing here hides it), a ``role="tabpanel"``, and the
-  target of a visible disclosure control (a button, a link or a ``role=button|tab``
-  element naming it by ``aria-controls``, ``data-target``/``data-bs-target="#id"``, or a
-  tab link's ``href="#id"``). Only the ways pages hide a closed panel qualify
+  closed ``<details>`` body (nothing here hides it), a ``role="tabpanel"`` on a page
+  that shows a tab, the target of a visible disclosure control (a button, a link or a
+  ``role=button|tab`` element naming it by ``aria-controls``,
+  ``data-target``/``data-bs-target="#id"``, or a tab link's ``href="#id"``) and the
+  box that folds such a target shut. Only the ways pages hide a closed panel qualify
   (``hidden``, ``display:none``, ``visibility:hidden``, ``aria-hidden``, a hiding class, a
   collapsed box, and the fade that goes with one as it folds shut); text made
   invisible some other way (off screen, faded alone, clipped, coloured as its
@@ -37,7 +40,8 @@ pass. What is kept although it looks hidden is kept for what it is, whatever it 
 
 ``opacity:0`` stays hidden even with a transition or an animation: whether anything
 ever plays it is up to a script or a stylesheet this pass cannot see. Light text on a
-dark background is not hidden; text whose colour equals that background is.
+dark background is not hidden; text whose colour equals that background, or is too
+close to it for an eye to tell apart, is.
 """
 
 from __future__ import annotations
@@ -123,6 +127,10 @@ _CONTROL_MARKS = etree.XPath(
 )
 _TAB_ROLES = frozenset(("tab", "tablist"))
 _IDENTIFIED = etree.XPath(".//*[@id]")
+_TABS = etree.XPath("//*[@role='tab']")
+# Marks, among the ids of the panels controls open, that the page shows a tab (no id
+# holds a space).
+_SHOWN_TABS = " tabs"
 _CONTROL_TAGS = frozenset(("button", "a", "summary"))
 _CONTROL_ROLES = frozenset(("button", "tab"))
 _MENU_TAGS = frozenset(("nav", "header", "footer"))
@@ -130,6 +138,9 @@ _MENU_TAGS = frozenset(("nav", "header", "footer"))
 _CLOSING_PROPERTIES = frozenset(("display", "visibility", "height", "max-height"))
 # A panel whose text is mostly link text is a menu.
 _MENU_LINK_SHARE = 0.5
+# Text and background closer than this contrast ratio (WCAG 2) look the same: #fafafa
+# on white is 1.04, light grey (#ccc) on white 1.6, WCAG's minimum for body text 4.5.
+_INDISTINCT = 1.1
 # Opacity, alpha or scale at or below this leaves nothing readable.
 _FAINT = 0.05
 # Beyond this, a negative offset only serves to push text off screen.
@@ -320,10 +331,30 @@ def _background(element: etree._Element) -> tuple[int, int, int] | str | None:
 
 
 def _colour_matches_background(element: etree._Element, style: str) -> bool:
-    """Text painted in the colour of the background behind it."""
+    """Text painted in the colour of the background behind it, or one no eye tells
+    from it (#fefefe on white)."""
     value = declarations(style).get("color")
     colour = solid_colour(value) if value else None
-    return colour is not None and colour == _background(element)
+    if colour is None:
+        return False
+    background = _background(element)
+    if isinstance(colour, tuple) and isinstance(background, tuple):
+        return _contrast(colour, background) < _INDISTINCT
+    return colour == background
+
+
+def _luminance(rgb: tuple[int, int, int]) -> float:
+    """WCAG 2 relative luminance."""
+    linear = [
+        c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (v / 255 for v in rgb)
+    ]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """WCAG 2 contrast ratio: 1 for the same colour, 21 for black on white."""
+    light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
 
 
 def _hidden(element: etree._Element) -> bool:
@@ -350,7 +381,8 @@ def _out_of_sight(element: etree._Element) -> bool:
 
 
 def _disclosure_targets(root: etree._Element) -> frozenset[str]:
-    """The ids of the panels a reader can open with a control the reader can see.
+    """The ids of the panels a reader can open with a control the reader can see, and
+    ``_SHOWN_TABS`` if the page shows a tab (which opens its tab panels).
 
     A control inside a closed panel counts once that panel can be opened itself (a
     nested accordion), so the set grows until it stops changing.
@@ -375,6 +407,8 @@ def _disclosure_targets(root: etree._Element) -> frozenset[str]:
         for _, ids in shown:
             targets |= ids
         pending = [(c, ids) for c, ids in pending if not any(c is s for s, _ in shown)]
+    if any(_control_shown(tab, targets) for tab in elements(_TABS, root)):
+        targets.add(_SHOWN_TABS)
     return frozenset(targets)
 
 
@@ -434,9 +468,11 @@ def _menu(element: etree._Element) -> bool:
 
 
 def _panel(element: etree._Element, targets: frozenset[str]) -> bool:
-    """A tab panel, a control's target, or the box that folds one shut (a collapse
-    wrapper whose only text is the target's)."""
-    if element.get("role") == "tabpanel" or element.get("id") in targets:
+    """A tab panel on a page that shows tabs, a control's target, or the box that folds
+    one shut (a collapse wrapper whose only text is the target's)."""
+    if element.get("role") == "tabpanel" and _SHOWN_TABS in targets:
+        return True
+    if element.get("id") in targets:
         return True
     if not targets:
         return False
