@@ -172,7 +172,7 @@ def check_sleuth_args(args: list[str]) -> None:
             return
         rest = [*context._protected_args, *context.args]
         assert rest, f"`{' '.join(args)}`: `{name}` needs a sub-command"
-        sub = command.get_command(context, rest[0])  # type: ignore[attr-defined]
+        sub = command.get_command(context, rest[0])
         if sub is None:
             raise CliUsageError(f"no command {rest[0]!r} under `{name}`")
         command, name, args, parent = sub, rest[0], rest[1:], context
@@ -680,7 +680,7 @@ def _table_after(marker: str) -> list[list[str]]:
         at = text.find(f"<!-- {marker} -->")
         if at < 0:
             continue
-        rows = []
+        rows: list[list[str]] = []
         for line in text[at:].splitlines()[1:]:
             if not line.strip():
                 if rows:
@@ -757,6 +757,19 @@ def test_tool_argument_table_names_real_arguments() -> None:
             problems.append(
                 f"{tool}: the table says {sorted(named)}, the tool takes {sorted(fields)}"
             )
+    assert not problems, problems
+
+
+def test_json_flag_table_is_true() -> None:
+    """The commands said to take ``--json`` take it; those said not to, do not."""
+    problems = []
+    for row in _table_after("json-flag"):
+        expected = not row[0].startswith("not")
+        for path in re.findall(r"`(sleuth [a-z ]+?)`", row[1]):
+            params = _command(path).params
+            takes = any("--json" in getattr(param, "opts", ()) for param in params)
+            if takes != expected:
+                problems.append(f"`{path}` {'does not take' if expected else 'takes'} --json")
     assert not problems, problems
 
 
