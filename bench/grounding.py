@@ -62,6 +62,7 @@ from sleuth.config import Settings
 from sleuth.digest import research
 from sleuth.digest.compose import estimate_tokens
 from sleuth.extract.decode import decode
+from sleuth.pages import Fetcher
 
 TYPES = ("article", "documentation", "service", "forum", "collection", "listing", "product")
 _SPACE = re.compile(r"\s+")
@@ -92,7 +93,7 @@ _FOLD = str.maketrans(
 )
 _MARKER = re.compile(r"^[ \t]*(?:[-*+\u2022]|\d{1,3}[.)]|#{1,6})[ \t]+", re.MULTILINE)
 _INVISIBLE = ("script", "style", "noscript", "template", "head", "iframe", "svg", "select")
-_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none", re.IGNORECASE)
 _INLINE = frozenset(
     [
         "a",
@@ -274,6 +275,7 @@ async def run(pages: dict[str, Page], seed: int, show: int) -> dict[str, Tally]:
     for page in pages.values():
         by_type[page.kind].append(page.id)
     misses: list[str] = []
+    lengths: dict[str, int] = {}
     with loopback(pages, state) as origin:
         settings = Settings(
             searxng_url=origin,
@@ -296,6 +298,12 @@ async def run(pages: dict[str, Page], seed: int, show: int) -> dict[str, Tally]:
                 for pid in chosen
             ]
             digest = await research(page.title, settings=settings, cache=cache, max_pages=3)
+            if show:  # where in its page's text each quote sits, for the examples
+                async with Fetcher(settings, cache=cache) as fetcher:
+                    for citation in digest.citations:
+                        if citation.url in url_to_id:
+                            fetched = await fetcher.fetch(citation.url)
+                            lengths[url_to_id[citation.url]] = len(fetched.text)
             tally = tallies[page.kind]
             tally.runs += 1
             cited = {c.id: url_to_id.get(c.url, "") for c in digest.citations}
@@ -325,7 +333,10 @@ async def run(pages: dict[str, Page], seed: int, show: int) -> dict[str, Tally]:
                         )
                         if bad
                     )
-                    misses.append(f"  [{source.kind} {source.id} not:{why}] {plain[:160]}")
+                    where = bullet.source_offset / max(1, lengths.get(source.id, 1))
+                    misses.append(
+                        f"  [{source.kind} {source.id} @{where:.2f} not:{why}] {plain[:150]}"
+                    )
     if misses:
         print("Examples of quotes that miss:")
         print("\n".join(misses))

@@ -9,9 +9,10 @@ the shape of a passage, not at any site's words:
   words capitalised (a title);
 * a *label line* is ``Label: value`` where the value is a title or a list
   of short items (tags, credits, categories);
-* a *call to action* is a sentence addressed to the reader: a question to
-  "you", an exclamation, a "please", or an imperative of the small set of
-  verbs that interfaces use (click, subscribe, share, read more...). Such
+* a *call to action* is a sentence addressed to the reader: a question, an
+  exclamation, an offer (the reader with "our", "now", "today" or "free"),
+  or an imperative of the small set of verbs that interfaces use (click,
+  subscribe, share, read more...). Such
   sentences are trimmed from either end of a passage; what remains is quoted
   only if it is still a statement of some length;
 * a *repeated line* (a short line the page carries twice or more) is a menu
@@ -26,10 +27,14 @@ from collections import Counter
 from sleuth.digest.segment import Span, sentence_spans
 
 _WORD = re.compile(r"[^\W\d_][\w'\u2019-]*")
-_SENTENCE_END = frozenset(".!?;:\u2026\u3002\uff01\uff1f\u061f\u0964)\"'\u201d\u2019")
+_SENTENCE_END = frozenset(".!?;:\u2026\u3002\uff01\uff1f\u061f\u0964")
+_CLOSERS = frozenset(")]\"'\u201d\u2019\u300d\u300f")
 _LABEL = re.compile(r"([^\W\d_][\w'\u2019-]*(?: [^\W\d_][\w'\u2019-]*)?)\s?:\s")
 _LEAD = re.compile(r"[^\w]+")
 _YOU = re.compile(r"\b(?:you|your|you're|you've|you'd|you'll)\b", re.IGNORECASE)
+# "If you liked this guide, share it": the imperative follows the condition.
+_CONDITION = re.compile(r"^\W*if\b[^,]{0,80},\s*", re.IGNORECASE)
+_OFFER = re.compile(r"\b(?:our|today|now|free)\b", re.IGNORECASE)
 _CALL_VERBS = frozenset(
     [
         "click",
@@ -68,8 +73,8 @@ _CALL_VERBS = frozenset(
     ]
 )
 _CALL_PHRASES = ("learn more", "read more", "see more", "find out more", "get started", "sign up")
-MIN_WORDS = 8
-TITLE_SHARE = 0.6
+MIN_WORDS = 10
+TITLE_SHARE = 0.5
 TITLE_SHARE_WITH_END = 0.8
 MIN_TITLE_WORDS = 4
 MAX_REPEATED_CHARS = 200
@@ -93,13 +98,21 @@ def _spaced(text: str) -> bool:
     return text.count(" ") * 15 >= len(text)
 
 
+def ends_sentence(text: str) -> bool:
+    """Whether ``text`` ends a sentence, perhaps inside a closing quote or bracket."""
+    text = text.rstrip()
+    while text and text[-1] in _CLOSERS:
+        text = text[:-1]
+    return bool(text) and text[-1] in _SENTENCE_END
+
+
 def title_like(text: str) -> bool:
     """A heading, a teaser title or a menu entry rather than a statement."""
     text = text.strip()
     if not text:
         return True
     words = _WORD.findall(text)
-    ended = text[-1] in _SENTENCE_END
+    ended = ends_sentence(text)
     share = _capitalised_share(words)
     if share >= TITLE_SHARE_WITH_END:
         return True
@@ -131,11 +144,12 @@ def call_to_action(sentence: str) -> bool:
         return False
     if sentence.endswith("!") or sentence.endswith("?"):
         return True
-    lead = _LEAD.sub(" ", sentence[:40].lower()).strip()
+    lead = _LEAD.sub(" ", _CONDITION.sub("", sentence)[:40].lower()).strip()
     first = lead.split(" ", 1)[0] if lead else ""
     if first in _CALL_VERBS or lead.startswith(_CALL_PHRASES):
         return True
-    return bool(_YOU.search(sentence)) and sentence.endswith("?")
+    # An offer: the site speaking of itself to the reader, or pressing for now.
+    return bool(_YOU.search(sentence)) and bool(_OFFER.search(sentence))
 
 
 def _not_a_statement(sentence: str) -> bool:
@@ -155,7 +169,7 @@ def prose_share(text: str, start: int, end: int, reach: int = PROSE_REACH) -> fl
     for raw in text[low:high].split("\n"):
         line = raw.strip()
         total += len(line)
-        if len(line) >= PROSE_LINE_CHARS and line[-1] in _SENTENCE_END:
+        if len(line) >= PROSE_LINE_CHARS and ends_sentence(line):
             prose += len(line)
     return prose / total if total else 0.0
 
