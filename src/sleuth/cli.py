@@ -914,7 +914,7 @@ def serve(
 ) -> None:
     """Serve the HTTP API, link suggestions and MCP.
 
-    Needs sleuth[server]. See README, "Running the server".
+    Needs sleuth[server]. See docs/server.md.
     """
     try:
         from sleuth.server.run import serve as run_server

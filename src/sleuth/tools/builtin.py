@@ -1,10 +1,13 @@
-"""The web tools every interface offers: ``web_search``, ``fetch_page`` and ``research``.
+"""The web tools every interface offers: ``web_search``, ``fetch_page``, ``research``,
+``map_site`` and ``crawl_site``.
 
 Each returns typed data for programs and a compact text for models, in which
 every URL carries the id the session's citation ledger issued for it.
 """
 
 from __future__ import annotations
+
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -13,6 +16,7 @@ from sleuth.extract.text import clean_line
 from sleuth.tools.registry import Tool, ToolContext, ToolOutput
 
 SNIPPET_CHARS = 300
+CRAWL_TOOL_MAX_PAGES = 20  # a model's crawl stays small; people use `sleuth crawl`
 
 
 class WebSearchArgs(BaseModel):
@@ -189,6 +193,115 @@ async def research(context: ToolContext, args: ResearchArgs) -> ToolOutput:
     return ToolOutput("\n".join(lines), digest)
 
 
+class MapSiteArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    url: str = Field(min_length=1, description="The site's start page (http or https).")
+    scope: Literal["host", "domain", "prefix"] = Field(
+        "host", description="host, domain (subdomains too) or prefix (the start's folder)."
+    )
+    limit: int = Field(100, ge=1, le=1000, description="At most this many URLs.")
+
+
+class MapSiteOutput(BaseModel):
+    url: str
+    entries: list[dict[str, Any]] = Field(description="{url, source, lastmod} per URL.")
+    notes: list[str] = Field(description="Sitemaps or feeds that could not be read.")
+
+
+class CrawlSiteArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    url: str = Field(min_length=1, description="Where to start (http or https).")
+    max_pages: int = Field(10, ge=1, le=CRAWL_TOOL_MAX_PAGES, description="Pages to read, 1-20.")
+    scope: Literal["host", "domain", "prefix"] = Field(
+        "prefix", description="host, domain (subdomains too) or prefix (the start's folder)."
+    )
+    max_chars: int = Field(
+        8000, ge=200, le=20000, description="Characters of page text to return, in all."
+    )
+
+
+class CrawlPageItem(BaseModel):
+    id: int | None = Field(description="Cite this page as [id]; None if it was not read.")
+    url: str
+    title: str | None
+    outcome: str
+    depth: int
+    text: str
+
+
+class CrawlSiteOutput(BaseModel):
+    url: str
+    index: str = Field(description="An llms.txt-style index of the pages read.")
+    pages: list[CrawlPageItem]
+
+
+async def map_site(context: ToolContext, args: MapSiteArgs) -> ToolOutput:
+    from sleuth.crawl.run import site_map
+
+    client = context.client
+    found = await site_map(
+        client.settings,
+        client.cache,
+        args.url,
+        scope=args.scope,
+        limit=args.limit,
+        resolver=client.resolver,
+    )
+    entries = [entry.model_dump() for entry in found.entries]
+    lines = [f"{len(entries)} URLs of {found.url} (from sitemaps, feeds and the start page):"]
+    lines += [f"- {e['url']} ({e['source']})" for e in entries]
+    lines += [f"Not read: {note}" for note in found.notes[:5]]
+    lines.append("Read a page with fetch_page before relying on it.")
+    data = MapSiteOutput(url=found.url, entries=entries, notes=found.notes)
+    return ToolOutput("\n".join(lines), data)
+
+
+async def crawl_site(context: ToolContext, args: CrawlSiteArgs) -> ToolOutput:
+    from sleuth.crawl.crawler import CrawlOptions, summary
+    from sleuth.crawl.output import llms_txt
+    from sleuth.crawl.run import CrawlRun
+
+    client = context.client
+    options = CrawlOptions(scope=args.scope, max_pages=args.max_pages)  # robots.txt obeyed
+    records: list[dict[str, Any]] = []
+    async with CrawlRun(
+        client.settings, client.cache, args.url, options, resolver=client.resolver
+    ) as run:
+        records = [record async for record in run.pages()]
+        start = run.start
+    read = [r for r in records if r["outcome"] == "ok"]
+    share = args.max_chars // max(len(read), 1)
+    pages: list[CrawlPageItem] = []
+    for record in records:
+        title = clean_line(record.get("title") or "")
+        ok = record["outcome"] == "ok"
+        url = record.get("final_url") or record["url"]
+        text = (record.get("text") or "") if ok else ""
+        if len(text) > share:
+            text = text[: share - 1].rstrip() + "…"
+        pages.append(
+            CrawlPageItem(
+                id=context.ledger.issue(url, title, kind="page", fetched=True) if ok else None,
+                url=record["url"],
+                title=title or None,
+                outcome=record["outcome"],
+                depth=record["depth"],
+                text=text,
+            )
+        )
+    index = llms_txt([summary(r) for r in records], start=start)
+    lines = [index.rstrip(), "", f"Pages read ({len(read)} of {len(records)}):"]
+    for item in pages:
+        if item.id is None:
+            lines.append(f"Not read: {item.url}: {item.outcome}")
+        else:
+            lines += ["", f"[{item.id}] {item.title or item.url}", f"URL: {item.url}", item.text]
+    data = CrawlSiteOutput(url=start, index=index, pages=pages)
+    return ToolOutput("\n".join(lines), data)
+
+
 def _clip(text: str) -> str:
     return text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 1].rstrip() + "…"
 
@@ -228,4 +341,26 @@ RESEARCH = Tool(
     output=Digest,
     run=research,
 )
-BUILTIN_TOOLS = (WEB_SEARCH, FETCH_PAGE, RESEARCH)
+MAP_SITE = Tool(
+    name="map_site",
+    title="Map site",
+    description=(
+        "List a site's URLs (from its sitemaps, feeds and start page) without reading them. "
+        "Use it to find the right pages of a documentation site, then read them with fetch_page."
+    ),
+    arguments=MapSiteArgs,
+    output=MapSiteOutput,
+    run=map_site,
+)
+CRAWL_SITE = Tool(
+    name="crawl_site",
+    title="Crawl site",
+    description=(
+        "Read up to 20 pages of one site, breadth first from a start URL (robots.txt obeyed, "
+        "politely). Returns an llms.txt-style index and each page's text, cited as [n]."
+    ),
+    arguments=CrawlSiteArgs,
+    output=CrawlSiteOutput,
+    run=crawl_site,
+)
+BUILTIN_TOOLS = (WEB_SEARCH, FETCH_PAGE, RESEARCH, MAP_SITE, CRAWL_SITE)
