@@ -8,6 +8,7 @@ until the JSON fits ``token_budget`` at a rough four characters per token.
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -29,6 +30,11 @@ class Page:
     fetched_at: str
     title: str = ""
     published: str | None = None
+    page_offsets: tuple[int, ...] = ()  # where each page of a PDF starts in ``text``
+
+    def page_at(self, offset: int) -> int | None:
+        """The page (from 1) holding ``offset`` of a document's text; None for a web page."""
+        return bisect_right(self.page_offsets, offset) or None if self.page_offsets else None
 
 
 def estimate_tokens(digest: Digest) -> int:
@@ -60,13 +66,17 @@ def _build(
         if not finding.pages or not cite(finding.pages[0]):
             continue
         cited = [finding.pages[0], *(p for p in finding.pages[1:] if cite(p))]
-        quote = pages[finding.pages[0]].text[finding.start : finding.end]
+        source = pages[finding.pages[0]]
+        quote = source.text[finding.start : finding.end]
+        number = source.page_at(finding.start)
         bullets.append(
             Bullet(
                 text=" ".join(quote.split()),
                 citations=[ids[p] for p in cited],
                 quote=quote,
                 source_offset=finding.start,
+                page=number,
+                locator=f"{source.url.split('#', 1)[0]}#page={number}" if number else None,
             )
         )
     citations = [

@@ -211,6 +211,11 @@ def _pages(read: Sequence[tuple[Candidate, FetchResult]]) -> list[Page]:
                 fetched_at=result.fetched_at,
                 title=result.title or candidate.title,
                 published=str(published) if published else None,
+                page_offsets=tuple(
+                    offset
+                    for offset in result.metadata.get("page_offsets") or ()
+                    if isinstance(offset, int)
+                ),
             )
         )
     return pages
