@@ -44,6 +44,14 @@ HIDDEN_BLOCKS = {
     "visually-hidden-class": f'<p class="note visually-hidden">{INJECTION}</p>',
     "d-none-class": f'<p class="d-none">{INJECTION}</p>',
     "closed-dialog": f"<dialog><p>{INJECTION}</p></dialog>",
+    "popover": f"<div popover><p>{INJECTION}</p></div>",
+    "popover-manual": f'<div popover="manual" id="tip"><p>{INJECTION}</p></div>',
+    "rotated-edge-on": f'<p style="transform:rotateX(90deg)">{INJECTION}</p>',
+    "rotated-edge-on-turn": f'<p style="transform:rotateY(0.25turn)">{INJECTION}</p>',
+    "back-turned-with-backface-hidden": (
+        f'<p style="transform:rotateY(180deg);backface-visibility:hidden">{INJECTION}</p>'
+    ),
+    "zoomed-to-a-speck": f'<p style="zoom:0.01">{INJECTION}</p>',
     "template": f"<template><p>{INJECTION}</p></template>",
     "noscript": f"<noscript><p>{INJECTION}</p></noscript>",
     "script": f'<script>var note = "{INJECTION}";</script>',
@@ -378,6 +386,12 @@ def test_aspect_ratio_box_with_padding_is_kept() -> None:
         "opacity: 0.3",
         "transform: scale(0.5)",
         "scale: 0.8",
+        # A slight turn, a mirrored back face, and zoom's 0 (which means no zoom) paint.
+        "transform: rotateX(20deg)",
+        "transform: rotateY(180deg)",
+        "transform: rotate(90deg)",
+        "zoom: 0",
+        "zoom: 0.8",
         "position:absolute; clip: rect(0, auto, auto, 0)",
         "position:absolute; clip: rect(auto auto auto auto)",
         "clip: rect(0px, 300px, 200px, 0px)",

@@ -4,9 +4,10 @@ Hidden text is the classic carrier of prompt injection ("ignore previous
 instructions" in a ``display:none`` block), so it must never reach a model. This pass
 removes non-content elements (scripts, styles, embeds, ``<template>``, ``<noscript>``
 ...) and every element hidden by the ``hidden`` attribute, ``aria-hidden``, a closed
-``<dialog>``, inline styles (read as a browser reads them, see ``css``), text in the
-colour of the background declared behind it, or the well-known hiding utility
-classes. Styles from stylesheets are not evaluated; this is hygiene, not a browser.
+``<dialog>`` or a ``popover`` (overlays, not the page), inline styles (read as a
+browser reads them, see ``css``), text in the colour of the background declared
+behind it, or the well-known hiding utility classes. Styles from stylesheets are not
+evaluated; this is hygiene, not a browser.
 Everything after it reads the tree it leaves, so nothing it removed can come back.
 
 sleuth reads a page as a browser with scripts on shows it. So ``<noscript>`` (what a
@@ -46,6 +47,7 @@ close to it for an eye to tell apart, is.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from functools import lru_cache
@@ -160,6 +162,7 @@ _FONT_SIZE_KEYWORDS = frozenset(
 )
 _SCALE_FUNCTIONS = {"scale": 2, "scale3d": 2, "scalex": 1, "scaley": 1}  # name -> x/y factors
 _TRANSLATE_FUNCTIONS = ("translate", "translate3d", "translatex", "translatey")
+_ANGLE_UNITS = {"deg": 1.0, "rad": 180 / math.pi, "grad": 0.9, "turn": 360.0}
 
 
 def _offscreen(value: str, units: Mapping[str, float] = _LENGTH_UNITS) -> bool:
@@ -192,10 +195,18 @@ def _moved_offscreen(css: Mapping[str, str]) -> bool:
 
 
 def _transformed_away(css: Mapping[str, str]) -> bool:
-    """Scaled to nothing, flattened by a matrix, or translated off screen."""
+    """Scaled to nothing, flattened by a matrix, turned edge-on or its back to the reader
+    (with its back face hidden), or translated off screen."""
     steps = functions(css.get("transform", ""))
     steps += [(prop, tokens(css[prop])) for prop in ("scale", "translate") if prop in css]
+    backface_hidden = css.get("backface-visibility") == "hidden"
     for name, args in steps:
+        if name in ("rotatex", "rotatey") and args:
+            angle = measure(args[0], _ANGLE_UNITS)
+            if angle is not None:
+                turned = math.cos(math.radians(angle))
+                if abs(turned) <= _FAINT or (backface_hidden and turned < 0):
+                    return True
         if name in _SCALE_FUNCTIONS:
             factors = [measure(arg, NUMBER_UNITS) for arg in args[: _SCALE_FUNCTIONS[name]]]
             if any(factor is not None and abs(factor) <= _FAINT for factor in factors):
@@ -268,7 +279,14 @@ def style_hides(style: str) -> bool:
         or _transformed_away(css)
         or _text_transparent(css)
         or _collapsed(css)
+        or _zoomed_away(css)
     )
+
+
+def _zoomed_away(css: Mapping[str, str]) -> bool:
+    """``zoom`` to a speck (``zoom:0`` itself means no zoom)."""
+    zoom = measure(css.get("zoom"), NUMBER_UNITS)
+    return zoom is not None and 0 < zoom <= _FAINT
 
 
 @lru_cache(maxsize=1024)
@@ -370,6 +388,8 @@ def _out_of_sight(element: etree._Element) -> bool:
     """Not painted, or painted so that no one can read it."""
     if element.tag == "dialog" and element.get("open") is None:
         return True
+    if element.get("popover") is not None:
+        return True  # a popover is not shown until a script or a button opens it over the page
     hidden = element.get("hidden")
     if hidden is not None and hidden.strip().lower() != "until-found":
         return True  # "until-found" content is found by find-in-page and shown
@@ -595,6 +615,8 @@ def _candidates(root: etree._Element) -> list[etree._Element]:
 def _may_hide(element: etree._Element) -> bool:
     get = element.get
     if get("style") is not None or get("hidden") is not None or get("aria-hidden") is not None:
+        return True
+    if get("popover") is not None:
         return True
     classes = get("class")
     if classes and _CANDIDATE_CLASS_RE.search(classes):
