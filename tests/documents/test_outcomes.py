@@ -149,3 +149,17 @@ def test_every_sample_gives_text_or_a_typed_outcome(path: Path) -> None:
     else:
         assert result.outcome == "empty_extraction"
         assert result.reason
+
+
+def test_the_two_column_latex_sample_reads_columns_and_table_rows() -> None:
+    data = (SAMPLES / "026-latex-multicolumn" / "multicolumn.pdf").read_bytes()
+    result = read(data, name="multicolumn.pdf", output="markdown")
+    assert result.text.startswith("# Two-Column Document with Lorem Ipsum")
+    # The left column's first paragraph runs on, hyphenation mended, before the right's.
+    assert "consectetuer adipiscing elit. Ut purus elit" in result.text
+    assert result.text.index("adipiscing elit. Ut purus") < result.text.index(
+        "Phasellus adipiscing"
+    )
+    # A table row set as one text object still reads as its own line.
+    assert "\nAustria 8.9 83,879 Vienna German\nBelgium 11.5 30,689 Brussels" in result.text
+    assert not result.text.rstrip().endswith("\n3")  # the page number is gone

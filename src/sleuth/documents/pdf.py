@@ -64,6 +64,9 @@ _TEXT, _PATH, _IMAGE, _SHADING, _FORM = 1, 2, 3, 4, 5
 _INVISIBLE_MODES = (3, 7)  # FPDF_TEXTRENDERMODE_INVISIBLE, _CLIP
 _STROKE_MODES = (1, 5)
 _HEADING_RATIO = 1.15
+# Prose averages about half an em per character; a run spread over more is worth a look
+# for the wide gaps of table cells.
+_SPREAD = 0.75
 _MARGIN = 0.12  # share of the page height at top and bottom where running heads live
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 _PAGE_NUMBER = re.compile(
@@ -143,8 +146,8 @@ class _PageReader:
     """Reads one page: object styles, what is drawn beneath, visible runs."""
 
     def __init__(self, page: pdfium.PdfPage, textpage: pdfium.PdfTextPage) -> None:
-        self.page = ctypes.cast(page.raw, _VOID).value
-        self.textpage = ctypes.cast(textpage.raw, _VOID).value
+        self.page: int = ctypes.cast(page.raw, _VOID).value or 0
+        self.textpage: int = ctypes.cast(textpage.raw, _VOID).value or 0
         self.crop = page.get_cropbox()
         self.order: dict[int, int] = {}
         self.shapes: list[_Shape] = []
@@ -347,8 +350,44 @@ def _spans(reader: _PageReader, textpage: pdfium.PdfTextPage) -> tuple[list[_Spa
             continue
         size = style.size if style.size >= 1 else (box[3] - box[1]) / 1.2
         space = first > 0 and page[first - 1] in " \r\n"
-        spans.append(_Span(text, *box, size, style.bold, space))
+        span = _Span(text, *box, size, style.bold, space)
+        if box[2] - box[0] > _SPREAD * size * len(text) and " " in text.strip():
+            spans.extend(_cells(reader, span, first))  # one object set as a row of cells
+        else:
+            spans.append(span)
     return spans, count
+
+
+def _cells(reader: _PageReader, span: _Span, first: int) -> list[_Span]:
+    """A run whose words stand far apart (a table row in one text object), cut at each gap
+    wider than a word space, so the row's cells are told apart as if drawn one by one."""
+    pieces: list[_Span] = []
+    text = span.text
+    start = 0
+    x0 = span.x0
+    for index, char in enumerate(text):
+        if char != " " or index == 0 or index + 1 >= len(text) or text[index + 1] == " ":
+            continue
+        left = reader.char_box(first + index - 1)
+        right = reader.char_box(first + index + 1)
+        if right[0] - left[2] > 0.9 * span.size:
+            pieces.append(
+                _Span(
+                    text[start:index],
+                    x0,
+                    span.y0,
+                    left[2],
+                    span.y1,
+                    span.size,
+                    span.bold,
+                    span.space_before if not pieces else True,
+                )
+            )
+            start, x0 = index + 1, right[0]
+    if not pieces:
+        return [span]
+    pieces.append(_Span(text[start:], x0, span.y0, span.x1, span.y1, span.size, span.bold, True))
+    return [piece for piece in pieces if piece.text.strip()]
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -569,6 +608,9 @@ def _drop_running_heads(pages: list[PageText]) -> None:
             if _PAGE_NUMBER.match(line.text)
             or (len(pages) > 1 and counts[_key(line.text)] >= needed)
         }
+        if page.lines:  # a lone number as the first or last line is a page number anywhere
+            ends = (max(page.lines, key=lambda ln: ln.y1), min(page.lines, key=lambda ln: ln.y0))
+            doomed.update(id(line) for line in ends if _PAGE_NUMBER.match(line.text))
         if doomed and len(doomed) < len(page.lines):
             page.lines = [line for line in page.lines if id(line) not in doomed]
 
