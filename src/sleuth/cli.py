@@ -1288,4 +1288,6 @@ def main() -> None:
     sys.exit(code)
 
 
-from sleuth.commands import crawl as _crawl_commands  # noqa: E402, F401 - registers map and crawl
+from sleuth.commands.crawl import COMMANDS as CRAWL_COMMANDS  # noqa: E402 - map and crawl
+
+app.registered_commands.extend(CRAWL_COMMANDS)

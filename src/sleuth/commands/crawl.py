@@ -1,19 +1,32 @@
-"""``sleuth map`` and ``sleuth crawl``: thin commands over :mod:`sleuth.crawl.run`."""
+"""``sleuth map`` and ``sleuth crawl``: thin commands over :mod:`sleuth.crawl.run`.
+
+Beneath :mod:`sleuth.cli`, which registers :data:`COMMANDS`; the global ``--config`` and
+``-v`` are read from the root command's parameters.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 import time
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sleuth.cli import STATE, JsonFlag, PlainHelp, RenderOption, _client, _finish, _out, app
 from sleuth.errors import EXIT_CODES
+
+if TYPE_CHECKING:
+    from sleuth.api import AsyncSleuth
+
+
+class RenderChoice(StrEnum):
+    auto = "auto"
+    always = "always"
+    never = "never"
 
 
 class ScopeChoice(StrEnum):
@@ -57,22 +70,39 @@ ResolveOption = Annotated[
 ]
 
 
-def _session(resolve: list[str] | None) -> Any:
-    client = _client()
+def _session(ctx: typer.Context, resolve: list[str] | None) -> AsyncSleuth:
+    """A session with the settings and logging the global ``--config``/``-v`` ask for."""
+    from sleuth import log
+    from sleuth.api import AsyncSleuth
+    from sleuth.config import load_settings
+
+    root = ctx.find_root().params
+    settings = load_settings(root.get("config"))
+    verbose = int(root.get("verbose") or 0)
+    log.configure(
+        settings.log_format, settings.log_level or {0: None, 1: "info"}.get(verbose, "debug")
+    )
+    session = AsyncSleuth(settings)
     if resolve:
         from sleuth.net import PinnedResolver, SystemResolver, parse_resolve_pins
 
-        client.resolver = PinnedResolver(parse_resolve_pins(resolve), SystemResolver())
-    return client
+        session.resolver = PinnedResolver(parse_resolve_pins(resolve), SystemResolver())
+    return session
 
 
 def _line(text: str) -> None:
-    _out(text + "\n")
-    sys.stdout.flush()  # record by record: a killed crawl keeps what it printed
+    """One record, flushed at once: a killed crawl keeps what it printed. A reader that
+    left (``| head``) ends the command quietly."""
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(0) from None
 
 
-@app.command("map", cls=PlainHelp)
 def map_command(  # noqa: PLR0917 - typer takes one parameter per flag
+    ctx: typer.Context,
     url: Annotated[str, typer.Argument(metavar="URL", help="The site's start page.")],
     scope: ScopeOption = ScopeChoice.host,
     include: IncludeOption = None,
@@ -86,8 +116,8 @@ def map_command(  # noqa: PLR0917 - typer takes one parameter per flag
     """List a site's URLs from its sitemaps, feeds and start page, without reading them all."""
     from sleuth.crawl.run import map_entries
 
-    STATE.json = json_output or format is ListFormat.jsonl
-    session = _session(resolve)
+    machine = json_output or format is ListFormat.jsonl
+    session = _session(ctx, resolve)
     notes: list[str] = []
 
     async def run() -> int:
@@ -106,7 +136,7 @@ def map_command(  # noqa: PLR0917 - typer takes one parameter per flag
                 notes=notes,
             ):
                 count += 1
-                if STATE.json:
+                if machine:
                     record = {"url": entry.url, "source": entry.source, "lastmod": entry.lastmod}
                     _line(json.dumps(record, ensure_ascii=False))
                 else:
@@ -116,7 +146,6 @@ def map_command(  # noqa: PLR0917 - typer takes one parameter per flag
     asyncio.run(run())
     for note in notes:
         sys.stderr.write(f"sleuth: note: {note}\n")
-    _finish(0)
 
 
 class _Progress:
@@ -138,8 +167,8 @@ class _Progress:
         sys.stderr.flush()
 
 
-@app.command("crawl", cls=PlainHelp)
 def crawl_command(  # noqa: PLR0917 - typer takes one parameter per flag
+    ctx: typer.Context,
     url: Annotated[str, typer.Argument(metavar="URL", help="Where the crawl starts.")],
     scope: ScopeOption = ScopeChoice.host,
     include: IncludeOption = None,
@@ -173,7 +202,10 @@ def crawl_command(  # noqa: PLR0917 - typer takes one parameter per flag
     llms_txt: Annotated[
         Path | None, typer.Option("--llms-txt", metavar="FILE", help="Write an llms.txt here.")
     ] = None,
-    render: RenderOption = None,
+    render: Annotated[
+        RenderChoice | None,
+        typer.Option(help="Headless browser: auto (when a page needs JavaScript), always, never."),
+    ] = None,
     ignore_robots: IgnoreRobots = False,
     resolve: ResolveOption = None,
     json_output: Annotated[bool, typer.Option("--json", help="Same as --format jsonl.")] = False,
@@ -183,7 +215,6 @@ def crawl_command(  # noqa: PLR0917 - typer takes one parameter per flag
     from sleuth.crawl.run import CrawlRun
 
     machine = json_output or format is ListFormat.jsonl
-    STATE.json = machine
     options = CrawlOptions(
         scope=scope.value,
         include=tuple(include or ()),
@@ -197,7 +228,7 @@ def crawl_command(  # noqa: PLR0917 - typer takes one parameter per flag
         respect_robots=not ignore_robots,
         render=render.value if render else None,
     )
-    session = _session(resolve)
+    session = _session(ctx, resolve)
     progress = _Progress(sys.stderr.isatty())
     outcomes: list[str] = []
 
@@ -228,8 +259,11 @@ def crawl_command(  # noqa: PLR0917 - typer takes one parameter per flag
 
     asyncio.run(run())
     if outcomes and "ok" not in outcomes:
-        _finish(EXIT_CODES.get(outcomes[0], 1))
-    _finish(0)
+        raise typer.Exit(EXIT_CODES.get(outcomes[0], 1))
 
 
-__all__ = ["JsonFlag", "crawl_command", "map_command"]
+# Registered by sleuth.cli: ``app.registered_commands.extend(COMMANDS)``.
+COMMANDS = [
+    typer.models.CommandInfo(name="map", callback=map_command),
+    typer.models.CommandInfo(name="crawl", callback=crawl_command),
+]
