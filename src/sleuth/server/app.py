@@ -172,7 +172,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     tokens = check_settings(settings)
     metrics = Metrics()
     state = build_state(settings, tokens, metrics)
-    state.spec = build_spec()
+    state.spec = build_spec(settings)
     mcp_app, mcp_lifespan = _mcp(state)
 
     @asynccontextmanager

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from sleuth._version import __version__
+from sleuth.config import Settings
 
 _ERROR = {
     "type": "object",
@@ -21,14 +22,18 @@ _ERROR = {
 }
 
 
-def build_spec() -> dict[str, Any]:
+def build_spec(settings: Settings | None = None) -> dict[str, Any]:
+    """The description of a server with ``settings`` (what depends on them: whether a
+    question may ask for the model's own search without naming a provider)."""
     from sleuth.agent.models import Answer
     from sleuth.digest.models import Digest
     from sleuth.discovery import DiscoveryResult
+    from sleuth.llm.providers import PROVIDERS
     from sleuth.pages.result import FetchResult
     from sleuth.server import routes
     from sleuth.suggest import Suggestion, SuggestRequest
     from sleuth.websearch import SearchResponse
+    from sleuth.websearch.registry import known_providers
 
     components: dict[str, Any] = {"Error": _ERROR}
 
@@ -41,8 +46,23 @@ def build_spec() -> dict[str, Any]:
         return {"$ref": f"#/components/schemas/{model.__name__}"}
 
     def api(
-        summary: str, body: type[BaseModel], result: type[BaseModel], extra: str = ""
+        summary: str,
+        body: type[BaseModel],
+        result: type[BaseModel],
+        extra: str = "",
+        *,
+        statuses: tuple[int, ...] = (),
+        stream: bool = False,
     ) -> dict[str, Any]:
+        ok: dict[str, Any] = _json(ref(result))
+        if stream:
+            ok["text/event-stream"] = {
+                "schema": {
+                    "type": "string",
+                    "description": "with Accept: text/event-stream: `progress` events, then "
+                    "one `result` (the digest) or `error` event (an Error object)",
+                }
+            }
         return {
             "post": {
                 "summary": summary,
@@ -53,19 +73,29 @@ def build_spec() -> dict[str, Any]:
                     "content": {"application/json": {"schema": ref(body)}},
                 },
                 "responses": {
-                    "200": {
-                        "description": "the CLI's --json object",
-                        "content": _json(ref(result)),
-                    },
-                    **_errors(),
+                    "200": {"description": "the CLI's --json object", "content": ok},
+                    **_errors(*API_STATUSES, *statuses),
                 },
             }
         }
 
     paths: dict[str, Any] = {
-        "/healthz": _plain("Liveness: the process answers.", auth=False),
-        "/readyz": _plain("Readiness: the cache backend is reachable (503 if not).", auth=False),
-        "/metrics": _plain("Prometheus metrics of this instance.", text=True),
+        "/": _get("The web page.", "text/html", {"type": "string"}, 404, guarded=True),
+        "/healthz": _get("Liveness: the process answers.", schema=_HEALTH),
+        "/readyz": _get(
+            "Readiness: the cache backend is reachable (503 if not).", schema=_READY, ready=True
+        ),
+        "/metrics": _get(
+            "Prometheus metrics of this instance.",
+            "text/plain",
+            {"type": "string"},
+            401,
+            guarded=True,
+            auth=True,
+        ),
+        "/openapi.json": _get("This description.", schema={"type": "object"}, guarded=True),
+        "/docs": _get("This description as a page.", "text/html", {"type": "string"}, guarded=True),
+        "/favicon.ico": _get("The icon.", "image/svg+xml", {"type": "string"}, guarded=True),
         "/api/v1/search": api("Search the web", routes.SearchBody, SearchResponse),
         "/api/v1/fetch": api("Fetch one page", routes.FetchBody, FetchResult),
         "/api/v1/research": api(
@@ -74,6 +104,7 @@ def build_spec() -> dict[str, Any]:
             Digest,
             "With `Accept: text/event-stream` the answer is a stream of `progress` events, "
             "then one `result` (the digest) or `error` event.",
+            stream=True,
         ),
         "/api/v1/ask": api("Answer with an LLM that searches and cites", routes.AskBody, Answer),
         "/api/v1/discover": api(
@@ -83,6 +114,7 @@ def build_spec() -> dict[str, Any]:
             "Never prompts: a source a person should confirm comes back with "
             "confirmation_required and confirmation_reason (send yes: true to accept); several "
             "equally good sources are a 409 AMBIGUOUS whose choices are the from strings.",
+            statuses=(404, 409),
         ),
         "/api/v1/links/suggest": api(
             "Suggest slug, title, description and tags for a URL",
@@ -93,13 +125,26 @@ def build_spec() -> dict[str, Any]:
             "answers something else than the JSON asked for. Invalid fields come back empty.",
         ),
     }
+    _tighten_suggest(components[SuggestRequest.__name__])
+    # The names the routes accept, as they stand when the server starts (plugins included).
+    _only(components["SearchBody"], "provider", known_providers())
+    _only(components["AskBody"], "provider", sorted(PROVIDERS))
+    native = sorted(name for name, cls in PROVIDERS.items() if cls.native_search is not None)
+    default = (settings.llm_provider or "") if settings is not None else ""
+    _native_search_needs(components["AskBody"], native, default in native)
     return {
         "openapi": "3.1.0",
         "info": {
             "title": "sleuth",
             "version": __version__,
             "description": "Safe, fast, cited access to the web. MCP (streamable HTTP) is at "
-            "/mcp behind the same bearer tokens.",
+            "/mcp behind the same bearer tokens (POST only: the endpoint is stateless). "
+            "Without tokens, requests must name the server as localhost, a loopback address "
+            "or a name in SLEUTH_SERVER_HOSTS (421 otherwise); with tokens, only when that "
+            "list is set. A browser's Origin must be the server's own or listed in "
+            "SLEUTH_CORS_ORIGINS (403 ORIGIN_NOT_ALLOWED otherwise). Bodies must be "
+            "Content-Type: application/json (415), at most SLEUTH_MAX_BODY_BYTES (413) and "
+            "nested at most 32 levels (400).",
         },
         "paths": paths,
         "components": {
@@ -109,34 +154,128 @@ def build_spec() -> dict[str, Any]:
     }
 
 
+# Every JSON route can answer these; the routes add their own (discover: 404 and 409).
+API_STATUSES = (400, 401, 403, 413, 415, 421, 422, 429, 500, 502, 503, 504)
+_WHY = {
+    400: "bad input: a field, JSON that does not parse or nests too deeply, an unknown provider",
+    401: "no valid bearer token",
+    403: "refused: the network guard or robots.txt (BLOCKED, ROBOTS_DISALLOWED), or a browser "
+    "page of an origin not listed in SLEUTH_CORS_ORIGINS (ORIGIN_NOT_ALLOWED)",
+    404: "not found (NOT_FOUND, or the web page is not installed)",
+    409: "several sources fit (AMBIGUOUS, with choices) or a confirmation is needed",
+    413: "the body is over SLEUTH_MAX_BODY_BYTES (BODY_TOO_LARGE)",
+    415: "the body is not declared Content-Type: application/json",
+    421: "the Host is not one this server answers to (MISDIRECTED_REQUEST)",
+    422: "the page or request cannot be processed (too large, no text, a model's refusal)",
+    429: "rate limit or budget spent; see Retry-After",
+    500: "the server failed unexpectedly: a bug (no internals are shown)",
+    502: "an upstream (site, search provider, model) failed",
+    503: "not configured (a search provider, a model, the browser) or the cache is down",
+    504: "a deadline passed",
+}
+_HEALTH = {
+    "type": "object",
+    "required": ["status"],
+    "properties": {"status": {"const": "ok"}},
+}
+_READY = {
+    "type": "object",
+    "required": ["status", "cache"],
+    "properties": {
+        "status": {"enum": ["ready", "unavailable"]},
+        "cache": {
+            "type": "object",
+            "required": ["backend", "reachable", "fallback"],
+            "properties": {
+                "backend": {"type": "string"},
+                "reachable": {"type": "boolean"},
+                "fallback": {"type": "boolean"},
+                "error": {"type": "string"},
+            },
+        },
+    },
+}
+
+
+def _tighten_suggest(schema: dict[str, Any]) -> None:
+    """The suggest body as its validation reads it: ``url`` is required and an absolute
+    http(s) URL (the model keeps a default for its Python callers)."""
+    schema["required"] = sorted({*schema.get("required", []), "url"})
+    url = schema["properties"]["url"]
+    url.pop("default", None)
+    url.update({"format": "uri", "pattern": r"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#]"})
+
+
+def _native_search_needs(schema: dict[str, Any], native: list[str], default_has: bool) -> None:
+    """``search: native`` asks the model's own web search, which only some providers have:
+    name one of them, unless the server's own provider is one."""
+    choices: list[dict[str, Any]] = [{"type": "string", "enum": native}]
+    then: dict[str, Any] = {"properties": {"provider": {"anyOf": choices}}}
+    if default_has:
+        choices.append({"type": "null"})
+    else:
+        then["required"] = ["provider"]
+    schema["if"] = {"required": ["search"], "properties": {"search": {"const": "native"}}}
+    schema["then"] = then
+
+
+def _only(schema: dict[str, Any], field: str, names: list[str]) -> None:
+    """Narrow an optional string ``field`` of ``schema`` to ``names``."""
+    prop = schema["properties"][field]
+    for choice in prop.get("anyOf", [prop]):
+        if choice.get("type") == "string":
+            choice["enum"] = list(names)
+
+
 def _json(schema: dict[str, Any]) -> dict[str, Any]:
     return {"application/json": {"schema": schema}}
 
 
-def _errors() -> dict[str, Any]:
+def _errors(*statuses: int) -> dict[str, Any]:
     error = _json({"$ref": "#/components/schemas/Error"})
+    answers: dict[str, Any] = {}
+    for status in sorted(set(statuses)):
+        answer: dict[str, Any] = {"description": _WHY[status], "content": error}
+        if status == 429:
+            answer["headers"] = {"Retry-After": _header("seconds to wait", integer=True)}
+        if status == 401:
+            answer["headers"] = {"WWW-Authenticate": _header('Bearer realm="sleuth"')}
+        answers[str(status)] = answer
+    return answers
+
+
+def _header(description: str, *, integer: bool = False) -> dict[str, Any]:
     return {
-        str(status): {"description": why, "content": error}
-        for status, why in (
-            (400, "bad input"),
-            (401, "no valid bearer token"),
-            (403, "refused by the network guard or robots.txt"),
-            (404, "not found"),
-            (422, "the page or request cannot be processed"),
-            (429, "rate limit or budget spent; see Retry-After"),
-            (502, "an upstream (site, search provider, model) failed"),
-            (503, "not configured"),
-            (504, "a deadline passed"),
-        )
+        "description": description,
+        "required": True,
+        "schema": {"type": "integer", "minimum": 1} if integer else {"type": "string"},
     }
 
 
-def _plain(summary: str, *, auth: bool = True, text: bool = False) -> dict[str, Any]:
-    media = "text/plain" if text else "application/json"
-    operation: dict[str, Any] = {
-        "summary": summary,
-        "responses": {"200": {"description": "OK", "content": {media: {}}}},
+def _get(
+    summary: str,
+    media: str = "application/json",
+    schema: dict[str, Any] | None = None,
+    *statuses: int,
+    guarded: bool = False,
+    auth: bool = False,
+    ready: bool = False,
+) -> dict[str, Any]:
+    """A GET route; ``guarded`` ones answer 403/421 to a foreign Origin or Host (the probes
+    answer any)."""
+    responses: dict[str, Any] = {
+        "200": {"description": "OK", "content": {media: {"schema": schema or {}}}}
     }
+    if ready:
+        responses["503"] = {
+            "description": "the cache backend is unreachable",
+            "content": _json(_READY),
+        }
+    extra = {*statuses, 500}
+    if guarded:
+        extra |= {403, 421}
+    responses.update(_errors(*extra))
+    operation: dict[str, Any] = {"summary": summary, "responses": responses}
     if auth:
         operation["security"] = [{"bearer": []}]
     return {"get": operation}

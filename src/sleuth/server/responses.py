@@ -31,6 +31,7 @@ STATUS: dict[str, int] = {
     "confirmation_required": 409,
     "confirmation_denied": 409,
     "too_large": 422,
+    "start_past_end": 422,
     "unsupported_type": 422,
     "encrypted": 422,
     "corrupt_document": 422,

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from sleuth import log
+from sleuth.digest.pipeline import MAX_QUESTION_CHARS
 from sleuth.errors import SleuthError, UsageError
 from sleuth.server.responses import error_payload, error_response
 
@@ -30,17 +32,65 @@ class Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# Blank text is refused: the pattern says so in the schema as well as in validation.
+NONBLANK = r"\S"
+# A URL, as the description says (the fetch itself decides which URLs it reads).
+URL_SCHEMA: dict[str, Any] = {"format": "uri"}
+Site = Annotated[str, Field(pattern=NONBLANK)]
+# RFC 3986 (appendix A), the grammar ``format: uri`` names: an absolute URI, ASCII only.
+_UNRESERVED_SUB = r"A-Za-z0-9\-._~!$&'()*+,;="
+_PCT = r"%[0-9A-Fa-f]{2}"
+_PCHARS = rf"(?:[{_UNRESERVED_SUB}:@]|{_PCT})"
+_IPV6 = r"\[(?:[0-9A-Fa-f:.]+|[vV][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+)\]"
+_URI = re.compile(
+    r"[A-Za-z][A-Za-z0-9+.-]*:"  # scheme
+    rf"(?://(?:(?:[{_UNRESERVED_SUB}:]|{_PCT})*@)?"  # userinfo
+    rf"(?:{_IPV6}|(?:[{_UNRESERVED_SUB}]|{_PCT})*)"  # host
+    r"(?::[0-9]*)?"  # port
+    rf"(?:/{_PCHARS}*)*"  # path-abempty
+    rf"|/?(?:{_PCHARS}+(?:/{_PCHARS}*)*)?)"  # path-absolute, -rootless, -empty
+    rf"(?:\?(?:{_PCHARS}|[/?])*)?"  # query
+    rf"(?:#(?:{_PCHARS}|[/?])*)?"  # fragment
+)
+
+
+def check_uri(field: str, value: str) -> None:
+    """Refuse a value that is not an absolute URI (RFC 3986), as the description says; the
+    caller then decides what it does with the URIs it accepts."""
+    if value.strip() and not _URI.fullmatch(value):
+        raise UsageError(
+            f"{field} is not a URI: {value[:200]!r}",
+            hint="send an absolute URL such as https://example.org/page, percent-encoding "
+            "spaces and characters outside ASCII",
+        )
+
+
+# discover's rules for a tool name and a BUILDER:SOURCE, written out for the description
+# (the discovery code checks them; pydantic's regex engine has no look-ahead).
+TOOL_NAME = r"^(?!.*(?:\.\.|//))\s*[A-Za-z0-9@][A-Za-z0-9._+@/-]{0,213}\s*$"
+_OWNER = r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}"
+_PACKAGE = r"@?[A-Za-z0-9][A-Za-z0-9._+@-]*(?:/[A-Za-z0-9][A-Za-z0-9._+-]*)?"
+FROM_SOURCE = (
+    r"^\s*(?:"
+    rf"(?:github|gh|GitHub):{_OWNER}/(?!\.\.?\s*$)(?![A-Za-z0-9._-]*\.git\s*$)[A-Za-z0-9._-]{{1,100}}"
+    r"|(?:go|golang):[a-z0-9.-]+\.[a-z]{2,}(?:/[A-Za-z0-9._~+-]+)+"
+    r"|(?:crates\.io|cargo|crates|crate|npm|pypi|pip|pipx|rubygems|gem|gems|homebrew|brew|cask"
+    rf"|cpan):(?!.*\.\.)(?=.{{1,214}}\s*$){_PACKAGE}"
+    r")\s*$"
+)
+
+
 class SearchBody(Body):
-    query: str = Field(min_length=1)
+    query: str = Field(min_length=1, pattern=NONBLANK)
     max_results: int | None = Field(None, ge=1, le=10)
     provider: str | None = None
     recency_days: int | None = Field(None, ge=1)
-    site: list[str] = Field(default_factory=list)
-    exclude_site: list[str] = Field(default_factory=list)
+    site: list[Site] = Field(default_factory=list)
+    exclude_site: list[Site] = Field(default_factory=list)
 
 
 class FetchBody(Body):
-    url: str = Field(min_length=1)
+    url: str = Field(min_length=1, json_schema_extra=URL_SCHEMA)
     format: Literal["text", "markdown", "html"] = "text"
     max_chars: int | None = Field(None, ge=1)
     start_index: int = Field(0, ge=0)
@@ -49,17 +99,17 @@ class FetchBody(Body):
 
 
 class ResearchBody(Body):
-    question: str = Field(min_length=1)
+    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS, pattern=NONBLANK)
     max_results: int | None = Field(None, ge=1, le=10)
     max_pages: int | None = Field(None, ge=1, le=10)
     focus: str | None = None
     recency_days: int | None = Field(None, ge=1)
-    site: list[str] = Field(default_factory=list)
+    site: list[Site] = Field(default_factory=list)
     deadline: float | None = Field(None, ge=0.1, le=600)
 
 
 class AskBody(Body):
-    question: str = Field(min_length=1)
+    question: str = Field(min_length=1, pattern=NONBLANK)
     provider: str | None = None
     model: str | None = None
     search: Literal["auto", "native", "local"] | None = None
@@ -69,10 +119,10 @@ class AskBody(Body):
 class DiscoverBody(Body):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    name: str = Field(min_length=1)
-    from_source: str | None = Field(None, alias="from")
+    name: str = Field(min_length=1, json_schema_extra={"pattern": TOOL_NAME})
+    from_source: str | None = Field(None, alias="from", json_schema_extra={"pattern": FROM_SOURCE})
     deterministic_only: bool = False
-    stages: list[str] | None = None
+    stages: list[Literal["registry", "ecosystem", "llm"]] | None = None
     batch: bool = False
     yes: bool = False
     timeout: float | None = Field(None, gt=0, le=600)
@@ -102,6 +152,14 @@ class UnsupportedMediaType(UsageError):
 
     code = "unsupported_media_type"
     default_hint = "send the body with Content-Type: application/json"
+
+
+class StartPastEnd(UsageError):
+    """A valid ``start_index`` beyond the text this page turned out to have (422: the
+    request is well formed, the page is shorter)."""
+
+    code = "start_past_end"
+    default_hint = "start below the length of the page's text"
 
 
 def require_json(content_type: str | None) -> None:
@@ -195,14 +253,20 @@ async def search(state: ServerState, request: Request) -> Response:
 
 async def fetch(state: ServerState, request: Request) -> Response:
     body = parse(FetchBody, await read_json(request, state.settings.max_body_bytes))
-    result = await state.client.fetch(
-        body.url,
-        format=body.format,
-        render=body.render,
-        refresh=body.refresh,
-        max_chars=body.max_chars,
-        start_index=body.start_index,
-    )
+    check_uri("url", body.url)
+    try:
+        result = await state.client.fetch(
+            body.url,
+            format=body.format,
+            render=body.render,
+            refresh=body.refresh,
+            max_chars=body.max_chars,
+            start_index=body.start_index,
+        )
+    except UsageError as refused:
+        if body.start_index and "past the end of the text" in refused.message:
+            raise StartPastEnd(refused.message.replace("--start-index", "start_index")) from None
+        raise
     if result.ok:
         return JSONResponse(result.model_dump(mode="json", exclude={"total_chars"}))
     error = result.error
@@ -308,6 +372,7 @@ async def suggest(state: ServerState, request: Request) -> Response:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "body"
         raise UsageError(f"invalid field {where}: {first['msg']}") from None
+    check_uri("url", body.url)
     result = await state.client.suggest(body.url, title=body.title, description=body.description)
     state.metrics.llm(
         "/api/v1/links/suggest", result.provider, result.calls, result.usage, result.cost_usd
