@@ -664,10 +664,18 @@ def _paragraphs(lines: list[_Line]) -> list[_Para]:
             prev = paras[-1].lines[-1]
             size = max(prev.size, line.size, 1.0)
             gap = prev.y0 - line.y1
-            new = (
-                line.region != prev.region
+            moved = line.region != prev.region or gap < -0.5 * size
+            # A paragraph that a column break cut mid-sentence goes on at the next column's top.
+            runs_on = (
+                moved
+                and abs(line.size - prev.size) <= 0.1 * size
+                and line.bold == prev.bold
+                and not prev.text.endswith(_SENTENCE_END)
+                and line.text[:1].islower()
+            )
+            new = not runs_on and (
+                moved
                 or gap > 0.6 * size
-                or gap < -0.5 * size  # the text went up: another column or a note
                 or abs(line.size - prev.size) > 0.1 * size
                 or line.bold != prev.bold
                 or bool(_BULLET.match(line.text))
