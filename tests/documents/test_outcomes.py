@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import time
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 from pdfs import grey_image, pdf, text
 from reportlab.pdfgen.canvas import Canvas
 
-from sleuth.documents import read
+from sleuth.documents import read, sniff
 from sleuth.documents.worker import _HEADER, WorkerFailed, _Worker
 from sleuth.errors import (
     EXIT_CODES,
@@ -163,3 +164,32 @@ def test_the_two_column_latex_sample_reads_columns_and_table_rows() -> None:
     # A table row set as one text object still reads as its own line.
     assert "\nAustria 8.9 83,879 Vienna German\nBelgium 11.5 30,689 Brussels" in result.text
     assert not result.text.rstrip().endswith("\n3")  # the page number is gone
+
+
+def test_fuzzed_samples_give_text_or_a_typed_outcome_never_pdf_syntax() -> None:
+    rng = random.Random(20241125)
+    originals = [path.read_bytes() for path in _sample_files()]
+    seen = set()
+    for round_number in range(60):
+        data = bytearray(rng.choice(originals))
+        for _ in range(rng.randint(1, 30)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        if rng.random() < 0.3:
+            data = data[: rng.randrange(len(data))]
+        name = "fuzzed.pdf" if round_number % 2 else "fuzzed"
+        result = _read_or_code(bytes(data), name=name)
+        if isinstance(result, str):
+            assert result in ("encrypted", "corrupt_document", "no_text_layer", "too_large")
+            seen.add(result)
+            continue
+        seen.add(result.outcome)
+        for syntax in ("endobj", "endstream", "/Type /", "startxref"):
+            assert syntax not in result.text
+    assert {"ok", "corrupt_document"} <= seen
+
+
+def test_a_pdf_with_a_damaged_header_is_still_judged_as_a_pdf() -> None:
+    whole = pdf(text(72, 700, "The harbour board met on Tuesday."))
+    damaged = b"YPDF" + whole[4:]
+    assert sniff(damaged, None, "minutes") == "pdf"
+    assert sniff(damaged, "application/octet-stream", None) == "pdf"

@@ -8,6 +8,7 @@ their bytes.
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from sleuth.errors import UnsupportedType
@@ -81,6 +82,8 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
     (b"wOFF", "font/woff"),
     (b"wOF2", "font/woff2"),
 )
+# "12 0 obj" or a trailer: PDF syntax, whatever the first bytes say.
+_PDF_SYNTAX = re.compile(rb"(?:^|[\r\n])\d{1,10}\s+\d{1,5}\s+obj\b|\btrailer\s*<<|\bstartxref\b")
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 
 
@@ -150,6 +153,10 @@ def sniff(data: bytes, content_type: str | None = None, name: str | None = None)
     media = media_type(content_type)
     if media in PDF_TYPES or ((media in GENERIC_TYPES or name is not None) and is_pdf(data)):
         return "pdf"
+    if (media in GENERIC_TYPES or name is not None) and (
+        kind_by_name(name) == "pdf" or _PDF_SYNTAX.search(data[:8192])
+    ):
+        return "pdf"  # a damaged header, or a name that says so: PDFium judges, never as text
     if media in HTML_TYPES:  # a server's word for a web page: garbage is an empty page
         return "html"
     if media in TEXT_TYPES:
