@@ -9,6 +9,7 @@ from sleuth.digest.chrome import (
     call_to_action,
     finding_span,
     label_line,
+    link_run,
     prose_share,
     title_like,
 )
@@ -93,3 +94,22 @@ def test_a_passage_among_paragraphs_outranks_the_same_words_among_links() -> Non
     sidebar = "\n".join(["Kettle deals", "Best descalers", teaser, "Tea gifts", "Our team"])
     ranked = rank_passages([sidebar, body], [1.0, 1.0], build_query("descaling kettle vinegar"))
     assert [r.page for r in ranked[:1]] == [1]
+
+
+def test_link_texts_run_together_are_no_finding() -> None:
+    run = "Tags kettles descaling hard water tea coffee vinegar acid limescale jugs filters taps"
+    assert link_run(run)
+    assert finding_span(run, 0, len(run)) is None
+    assert not link_run(STATEMENT)
+
+
+def test_a_banner_speaking_to_the_reader_is_a_call_to_action() -> None:
+    assert call_to_action("Get the best kettle tips delivered to your inbox every week")
+    assert not call_to_action("The best kettles are delivered with a descaling sachet")
+
+
+def test_a_long_paragraph_keeps_its_statements_when_its_ends_are_trimmed() -> None:
+    middle = " ".join([STATEMENT] * 6)
+    text = f"Read more: Kettle Care. {middle} Subscribe for more tips."
+    start, end = finding_span(text, 0, len(text)) or (0, 0)
+    assert text[start:end] == middle

@@ -15,6 +15,8 @@ the shape of a passage, not at any site's words:
   subscribe, share, read more...). Such
   sentences are trimmed from either end of a passage; what remains is quoted
   only if it is still a statement of some length;
+* a *link run* is many words without one punctuation mark: link texts run
+  together by extraction (tags, teaser titles, menus);
 * a *repeated line* (a short line the page carries twice or more) is a menu
   entry or a widget, not a finding.
 """
@@ -28,6 +30,7 @@ from sleuth.digest.segment import Span, sentence_spans
 
 _WORD = re.compile(r"[^\W\d_][\w'\u2019-]*")
 _SENTENCE_END = frozenset(".!?;:\u2026\u3002\uff01\uff1f\u061f\u0964")
+_PUNCTUATION = re.compile(r"[.,;:!?\u3001\u3002\uff0c\uff1b\uff1a\uff01\uff1f\u060c\u061f]")
 _CLOSERS = frozenset(")]\"'\u201d\u2019\u300d\u300f")
 _LABEL = re.compile(r"([^\W\d_][\w'\u2019-]*(?: [^\W\d_][\w'\u2019-]*)?)\s?:\s")
 _LEAD = re.compile(r"[^\w]+")
@@ -78,6 +81,8 @@ TITLE_SHARE = 0.5
 TITLE_SHARE_WITH_END = 0.8
 MIN_TITLE_WORDS = 4
 MAX_REPEATED_CHARS = 200
+MAX_CHROME_SENTENCE = 300
+MIN_RUN_WORDS = 15
 MIN_FINDING_CHARS = 40
 MIN_LIST_ITEMS = 3
 MAX_LIST_ITEM_WORDS = 4
@@ -106,12 +111,12 @@ def ends_sentence(text: str) -> bool:
     return bool(text) and text[-1] in _SENTENCE_END
 
 
-def title_like(text: str) -> bool:
+def title_like(text: str, words: list[str] | None = None) -> bool:
     """A heading, a teaser title or a menu entry rather than a statement."""
     text = text.strip()
     if not text:
         return True
-    words = _WORD.findall(text)
+    words = _WORD.findall(text) if words is None else words
     ended = ends_sentence(text)
     share = _capitalised_share(words)
     if share >= TITLE_SHARE_WITH_END:
@@ -121,6 +126,12 @@ def title_like(text: str) -> bool:
     if not _spaced(text):
         return len(text) < MIN_FINDING_CHARS
     return len(words) < MIN_WORDS or share >= TITLE_SHARE
+
+
+def link_run(text: str, words: list[str] | None = None) -> bool:
+    """Many words and not one punctuation mark: link texts run together (tags, teasers, menus)."""
+    count = len(_WORD.findall(text) if words is None else words)
+    return count >= MIN_RUN_WORDS and not _PUNCTUATION.search(text)
 
 
 def label_line(text: str) -> bool:
@@ -148,6 +159,8 @@ def call_to_action(sentence: str) -> bool:
     first = lead.split(" ", 1)[0] if lead else ""
     if first in _CALL_VERBS or lead.startswith(_CALL_PHRASES):
         return True
+    if not ends_sentence(sentence) and _YOU.search(sentence):
+        return True  # a banner or a button speaking to the reader
     # An offer: the site speaking of itself to the reader, or pressing for now.
     return bool(_YOU.search(sentence)) and bool(_OFFER.search(sentence))
 
@@ -174,19 +187,49 @@ def prose_share(text: str, start: int, end: int, reach: int = PROSE_REACH) -> fl
     return prose / total if total else 0.0
 
 
+def _first_sentence(text: str, start: int, end: int) -> Span | None:
+    """The first sentence of ``text[start:end]``, or None when it is too long to be chrome."""
+    limit = min(end, start + MAX_CHROME_SENTENCE)
+    spans = sentence_spans(text, start, limit)
+    if not spans or (spans[0][1] == limit and limit < end):
+        return None
+    return spans[0]
+
+
+def _last_sentence(text: str, start: int, end: int) -> Span | None:
+    """The last sentence of ``text[start:end]``, or None when it is too long to be chrome."""
+    low = max(start, end - MAX_CHROME_SENTENCE)
+    spans = sentence_spans(text, low, end)
+    if not spans or (spans[-1][0] == low and low > start):
+        return None
+    return spans[-1]
+
+
 def finding_span(text: str, start: int, end: int) -> Span | None:
-    """``text[start:end]`` without chrome at either end, or None when nothing is a finding."""
+    """``text[start:end]`` without chrome at either end, or None when nothing is a finding.
+
+    Only the ends are cut into sentences (a chrome sentence is short), so a
+    long paragraph costs two small scans.
+    """
     passage = text[start:end]
-    if label_line(passage) or title_like(passage):
+    words = _WORD.findall(passage)
+    if label_line(passage) or title_like(passage, words) or link_run(passage, words):
         return None
-    sentences = sentence_spans(text, start, end)
-    while sentences and _not_a_statement(text[sentences[0][0] : sentences[0][1]]):
-        sentences.pop(0)
-    while sentences and _not_a_statement(text[sentences[-1][0] : sentences[-1][1]]):
-        sentences.pop()
-    if not sentences:
-        return None
-    start, end = sentences[0][0], sentences[-1][1]
+    whole = start, end
+    while start < end and (first := _first_sentence(text, start, end)) is not None:
+        if not _not_a_statement(text[first[0] : first[1]]):
+            break
+        start = first[1]
+    while start < end and (last := _last_sentence(text, start, end)) is not None:
+        if not _not_a_statement(text[last[0] : last[1]]):
+            break
+        end = last[0]
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if (start, end) == whole:
+        return whole
     if end - start < MIN_FINDING_CHARS or title_like(text[start:end]):
         return None
     return start, end

@@ -3,7 +3,11 @@
 The score of a passage is BM25 over every passage read for this question,
 scaled by how much of the query it covers, by matched query word pairs
 (``connection pool`` beats ``pool`` near ``connection`` somewhere), by its
-source's prior and, gently, by how early it appears in its page.
+source's prior, by how much of the text around it is prose (main content is
+paragraphs; menus, teaser lists and sidebars are short lines) and, gently,
+by how early it appears in its page. Chrome that extraction kept (headings,
+teasers, label lines, calls to action, repeated lines) is never a candidate;
+see :mod:`sleuth.digest.chrome`.
 Selection then walks down the ranking, trims each passage to a bullet,
 spreads bullets over pages and folds near-duplicates into the bullet that
 already says the same thing, citing both pages.

@@ -1,7 +1,9 @@
 """Cutting page text into sentences and passages without losing offsets.
 
 Every span is a ``(start, end)`` pair into the original string, so whatever is
-later quoted can be checked against the page character for character.
+later quoted can be checked against the page character for character. A
+passage never leaves one *unit*: a line without its list bullet, or one table
+cell, so a quote is also text a reader finds on the rendered page.
 """
 
 from __future__ import annotations
