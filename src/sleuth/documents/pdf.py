@@ -80,6 +80,7 @@ _CONTROLS: dict[int, str | None] = {
     **dict.fromkeys([0, 1, *range(3, 32), 0x7F, 0xFFFF]),
     0xFFFE: "\x02",  # how some PDFium builds mark the same hyphen
 }
+_CONTROL_CHARS = re.compile("[\x00\x01\x03-\x1f\x7f\ufffe\uffff]")
 _SENTENCE_END = (".", "!", "?", ":", '."', ".”", "?”", "!”")
 
 
@@ -245,7 +246,8 @@ class _PageReader:
             return True
         if style.mode in _INVISIBLE_MODES or style.colour[3] == 0:
             return False
-        return max(abs(a - b) for a, b in zip(style.colour[:3], under, strict=True)) > 12
+        red, green, blue, _ = style.colour
+        return abs(red - under[0]) > 12 or abs(green - under[1]) > 12 or abs(blue - under[2]) > 12
 
     def char_box(self, index: int) -> tuple[float, float, float, float]:
         rect = raw.FS_RECTF()
@@ -270,7 +272,7 @@ def _page_string(units: Any, count: int) -> str:
     return wide.tobytes().decode("utf-32-le", "surrogatepass")
 
 
-def _runs(textpage: int, count: int) -> Iterator[tuple[int, int, int]]:
+def _runs(textpage: int, count: int, page: str) -> Iterator[tuple[int, int, int]]:
     """(object, first, last) for each run of characters drawn by one text object.
 
     PDFium lists an object's characters together, with the spaces and breaks it infers
@@ -302,6 +304,17 @@ def _runs(textpage: int, count: int) -> Iterator[tuple[int, int, int]]:
         if not obj:
             start += 1
             continue
+        # Most objects end where PDFium's line ends: try that first, two calls.
+        line_end = page.find("\r", start)
+        line_end = count if line_end < 0 else line_end
+        if (
+            line_end - 1 > start
+            and owner(line_end - 1) == obj
+            and (line_end >= count or drawn_by(line_end) != obj)
+        ):
+            yield obj, start, line_end - 1
+            start = line_end
+            continue
         last, step = start, 1
         beyond = count
         while last + step < count:
@@ -332,7 +345,7 @@ def _spans(reader: _PageReader, textpage: pdfium.PdfTextPage) -> tuple[list[_Spa
     raw.FPDFText_GetText(textpage.raw, 0, count, units)
     page = _page_string(units, count)
     spans: list[_Span] = []
-    for obj, first, last in _runs(reader.textpage, count):
+    for obj, first, last in _runs(reader.textpage, count, page):
         text = page[first : last + 1]
         if not text.strip():
             continue
@@ -441,6 +454,11 @@ def _segments(rows: list[list[_Span]]) -> list[_Line]:
 
 
 def _line(spans: list[_Span]) -> _Line:
+    if len(spans) == 1:  # the common case, without the bookkeeping
+        span = spans[0]
+        return _Line(
+            _clean(span.text), span.x0, span.y0, span.x1, span.y1, round(span.size, 1), span.bold
+        )
     weights = Counter[float]()
     bold = 0
     for span in spans:
@@ -449,7 +467,7 @@ def _line(spans: list[_Span]) -> _Line:
     size = weights.most_common(1)[0][0]
     total = sum(weights.values())
     return _Line(
-        clean_line(_join(spans).translate(_CONTROLS)),
+        _clean(_join(spans)),
         min(s.x0 for s in spans),
         min(s.y0 for s in spans),
         max(s.x1 for s in spans),
@@ -457,6 +475,14 @@ def _line(spans: list[_Span]) -> _Line:
         size,
         bold * 2 > total,
     )
+
+
+def _clean(text: str) -> str:
+    """Control characters out (a regex finds the rare line that has one), then the hygiene
+    every extracted line gets."""
+    if _CONTROL_CHARS.search(text):
+        text = text.translate(_CONTROLS)
+    return clean_line(text)
 
 
 def _gutter(lines: list[_Line]) -> tuple[float, float] | None:
