@@ -48,7 +48,31 @@ def _off_page(canvas: Canvas) -> None:
     canvas.drawString(-2000, 400, PAYLOAD[:90])
 
 
+def _transparent(canvas: Canvas) -> None:
+    canvas.setFillAlpha(0)
+    canvas.setFont("Helvetica", 11)
+    canvas.drawString(72, 600, PAYLOAD[:90])
+    canvas.setFillAlpha(1)
+
+
+def _white_on_a_white_box(canvas: Canvas) -> None:
+    canvas.setFillColorRGB(1, 1, 1)
+    canvas.rect(60, 590, 400, 30, fill=1, stroke=0)
+    canvas.setFont("Helvetica", 11)
+    canvas.drawString(72, 600, PAYLOAD[:90])
+
+
+def _grey_on_grey(canvas: Canvas) -> None:
+    canvas.setFillColorRGB(0.5, 0.5, 0.5)
+    canvas.rect(60, 590, 400, 30, fill=1, stroke=0)
+    canvas.setFont("Helvetica", 11)
+    canvas.drawString(72, 600, PAYLOAD[:90])
+
+
 HIDDEN = {
+    "fully-transparent": _transparent,
+    "white-on-a-white-box": _white_on_a_white_box,
+    "grey-on-the-same-grey": _grey_on_grey,
     "render-mode-3-invisible": _mode(3),
     "render-mode-7-clip": _mode(7),
     "white-on-white": _coloured((1, 1, 1)),
