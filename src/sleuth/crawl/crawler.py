@@ -67,7 +67,7 @@ class CrawlOptions:
     output: OutputFormat = "text"
     max_url_length: int = 2048
     max_path_depth: int = 16
-    max_per_pattern: int = 100
+    max_per_pattern: int = 1000  # /cal/N/N: a calendar; /p/N: maybe a big site
     max_query_variants: int = 20
     follow_nofollow: bool = False
 
