@@ -24,7 +24,7 @@ def _print(tmp_path: Path) -> bytes:
     page = tmp_path / "records.html"
     body = "".join(f"<p>{p}</p>" for p in PARAGRAPHS)
     page.write_text(
-        "<!doctype html><html><head><title>Coastal Records</title><style>"
+        "<!doctype html><html lang=en-US><head><title>Coastal Records</title><style>"
         "body { font: 11pt serif } .cols { column-count: 2; column-gap: 2em }</style></head>"
         f"<body><h1>Storms on the Northern Coast</h1><div class=cols>{body}</div></body></html>"
     )
@@ -52,4 +52,5 @@ def test_columns_in_order_and_chromiums_header_and_footer_removed(tmp_path: Path
     assert isinstance(metadata, dict)
     assert metadata["pages"] >= 2
     assert record["title"] == "Coastal Records"
+    assert metadata["language"] == "en-US"  # the catalogue's /Lang, from <html lang>
     assert record["text"] == "# Storms on the Northern Coast\n\n" + "\n\n".join(PARAGRAPHS)

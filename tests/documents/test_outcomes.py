@@ -12,6 +12,7 @@ from pdfs import grey_image, pdf, text
 from reportlab.pdfgen.canvas import Canvas
 
 from sleuth.documents import read, sniff
+from sleuth.documents.pdf import read_pdf
 from sleuth.documents.worker import _HEADER, WorkerFailed, _Worker
 from sleuth.errors import (
     EXIT_CODES,
@@ -193,3 +194,13 @@ def test_a_pdf_with_a_damaged_header_is_still_judged_as_a_pdf() -> None:
     damaged = b"YPDF" + whole[4:]
     assert sniff(damaged, None, "minutes") == "pdf"
     assert sniff(damaged, "application/octet-stream", None) == "pdf"
+
+
+def test_title_and_author_from_xmp_when_the_info_dictionary_has_none() -> None:
+    data = (SAMPLES / "020-xmp" / "output_with_metadata_pymupdf.pdf").read_bytes()
+    record = read_pdf(data, markdown=False, max_pages=5)
+    metadata = record["metadata"]
+    assert metadata["title"] == "Sample PDF with XMP Metadata"
+    assert metadata["author"] == "John Doe"
+    assert record["outcome"] == "empty_extraction"
+    assert record["reason"] == "all of its text is hidden from a reader"  # above the page's edge
