@@ -26,6 +26,7 @@ from typing import Any, BinaryIO
 
 _HEADER = struct.Struct("!II")
 _REPLY = struct.Struct("!I")
+_PIPE_ROOM = 16_000  # under the smallest common pipe buffer (16 KiB on macOS, 64 KiB on Linux)
 _MEMORY_LIMIT = 4 * 1024**3  # address space of one worker: a bomb fails there, not here
 
 
@@ -77,7 +78,10 @@ class _Worker:
                 failure.append(exc)
 
         writer = threading.Thread(target=send, daemon=True)
-        writer.start()
+        if len(data) + len(header) < _PIPE_ROOM:
+            send()  # fits the empty pipe: the write cannot block, no thread needed
+        else:
+            writer.start()  # the worker reads while we write, or the deadline ends it
         deadline = time.monotonic() + timeout
         try:
             size = _REPLY.unpack(self._read(_REPLY.size, deadline))[0]
@@ -89,7 +93,8 @@ class _Worker:
             self.kill()
             raise WorkerFailed(str(exc) or "the worker stopped") from None
         finally:
-            writer.join(timeout=1.0)
+            if writer.is_alive():
+                writer.join(timeout=1.0)
         if failure or not isinstance(reply, dict):
             self.kill()
             raise WorkerFailed("the worker broke the protocol")
