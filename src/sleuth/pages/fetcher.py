@@ -24,6 +24,15 @@ import httpx
 
 from sleuth.cache.base import Cache, cache_key, get_json, set_json
 from sleuth.config import Settings
+from sleuth.documents import (
+    GENERIC_TYPES,
+    PDF_TYPES,
+    READABLE_TYPES,
+    binary_type,
+    is_document,
+    is_pdf,
+)
+from sleuth.documents import read as read_document
 from sleuth.errors import (
     BlockedError,
     BlockPage,
@@ -34,10 +43,11 @@ from sleuth.errors import (
     RateLimited,
     RenderUnavailable,
     SleuthError,
+    TooLarge,
     UnsupportedType,
     UsageError,
 )
-from sleuth.extract import Extraction, extract
+from sleuth.extract import Extraction
 from sleuth.log import Stopwatch, event
 from sleuth.net import Guard, SystemResolver, canonical_url, deadline, make_client
 from sleuth.net.body import read_body
@@ -50,8 +60,13 @@ from sleuth.pages.robots import RobotsChecker, robots_url
 OutputFormat = Literal["text", "markdown", "html"]
 RenderMode = Literal["auto", "always", "never"]
 
-ACCEPTED_TYPES = ("text/html", "application/xhtml+xml", "text/plain")
-ACCEPT_HEADER = "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8"
+# Web pages, PDFs and the text family (sleuth.documents); a generic type is sniffed.
+ACCEPTED_TYPES = tuple(sorted(READABLE_TYPES - {""}))
+ACCEPT_HEADER = (
+    "text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.8,text/plain;q=0.8,"
+    "text/markdown;q=0.7,application/json;q=0.6,application/xml;q=0.6,text/*;q=0.5,"
+    "*/*;q=0.1"
+)
 _EXTRACTION_ERRORS: dict[str, type[SleuthError]] = {
     "js_required": JSRequired,
     "empty_extraction": EmptyExtraction,
@@ -120,14 +135,21 @@ class _Document:
         self.via: tuple[str, ...] = (final_url,)  # every URL asked for on the way, in order
 
 
-async def _extract(document: _Document, output: OutputFormat) -> Extraction:
-    """Extraction is CPU work: off the event loop, so deadlines and other fetches keep running."""
+async def _extract(
+    document: _Document, output: OutputFormat, settings: Settings | None = None
+) -> Extraction:
+    """Extraction is CPU work: off the event loop, so deadlines and other fetches keep running.
+
+    Pages go to the HTML extractor, PDFs and text files to :mod:`sleuth.documents`.
+    """
     return await asyncio.to_thread(
-        extract,
+        read_document,
         document.body,
         url=document.final_url,
         output=output,
         content_type=document.content_type,
+        max_pages=settings.max_document_pages if settings else 200,
+        timeout=settings.document_timeout if settings else 10.0,
     )
 
 
@@ -363,12 +385,12 @@ class Fetcher:
                     await robots.check(document.final_url)
             else:
                 document = await self._download(url, robots)
-            extraction = await _extract(document, output)
+            extraction = await _extract(document, output, self.settings)
             if (
                 mode == "auto"
                 and extraction.outcome in ("js_required", "empty_extraction")
                 and not document.rendered
-                and _media_type(document.content_type) != "text/plain"
+                and not is_document(extraction)  # a PDF or a text file has no scripts
             ):
                 document, extraction = await self._render_fallback(
                     url, output, document, extraction
@@ -456,16 +478,31 @@ class Fetcher:
                 response.headers.get("retry-after"),
             )
         if media and media not in ACCEPTED_TYPES:
-            raise UnsupportedType(f"{url} is {media}, not a web page", url=url)
+            raise UnsupportedType(f"{url} is {media}, not a web page or a document", url=url)
+        # A PDF, or a generic type that may hold one, may be as large as a document.
+        document = media in PDF_TYPES or media in GENERIC_TYPES
+        settings = self.settings
         body = await read_body(
             response,
-            max_bytes=self.settings.max_bytes,
-            max_decoded_bytes=self.settings.max_decoded_bytes,
+            max_bytes=settings.max_document_bytes if document else settings.max_bytes,
+            max_decoded_bytes=(
+                max(settings.max_document_bytes, settings.max_decoded_bytes)
+                if document
+                else settings.max_decoded_bytes
+            ),
         )
-        if not media and body.lstrip()[:1] not in (b"<", b""):
-            raise UnsupportedType(
-                f"{url} sent no content type and does not look like HTML", url=url
-            )
+        if media in GENERIC_TYPES and not is_pdf(body):
+            found = binary_type(body)
+            if found is not None:
+                raise UnsupportedType(
+                    f"{url} sent {media or 'no content type'} and the content is {found}", url=url
+                )
+            if not media and body.lstrip()[:1] not in (b"<", b""):
+                raise UnsupportedType(
+                    f"{url} sent no content type and does not look like HTML", url=url
+                )
+            if len(body) > settings.max_bytes:
+                raise TooLarge(f"{url} sent more than {settings.max_bytes} bytes", url=url)
         return await _checked(url, _Document(body, content_type, str(response.url), status))
 
     async def _render_fallback(
@@ -483,7 +520,7 @@ class Fetcher:
         except SleuthError as exc:  # the first answer stands; the browser fared worse
             event("render_failed", url=url, error=exc.code)
             return document, extraction
-        second = await _extract(rendered, output)
+        second = await _extract(rendered, output, self.settings)
         return (rendered, second) if second.outcome == "ok" else (document, extraction)
 
     async def _render(self, url: str) -> _Document:
