@@ -113,7 +113,7 @@ def read_pdf(
             retryable=False,
         ) from None
     except WorkerFailed as exc:
-        raise CorruptDocument(said(f"the PDF crashed its reader ({exc})"), url=url) from None
+        raise CorruptDocument(said(f"the PDF could not be read: {exc}"), url=url) from None
     outcome = str(record.get("outcome"))
     reason = str(record.get("reason") or outcome)
     if outcome in _FAILURES:

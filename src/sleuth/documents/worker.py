@@ -134,7 +134,10 @@ class _Pool:
             with self._lock:
                 worker = self._idle.pop() if self._idle else None
             if worker is None or not worker.alive():
-                worker = _Worker()
+                try:
+                    worker = _Worker()
+                except OSError as exc:
+                    raise WorkerFailed(f"the PDF reader could not start: {exc}") from None
             reply = worker.call(request, data, timeout)  # a failed worker is killed, not kept
             with self._lock:
                 self._idle.append(worker)
