@@ -1,9 +1,10 @@
 """PDF to text a reader would recognise, with PDFium (pypdfium2); runs in the worker.
 
-Per page: PDFium's text page gives the characters in content order; one call per
-character (``FPDFText_GetTextObject``) groups them into runs of one text object, and
-everything else is asked once per run or per object: its box, render mode, colour, font
-size and weight. Runs a reader cannot see are dropped (invisible or clip-only render
+Per page: PDFium's text page gives the characters in content order, and the runs of
+characters one text object drew are found with a few ``FPDFText_GetTextObject`` calls
+each (first where PDFium's line ends, else by galloping and bisecting), never one call per
+character; everything else is asked once per run or per object: its box, render mode,
+colour, font size and weight. Runs a reader cannot see are dropped (invisible or clip-only render
 modes, colour of what lies beneath, outside the crop box, under 1 pt), except where the
 text lies over an image: that is a scanned page's OCR layer, the words the image shows.
 The visible runs become lines, lines become columns (a gutter that prose lines on both
@@ -20,7 +21,7 @@ import re
 from array import array
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from statistics import median
 from typing import Any
 
@@ -136,11 +137,6 @@ class PageText:
     pictures: int
     hidden: int
     chars: int
-
-
-@dataclass
-class _Document:
-    pages: list[PageText] = field(default_factory=list)
 
 
 class _PageReader:
@@ -717,7 +713,7 @@ def _paragraphs(lines: list[_Line]) -> list[_Para]:
     return paras
 
 
-def _heading_levels(pages: list[PageText], body: float, body_bold: bool) -> dict[float, int]:
+def _heading_levels(pages: list[PageText], body: float) -> dict[float, int]:
     sizes = sorted(
         {
             round(line.size)
@@ -753,7 +749,7 @@ class Layout:
 def compose(pages: list[PageText], markdown: bool) -> Layout:
     _drop_running_heads(pages)
     body, body_bold = _body_size(pages)
-    levels = _heading_levels(pages, body, body_bold)
+    levels = _heading_levels(pages, body)
     chunks: list[str] = []
     offsets: list[int] = []
     length = 0
