@@ -65,6 +65,7 @@ _TEXT, _PATH, _IMAGE, _SHADING, _FORM = 1, 2, 3, 4, 5
 _INVISIBLE_MODES = (3, 7)  # FPDF_TEXTRENDERMODE_INVISIBLE, _CLIP
 _STROKE_MODES = (1, 5)
 _HEADING_RATIO = 1.15
+_GRID = 16  # cells per side of the page in the index of shapes beneath text
 # Prose averages about half an em per character; a run spread over more is worth a look
 # for the wide gaps of table cells.
 _SPREAD = 0.75
@@ -152,6 +153,7 @@ class _PageReader:
         self.fonts: dict[int, bool] = {}
         self.hidden = 0
         self._walk()
+        self._grid = self._index()
 
     def _box(self, obj: int) -> tuple[float, float, float, float] | None:
         left, bottom, right, top = (ctypes.c_float() for _ in range(4))
@@ -220,9 +222,32 @@ class _PageReader:
             self.fonts[font] = known
         return known
 
+    def _cell(self, x: float, y: float) -> tuple[int, int]:
+        left, bottom, right, top = self.crop
+        column = int((x - left) * _GRID / max(right - left, 1.0))
+        row = int((y - bottom) * _GRID / max(top - bottom, 1.0))
+        return min(max(column, 0), _GRID - 1), min(max(row, 0), _GRID - 1)
+
+    def _index(self) -> dict[tuple[int, int], list[_Shape]]:
+        """Shapes by the grid cells they cover, in drawing order: a lookup reads one cell,
+        not every path of a map or a chart."""
+        grid: dict[tuple[int, int], list[_Shape]] = {}
+        for shape in self.shapes:
+            left, bottom, right, top = shape.box
+            if not (math.isfinite(left + bottom + right + top) and right >= left and top >= bottom):
+                continue
+            first_column, first_row = self._cell(left, bottom)
+            last_column, last_row = self._cell(right, top)
+            for column in range(first_column, last_column + 1):
+                for row in range(first_row, last_row + 1):
+                    grid.setdefault((column, row), []).append(shape)
+        return grid
+
     def beneath(self, style: _Style, x: float, y: float) -> tuple[int, int, int] | None:
         """The colour drawn under a point before the text: white paper, a fill, or a picture."""
-        for shape in reversed(self.shapes):
+        if not self._grid or not math.isfinite(x + y):
+            return (255, 255, 255)
+        for shape in reversed(self._grid.get(self._cell(x, y), ())):
             if shape.index > style.index:
                 continue
             left, bottom, right, top = shape.box
@@ -488,6 +513,8 @@ def _gutter(lines: list[_Line]) -> tuple[float, float] | None:
     left = min(line.x0 for line in lines)
     right = max(line.x1 for line in lines)
     width = right - left
+    if not 0 < width < 20_000:  # no page is that wide: broken coordinates, no columns
+        return None
     narrow = sorted(
         (line for line in lines if line.x1 - line.x0 < 0.6 * width), key=lambda ln: ln.x0
     )
