@@ -15,7 +15,7 @@ import pytest
 from conftest import PARAGRAPHS
 from loopback import Site, article, serve
 from net.fakes import FakeResolver, ips
-from sleuth.cache import MemoryCache
+from sleuth.cache import MemoryCache, cache_key, set_json
 from sleuth.config import Settings
 from sleuth.pages import Fetcher, Outcome
 
@@ -212,3 +212,21 @@ async def test_a_continuation_is_only_the_text_from_its_index(site: Site, allowe
     whole = await allowed.fetch(url)
     assert rest.text == whole.text[120:]
     assert first.text + rest.text == whole.text
+
+
+async def test_an_entry_stored_without_its_hops_is_judged_by_its_final_url(
+    site: Site, other: Site, allowed: Fetcher, shared: RecordingCache
+) -> None:
+    """Entries written before hops were kept still name their final URL; that is put to the
+    guard, and a refused one reads as a miss, so the network path decides afresh."""
+    url = site.add("/moved", article("Moved here", PARAGRAPHS))
+    elsewhere = other.add("/moved", article("Other service", PARAGRAPHS))
+    key = cache_key("page", url, "text", "never")
+    stale = {"url": url, "final_url": elsewhere, "title": "Other service", "text": "secret text"}
+    await set_json(shared, key, stale, 60)
+    result = await allowed.fetch(url, respect_robots=False)
+    assert (result.outcome, result.cache) == (Outcome.OK, "miss")
+    assert "secret text" not in result.text
+    assert result.final_url == url
+    assert other.requests == []
+    assert (await allowed.fetch(url, respect_robots=False)).cache == "hit"
