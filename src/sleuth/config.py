@@ -200,6 +200,8 @@ class Settings(BaseSettings):
     )
     max_body_bytes: int = Field(64 * 1024, ge=1, description="request body cap")
     shutdown_grace: float = Field(10.0, ge=0, description="seconds in-flight requests get")
+    crawl_jobs_per_token: int = Field(2, ge=1, description="crawl jobs one caller may run at once")
+    crawl_job_max_pages: int = Field(500, ge=1, description="pages one HTTP crawl job may read")
     suggest_timeout: float = Field(15.0, gt=0)
     suggest_prompt: str | None = Field(None, description="a file path or the template text")
     suggest_reserved_slugs: CommaList = Field(default_factory=lambda: list(RESERVED_SLUGS))

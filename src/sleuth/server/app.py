@@ -40,6 +40,7 @@ from sleuth.api import AsyncSleuth
 from sleuth.cache import Cache, FallbackCache, open_cache
 from sleuth.config import Settings, load_settings
 from sleuth.errors import CacheError, ConfigError, SleuthError, TooManyRequests
+from sleuth.server import crawl as crawl_jobs
 from sleuth.server import routes
 from sleuth.server.auth import Tokens
 from sleuth.server.guard import GuardMiddleware, RequestGuard
@@ -271,6 +272,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/v1/ask", api(routes.ask), methods=["POST"]),
         Route("/api/v1/discover", api(routes.discover), methods=["POST"]),
         Route("/api/v1/links/suggest", api(routes.suggest, suggest=True), methods=["POST"]),
+        Route("/api/v1/crawl", api(crawl_jobs.start), methods=["POST"]),
+        Route("/api/v1/crawl/{job}", api(crawl_jobs.job), methods=["GET", "DELETE"]),
         Route("/mcp", mcp_app),
     ]
     guard = RequestGuard.from_settings(settings, tokens=tokens.enabled)

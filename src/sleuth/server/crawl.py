@@ -1,0 +1,201 @@
+"""Crawl jobs over HTTP: ``POST /api/v1/crawl`` starts one, ``GET /api/v1/crawl/{id}`` pages
+through its status and pages, ``DELETE /api/v1/crawl/{id}`` cancels it.
+
+A job runs as a task in the instance that accepted it; its status, its pages and a cancel
+flag live in the cache backend, so with a shared Redis any instance answers a GET or a
+DELETE. Each caller (token, or address without tokens) sees only its own jobs, runs at most
+``SLEUTH_CRAWL_JOBS_PER_TOKEN`` at once and at most ``SLEUTH_CRAWL_JOB_MAX_PAGES`` pages a
+job. robots.txt is always obeyed and the politeness floor is the CLI's default.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from typing import Any, Literal, Protocol
+
+from pydantic import Field
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from sleuth.api import AsyncSleuth
+from sleuth.cache.base import Cache, get_json, set_json
+from sleuth.config import Settings
+from sleuth.errors import SleuthError, TooManyRequests, UsageError
+from sleuth.log import event
+from sleuth.server.responses import error_response
+from sleuth.server.routes import URL_SCHEMA, Body, check_uri, parse, read_json
+
+
+class ServerState(Protocol):
+    """The part of the server's state the jobs use (named here, so no import runs back up
+    to the app that mounts these routes)."""
+
+    settings: Settings
+    client: AsyncSleuth
+    cache: Cache
+
+    async def admit(self, request: Request, *, limit: bool = True) -> str: ...
+
+
+JOB_TTL = 24 * 3600.0  # a job's status and pages stay readable this long
+MIN_DELAY = 0.25  # a remote caller cannot make sleuth less polite than the CLI's default
+PAGE_SIZE = 20
+_TASKS: dict[str, asyncio.Task[None]] = {}  # this instance's running jobs
+
+
+class CrawlBody(Body):
+    url: str = Field(min_length=1, json_schema_extra=URL_SCHEMA)
+    scope: Literal["host", "domain", "prefix"] = "host"
+    include: list[str] = Field(default_factory=list, max_length=20)
+    exclude: list[str] = Field(default_factory=list, max_length=20)
+    max_pages: int | None = Field(None, ge=1, description="default: 100, or the server's cap")
+    max_depth: int = Field(5, ge=0, le=20)
+    sitemaps: bool = False
+    concurrency: int = Field(2, ge=1, le=4)
+    delay: float = Field(MIN_DELAY, ge=MIN_DELAY, le=60)
+    format: Literal["text", "markdown"] = "text"
+
+
+def _key(job: str, part: str = "") -> str:
+    return f"crawljob:{job}" + (f":{part}" if part else "")
+
+
+async def _job(state: ServerState, job: str, who: str) -> dict[str, Any] | None:
+    found = await get_json(state.cache, _key(job))
+    return found if isinstance(found, dict) and found.get("owner") == who else None
+
+
+async def _save(state: ServerState, record: dict[str, Any]) -> None:
+    record["updated_at"] = time.time()
+    await set_json(state.cache, _key(record["id"]), record, JOB_TTL)
+
+
+async def _run(state: ServerState, record: dict[str, Any], body: CrawlBody) -> None:
+    """The job itself: each page's record goes to the cache as it is done."""
+    from sleuth.crawl.crawler import CrawlOptions
+    from sleuth.crawl.run import CrawlRun
+
+    job, who = record["id"], record["owner"]
+    options = CrawlOptions(
+        scope=body.scope,
+        include=tuple(body.include),
+        exclude=tuple(body.exclude),
+        max_pages=body.max_pages or 100,
+        max_depth=body.max_depth,
+        sitemaps=body.sitemaps,
+        concurrency=body.concurrency,
+        delay=body.delay,
+        output=body.format,
+    )
+    client = state.client
+    try:
+        async with CrawlRun(
+            client.settings, state.cache, body.url, options, resolver=client.resolver
+        ) as run:
+            async for page in run.pages():
+                index = await state.cache.incr(_key(job, "count"), JOB_TTL)
+                await set_json(state.cache, _key(job, f"page:{index}"), page, JOB_TTL)
+                record["pages"] = index
+                record["errors"] += page["outcome"] != "ok"
+                if await state.cache.get(_key(job, "cancel")) is not None:
+                    record["status"] = "cancelled"
+                    break
+                await _save(state, record)
+        if record["status"] == "running":
+            record["status"] = "done"
+    except asyncio.CancelledError:
+        record["status"] = "cancelled"
+        raise
+    except SleuthError as error:
+        record.update(status="failed", error=error.to_dict())
+    finally:
+        await _save(state, record)
+        await state.cache.incr(f"crawljobs:running:{who}", JOB_TTL, -1)
+        _TASKS.pop(job, None)
+        event("crawl_job", job=job, status=record["status"], pages=record["pages"])
+
+
+async def start(state: ServerState, request: Request) -> Response:
+    """Start a job; 202 with its id and where to read it."""
+    who = await state.admit(request, limit=False)
+    body = parse(CrawlBody, await read_json(request, state.settings.max_body_bytes))
+    check_uri("url", body.url)
+    cap = state.settings.crawl_job_max_pages
+    body.max_pages = body.max_pages or min(100, cap)
+    if body.max_pages > cap:
+        raise UsageError(
+            f"max_pages {body.max_pages} is over this server's "
+            f"{state.settings.crawl_job_max_pages} pages a job",
+            hint="ask for fewer pages, or split the site with include",
+        )
+    from sleuth.pages.fetcher import normalize_input_url
+
+    normalize_input_url(body.url)  # a bad URL is a 400 now, not a failed job later
+    running = f"crawljobs:running:{who}"
+    if await state.cache.incr(running, JOB_TTL) > state.settings.crawl_jobs_per_token:
+        await state.cache.incr(running, JOB_TTL, -1)
+        raise TooManyRequests(
+            f"{state.settings.crawl_jobs_per_token} crawl jobs are already running for you",
+            retry_after=30,
+            hint="wait for one to finish or DELETE one",
+        )
+    job = secrets.token_urlsafe(12)
+    record: dict[str, Any] = {
+        "id": job,
+        "owner": who,
+        "url": body.url,
+        "status": "running",
+        "pages": 0,
+        "errors": 0,
+        "created_at": time.time(),
+        "options": body.model_dump(exclude={"url"}),
+    }
+    await _save(state, record)
+    _TASKS[job] = asyncio.create_task(_run(state, record, body))
+    return JSONResponse(_public(record, f"/api/v1/crawl/{job}"), status_code=202)
+
+
+def _public(record: dict[str, Any], location: str | None = None) -> dict[str, Any]:
+    shown = {key: value for key, value in record.items() if key != "owner"}
+    if location:
+        shown["location"] = location
+    return shown
+
+
+async def job(state: ServerState, request: Request) -> Response:
+    """GET: status and a page of pages (``?cursor=N&limit=M``); DELETE: cancel."""
+    who = await state.admit(request, limit=False)
+    job_id = request.path_params["job"]
+    record = await _job(state, job_id, who)
+    if record is None:
+        return error_response("not_found", f"no crawl job {job_id!r}", status=404)
+    if request.method == "DELETE":
+        await state.cache.set(_key(job_id, "cancel"), b"1", JOB_TTL)
+        task = _TASKS.get(job_id)
+        if task is not None:
+            task.cancel()
+        if record["status"] == "running":
+            record["status"] = "cancelling" if task is None else "cancelled"
+            await _save(state, record)
+        return JSONResponse(_public(record))
+    try:
+        cursor = int(request.query_params.get("cursor", "0"))
+        limit = int(request.query_params.get("limit", str(PAGE_SIZE)))
+    except ValueError:
+        raise UsageError("cursor and limit must be whole numbers") from None
+    if cursor < 0 or not 1 <= limit <= 100:
+        raise UsageError("cursor must be >= 0 and limit 1-100")
+    pages = []
+    for index in range(cursor + 1, min(cursor + limit, int(record["pages"])) + 1):
+        page = await get_json(state.cache, _key(job_id, f"page:{index}"))
+        if isinstance(page, dict):
+            pages.append(page)
+    body = _public(record)
+    body["items"] = pages
+    upto = cursor + len(pages)
+    body["next_cursor"] = (
+        upto if upto < int(record["pages"]) or record["status"] == "running" else None
+    )
+    return JSONResponse(body)

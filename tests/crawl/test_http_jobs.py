@@ -1,0 +1,97 @@
+"""Crawl jobs over HTTP: start, page through, cancel, and the per-caller limits."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from sitegen import page, tree_site
+from starlette.testclient import TestClient
+
+from loopback import Site
+from sleuth import log
+from sleuth.config import Settings
+from sleuth.server.app import create_app
+
+
+@pytest.fixture
+def make_client(site: Site) -> Iterator[Any]:
+    opened: list[TestClient] = []
+
+    def make(**extra: Any) -> TestClient:
+        settings = Settings(  # type: ignore[call-arg]
+            allow_hosts=[f"127.0.0.1:{site.port}"],
+            cache="memory",
+            render="never",
+            _env_file=None,
+            **extra,
+        )
+        client = TestClient(create_app(settings), base_url="http://127.0.0.1:8080")
+        client.__enter__()
+        opened.append(client)
+        return client
+
+    yield make
+    for client in opened:
+        client.__exit__(None, None, None)
+    log.configure()
+
+
+def wait_for(client: TestClient, job: str, status: str) -> dict[str, Any]:
+    """Ask until the job reports ``status`` (each ask is a real request), at most 30 s."""
+    give_up = time.monotonic() + 30
+    while time.monotonic() < give_up:
+        reply = client.get(f"/api/v1/crawl/{job}", params={"limit": 100}).json()
+        if reply["status"] == status:
+            return dict(reply)
+        threading.Event().wait(0.05)
+    raise AssertionError(f"job {job} never reached {status}")
+
+
+def test_a_job_runs_and_its_pages_come_in_pages(site: Site, make_client: Any) -> None:
+    tree_site(site, 8, fanout=3)
+    client = make_client()
+    started = client.post("/api/v1/crawl", json={"url": site.origin, "max_pages": 5})
+    assert started.status_code == 202
+    job = started.json()["id"]
+    assert started.json()["location"] == f"/api/v1/crawl/{job}"
+    done = wait_for(client, job, "done")
+    assert done["pages"] == 5
+    assert done["errors"] == 0
+    first = client.get(f"/api/v1/crawl/{job}", params={"limit": 2}).json()
+    assert [item["depth"] for item in first["items"]] == [0, 1]
+    assert first["next_cursor"] == 2
+    rest = client.get(f"/api/v1/crawl/{job}", params={"cursor": 2, "limit": 10}).json()
+    assert len(rest["items"]) == 3
+    assert rest["next_cursor"] is None
+    urls = {item["url"] for item in first["items"] + rest["items"]}
+    assert len(urls) == 5
+    assert "owner" not in rest
+
+
+def test_limits_per_caller_and_cancel(site: Site, make_client: Any) -> None:
+    stall = threading.Event()
+    site.add("/", page("Home", 0, ["/a"]), stall=stall)
+    client = make_client(crawl_jobs_per_token=1, crawl_job_max_pages=50)
+    try:
+        too_big = client.post("/api/v1/crawl", json={"url": site.origin, "max_pages": 51})
+        assert too_big.status_code == 400
+        impolite = client.post("/api/v1/crawl", json={"url": site.origin, "delay": 0})
+        assert impolite.status_code == 400
+        reply = client.post("/api/v1/crawl", json={"url": site.origin})
+        assert reply.status_code == 202, reply.text
+        job = reply.json()["id"]
+        second = client.post("/api/v1/crawl", json={"url": site.origin})
+        assert second.status_code == 429
+        cancelled = client.delete(f"/api/v1/crawl/{job}")
+        assert cancelled.status_code == 200
+        assert cancelled.json()["status"] == "cancelled"
+    finally:
+        stall.set()
+    wait_for(client, job, "cancelled")
+    again = client.post("/api/v1/crawl", json={"url": site.origin})
+    assert again.status_code == 202  # the cancelled job no longer counts
+    assert client.get("/api/v1/crawl/nope").status_code == 404
