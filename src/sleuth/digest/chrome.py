@@ -12,9 +12,9 @@ the shape of a passage, not at any site's words:
 * a *call to action* is a sentence addressed to the reader: a question, an
   exclamation, an offer (the reader with "our", "now", "today" or "free"),
   or an imperative of the small set of verbs that interfaces use (click,
-  subscribe, share, read more...). Such
-  sentences are trimmed from either end of a passage; what remains is quoted
-  only if it is still a statement of some length;
+  subscribe, share, read more...). Such sentences are trimmed from either
+  end of a passage; what remains is quoted only if it is still a statement
+  of some length;
 * a *link run* is many words without one punctuation mark: link texts run
   together by extraction (tags, teaser titles, menus);
 * a *repeated line* (a short line the page carries twice or more) is a menu
@@ -38,44 +38,25 @@ _YOU = re.compile(r"\b(?:you|your|you're|you've|you'd|you'll)\b", re.IGNORECASE)
 # "If you liked this guide, share it": the imperative follows the condition.
 _CONDITION = re.compile(r"^\W*if\b[^,]{0,80},\s*", re.IGNORECASE)
 _OFFER = re.compile(r"\b(?:our|today|now|free)\b", re.IGNORECASE)
+# Verbs that open a button, a banner or a teaser line rather than a statement. Words
+# that often open a statement too ("like", "order", "book") are left out.
 _CALL_VERBS = frozenset(
-    [
-        "click",
-        "tap",
-        "subscribe",
-        "join",
-        "download",
-        "watch",
-        "listen",
-        "share",
-        "follow",
-        "pin",
-        "like",
-        "comment",
-        "buy",
-        "shop",
-        "order",
-        "call",
-        "contact",
-        "register",
-        "book",
-        "read",
-        "visit",
-        "discover",
-        "explore",
-        "view",
-        "browse",
-        "jump",
-        "skip",
-        "please",
-        "don't",
-        "subscribe",
-        "sign",
-        "signup",
-        "check",
-    ]
+    (
+        *("browse", "buy", "check", "click", "contact", "discover", "download", "explore"),
+        *("follow", "join", "jump", "listen", "pin", "please", "read", "register", "share"),
+        *("shop", "sign", "signup", "skip", "subscribe", "tap", "view", "visit", "watch"),
+    )
 )
-_CALL_PHRASES = ("learn more", "read more", "see more", "find out more", "get started", "sign up")
+# Matched after punctuation became spaces, so "don't miss" is "don t miss".
+_CALL_PHRASES = (
+    "learn more",
+    "read more",
+    "see more",
+    "find out more",
+    "get started",
+    "sign up",
+    "don t miss",
+)
 MIN_WORDS = 10
 TITLE_SHARE = 0.5
 TITLE_SHARE_WITH_END = 0.8
