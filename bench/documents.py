@@ -41,24 +41,95 @@ import pypdfium2 as pdfium
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from extraction import page_counts, score  # noqa: E402 - the metric lives beside us
-
-from sleuth.documents import read  # noqa: E402
-from sleuth.documents.pdf import read_pdf  # noqa: E402
-from sleuth.documents.worker import _Worker  # noqa: E402
+from extraction import page_counts, score  # the metric of bench/extraction.py, beside us
+from sleuth.documents import read
+from sleuth.documents.pdf import read_pdf
+from sleuth.documents.worker import _Worker
 
 Extractor = Callable[[bytes], str]
 WIDTH, HEIGHT = A4
-WORDS = (
-    "harbour lighthouse keeper logbook weather storm gale lamp lens wick dawn ship vessel "
-    "cargo customs ledger record volunteer winter century coast tide current channel "
-    "pilot beacon signal fog horn reef shoal anchor mooring quay pier breakwater survey "
-    "chart sounding latitude longitude observation instrument barometer thermometer "
-    "meteorological transcription archive digitisation satellite comparison frequency "
-    "northern southern eastern western measured recorded reported noticed approved "
-    "the a of and to in on for with by from at as was were is are had has"
-).split()
+WORDS = [
+    "harbour",
+    "lighthouse",
+    "keeper",
+    "logbook",
+    "weather",
+    "storm",
+    "gale",
+    "lamp",
+    "lens",
+    "wick",
+    "dawn",
+    "ship",
+    "vessel",
+    "cargo",
+    "customs",
+    "ledger",
+    "record",
+    "volunteer",
+    "winter",
+    "century",
+    "coast",
+    "tide",
+    "current",
+    "channel",
+    "pilot",
+    "beacon",
+    "signal",
+    "fog",
+    "horn",
+    "reef",
+    "shoal",
+    "anchor",
+    "mooring",
+    "quay",
+    "pier",
+    "breakwater",
+    "survey",
+    "chart",
+    "sounding",
+    "latitude",
+    "longitude",
+    "observation",
+    "instrument",
+    "barometer",
+    "thermometer",
+    "meteorological",
+    "transcription",
+    "archive",
+    "digitisation",
+    "satellite",
+    "comparison",
+    "frequency",
+    "northern",
+    "southern",
+    "eastern",
+    "western",
+    "measured",
+    "recorded",
+    "reported",
+    "noticed",
+    "approved",
+    "the",
+    "a",
+    "of",
+    "and",
+    "to",
+    "in",
+    "on",
+    "for",
+    "with",
+    "by",
+    "from",
+    "at",
+    "as",
+    "was",
+    "were",
+    "is",
+    "are",
+    "had",
+    "has",
+]
 
 
 def sentence(rng: random.Random) -> str:
