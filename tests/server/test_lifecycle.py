@@ -133,9 +133,15 @@ def test_two_workers_share_one_port(launch: Launch) -> None:
 def test_insecure_no_auth_serves_beyond_loopback_with_a_warning(launch: Launch) -> None:
     server = launch("--host", "0.0.0.0", "--insecure-no-auth", SLEUTH_API_TOKENS="")
     assert "serving without auth, on 0.0.0.0, reachable by anyone" in server.log
+    assert "list the names it answers to in SLEUTH_SERVER_HOSTS" in server.log
     port = urlsplit(server.url).port
     with httpx.Client(base_url=f"http://127.0.0.1:{port}") as client:
         assert client.post("/api/v1/search", json={"query": "nimbus"}).status_code == 200
+        # Reached by another name (a LAN address, or a rebound one): not without listing it.
+        named = client.post(
+            "/api/v1/search", json={"query": "nimbus"}, headers={"Host": f"192.0.2.7:{port}"}
+        )
+        assert named.status_code == 421
 
 
 def test_cors_star_with_tokens_is_refused_even_with_insecure_no_auth(launch: Launch) -> None:

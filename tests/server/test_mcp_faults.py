@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import signal
+import subprocess
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import httpx
+import pytest
 
 from loopback import article
 from server.harness import TOKEN, SearxngWeb, ServerProcess
@@ -79,6 +81,10 @@ def test_sigterm_lets_an_mcp_call_in_flight_finish(launch: Launch, web: SearxngW
         assert asked.wait(30), "the tool never reached the page"
         server.process.send_signal(signal.SIGTERM)
         assert "1 open connection(s)" in server.wait_line("sleuth: stopping: ")
+        # Still serving the call two seconds into the grace: the event stream it answers on
+        # is not cut when the signal arrives (sse-starlette looks for one twice a second).
+        with pytest.raises(subprocess.TimeoutExpired):
+            server.process.wait(timeout=2)
     finally:
         release.set()
     caller.join(90)

@@ -364,6 +364,7 @@ async def discover(state: ServerState, request: Request) -> Response:
 
 async def suggest(state: ServerState, request: Request) -> Response:
     from sleuth.suggest import SuggestRequest
+    from sleuth.suggest.suggester import check_url
 
     value = await read_json(request, state.settings.max_body_bytes)
     try:
@@ -372,6 +373,7 @@ async def suggest(state: ServerState, request: Request) -> Response:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "body"
         raise UsageError(f"invalid field {where}: {first['msg']}") from None
+    check_url(body.url)  # the suggester's own words for a missing or non-http(s) URL first
     check_uri("url", body.url)
     result = await state.client.suggest(body.url, title=body.title, description=body.description)
     state.metrics.llm(

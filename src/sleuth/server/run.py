@@ -50,6 +50,13 @@ def serve(
     if not tokens.enabled:
         where = "loopback only" if local else f"{host}, reachable by anyone (--insecure-no-auth)"
         sys.stderr.write(f"sleuth: no SLEUTH_API_TOKENS set: serving without auth, on {where}\n")
+        if not local and not settings.server_hosts:
+            # Without tokens the Host must be a loopback name: a page in a browser could
+            # otherwise reach this server through DNS rebinding.
+            sys.stderr.write(
+                "sleuth: requests must name this server as localhost or a loopback address "
+                "(421 otherwise); list the names it answers to in SLEUTH_SERVER_HOSTS\n"
+            )
     config_args = {
         "log_level": "warning",
         "access_log": False,
