@@ -62,3 +62,13 @@ async def test_map_site_lists_urls(site: Site) -> None:
     urls = [entry["url"] for entry in output.data.model_dump()["entries"]]
     assert urls == [f"{site.origin}/"] + [f"{site.origin}/p/{n}" for n in range(1, 5)]
     assert f"- {site.origin}/p/4 (links)" in output.text
+
+
+async def test_fetch_page_output_carries_links(site: Site) -> None:
+    from sleuth.tools import acall as registry_call
+
+    tree_site(site, 4, fanout=3)
+    async with AsyncSession(settings(site)) as session:
+        output = await registry_call("fetch_page", {"url": site.origin}, client=session)
+    links = output.data.model_dump()["links"]
+    assert [link["url"] for link in links] == [f"{site.origin}/p/{n}" for n in range(1, 4)]

@@ -65,6 +65,9 @@ class PageOutput(BaseModel):
     next_start_index: int | None = Field(description="Pass as start_index to read more.")
     total_chars: int
     cache: str
+    links: list[dict[str, Any]] = Field(
+        default_factory=list, description="The page's links: {url, text, rel, in_content}."
+    )
 
 
 class ResearchArgs(BaseModel):
@@ -140,6 +143,7 @@ async def fetch_page(context: ToolContext, args: FetchPageArgs) -> ToolOutput:
         next_start_index=result.next_start_index,
         total_chars=result.total_chars,
         cache=result.cache,
+        links=result.links,
     )
     end = args.start_index + len(result.text)
     lines = [
