@@ -247,3 +247,27 @@ async def test_warm_cache_reads_nothing_again(site: Site) -> None:
     assert len(first) == len(second) == 12
     assert len(page_paths(site)) == before
     assert all(r["cache"] == "hit" for r in second)
+
+
+async def test_a_stored_page_that_redirected_away_is_out_of_scope(site: Site) -> None:
+    from loopback import serve
+    from sleuth.pages import Fetcher
+
+    with serve() as other:
+        other.add("/landing", page("Elsewhere", 9, ["/deeper"]))
+        site.add("/", page("Home", 0, ["/away"]))
+        site.add("/away", status=302, headers={"Location": f"{other.origin}/landing"})
+        both = Settings(
+            allow_hosts=[f"127.0.0.1:{site.port}", f"127.0.0.1:{other.port}"],
+            cache="memory",
+            render="never",
+        )
+        cache = MemoryCache(100)
+        async with Fetcher(both, cache=cache) as fetcher:  # a plain fetch follows it
+            assert (await fetcher.fetch(site.origin + "/away")).ok
+        options = CrawlOptions(delay=0.0)
+        async with CrawlRun(both, cache, site.origin, options) as run:
+            records = by_path(site, [record async for record in run.pages()])
+        assert records["/away"]["outcome"] == "out_of_scope"
+        assert records["/away"]["cache"] == "hit"
+        assert "/deeper" not in other.paths()

@@ -118,39 +118,55 @@ def test_resume_after_kill_9_prints_only_new_records(site: Site, tmp_path: Path)
     assert len(set(before + after)) == 20
 
 
+def live_workers(redis_url: str) -> int:
+    """Workers whose heartbeat is in Redis now: what the test waits on before it lets the
+    site answer, so both workers are in the crawl before its first page is read."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        return len(list(client.scan_iter(match="sleuth:crawl:*:alive:*")))
+    finally:
+        client.close()
+
+
 def test_two_workers_on_one_redis_read_each_page_once(site: Site) -> None:
-    counting = CountingSite(site)
+    counting = CountingSite(site, hold_at=1)  # the start page waits for both workers
     with running_redis() as redis:
         env = environment(site, SLEUTH_CACHE="redis", SLEUTH_REDIS_URL=redis.url)
-        extra = ("--max-pages", "100", "--delay", "0.1", "--concurrency", "2")
-        first = subprocess.Popen(
-            [*command(site), *extra], env=env, stdout=subprocess.PIPE, text=True
-        )
-        printed: list[str] = []
-        reader = threading.Thread(target=lambda: printed.append(first.stdout.read()))  # type: ignore[union-attr]
-        reader.start()
+        extra = ("--max-pages", "100", "--delay", "0.05", "--concurrency", "2")
+        workers = [
+            subprocess.Popen([*command(site), *extra], env=env, stdout=subprocess.PIPE, text=True)
+        ]
+        printed: list[str] = ["", ""]
+        readers: list[threading.Thread] = []
         try:
-            # the second worker joins once the first has begun (its crawl generation exists)
-            while sum(counting.counts.values()) == 0 and first.poll() is None:
-                threading.Event().wait(0.01)
-            second = subprocess.run(
-                [*command(site, "--resume"), *extra],
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=120,
-                check=False,
-            )
-            first.wait(timeout=120)
-            reader.join(timeout=30)
+            assert counting.reached.wait(60), "the first worker never asked for the start page"
+            joined = [*command(site, "--resume"), *extra]
+            workers.append(subprocess.Popen(joined, env=env, stdout=subprocess.PIPE, text=True))
+            for n, worker in enumerate(workers):
+
+                def read(n: int = n, worker: subprocess.Popen[str] = worker) -> None:
+                    printed[n] = worker.stdout.read()  # type: ignore[union-attr]
+
+                readers.append(threading.Thread(target=read))
+                readers[-1].start()
+            while live_workers(redis.url) < 2 and workers[1].poll() is None:
+                threading.Event().wait(0.02)
+            site.release.set()
+            for worker in workers:
+                worker.wait(timeout=120)
+            for reader in readers:
+                reader.join(timeout=30)
         finally:
-            if first.poll() is None:
-                first.kill()
-    assert first.returncode == 0
-    assert second.returncode == 0, second.stderr
+            site.release.set()
+            for worker in workers:
+                if worker.poll() is None:
+                    worker.kill()
+    assert [worker.returncode for worker in workers] == [0, 0]
     assert max(counting.counts.values()) == 1, counting.counts
     assert len(counting.counts) == PAGES
-    one, two = urls(printed[0]), urls(second.stdout)
+    one, two = urls(printed[0]), urls(printed[1])
     assert len(one) + len(two) == PAGES
     assert not set(one) & set(two)
     assert two, "the second worker took no share"

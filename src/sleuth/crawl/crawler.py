@@ -14,7 +14,7 @@ import contextlib
 import hashlib
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -361,6 +361,18 @@ class Crawler:
 
     async def _after_success(self, url: str, depth: int, record: dict[str, Any]) -> None:
         final = canonical(record.get("final_url") or url) or url
+        if not self.scope.contains(final):  # a stored page that once redirected away
+            record.update(
+                outcome=OutOfScope.code,
+                text="",
+                links=[],
+                error={
+                    "code": OutOfScope.code,
+                    "message": f"{url} redirects to {final}, outside the crawl",
+                    "retryable": False,
+                },
+            )
+            return
         if final != url:
             await self.state.first("seen", final)
         declared = record["metadata"].get("canonical_url")
@@ -389,7 +401,7 @@ class Crawler:
 
     # ---- the run ------------------------------------------------------------------
 
-    async def records(self, seeds: list[str] = ()) -> AsyncIterator[dict[str, Any]]:  # type: ignore[assignment]
+    async def records(self, seeds: Sequence[str] = ()) -> AsyncIterator[dict[str, Any]]:
         """Pages as they are done: the fetch JSON with ``depth`` and ``parent``."""
         await self.state.open(resume=self.options.resume)
         await self.state.heartbeat()
