@@ -238,3 +238,32 @@ def test_page_whose_text_is_only_in_noscript_needs_the_browser() -> None:
     result = extract(document)
     assert result.outcome == "js_required"
     assert "harbour ferry" not in result.text
+
+
+# -- a page hidden until its scripts run is one for the browser ---------------------------
+def _faded_page(style: str) -> str:
+    body = "".join(f"<p>{SENTENCE} Paragraph {i} of the timetable notes.</p>" for i in range(20))
+    return (
+        '<html><body><header><a href="/">Harbour Ferries</a></header>'
+        f'<div class="page" style="{style}"><h1>Timetable</h1>{body}</div></body></html>'
+    )
+
+
+@pytest.mark.parametrize("style", ["opacity:0", "visibility:hidden"])
+def test_page_hidden_until_scripts_run_needs_the_browser(style: str) -> None:
+    """Its text stays hidden here (the author could hide anything so), and the outcome
+    sends it to the browser, which shows what the scripts reveal."""
+    result = extract(_faded_page(style))
+    assert result.outcome == "js_required", result.reason
+    assert "harbour ferry" not in result.text
+
+
+def test_hidden_menus_beside_a_short_page_leave_it_ok() -> None:
+    menu = "".join(f'<li><a href="/route/{n}">Route {n} to the islands</a></li>' for n in range(80))
+    document = (
+        f'<html><body><nav><ul style="display:none">{menu}</ul></nav>'
+        f"<main><p>{SENTENCE}</p></main></body></html>"
+    )
+    result = extract(document)
+    assert result.outcome == "ok", result.reason
+    assert SENTENCE in result.text

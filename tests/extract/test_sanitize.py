@@ -127,6 +127,22 @@ HIDDEN_BLOCKS = {
     "colour-equals-legacy-bgcolor": (
         f'<table bgcolor="#000"><tr><td><p style="color:black">{INJECTION}</p></td></tr></table>'
     ),
+    # The page's own <style> rules hide as surely as an inline style.
+    "stylesheet-class": f"<style>.ax{{display:none}}</style><p class='ax'>{INJECTION}</p>",
+    "stylesheet-id": f"<style>#n1 {{ visibility : hidden }}</style><div id='n1'>{INJECTION}</div>",
+    "stylesheet-tag-and-classes": (
+        f"<style>div.k.q{{opacity:0}}</style><div class='q k w'>{INJECTION}</div>"
+    ),
+    "stylesheet-selector-list": (
+        f"<style>.a1, .b1 {{clip-path:inset(50%)}}</style><p class='b1'>{INJECTION}</p>"
+    ),
+    "stylesheet-important-beats-inline": (
+        "<style>.i1{display:none!important}</style>"
+        f"<p class='i1' style='display:block'>{INJECTION}</p>"
+    ),
+    "stylesheet-later-rule-wins": (
+        f"<style>.l1{{display:block}} .l1{{display:none}}</style><p class='l1'>{INJECTION}</p>"
+    ),
     # A React streaming segment with no placeholder waiting for it is never shown.
     "stray-streaming-segment": f'<div hidden id="S:7"><p>{INJECTION}</p></div>',
     # A noscript is what a browser without scripts shows: never content.
@@ -432,6 +448,33 @@ def test_words_about_hiding_in_attributes_hide_nothing(attributes: str) -> None:
         "publishes the charts in May.</p></div>"
     )
     assert "publishes the charts in May" in _sanitised(article_with(snippet))
+
+
+# (stylesheet, attributes of the paragraph it styles)
+SHOWN_AGAIN = {
+    "by-a-more-specific-rule": ("<style>.s1{display:none}.s1.open{display:block}</style>", ""),
+    "by-a-later-rule": ("<style>.s1{display:none}</style><style>.s1{display:block}</style>", ""),
+    "by-a-media-rule": (
+        "<style>.s1{display:none}@media (min-width:600px){.s1{display:block}}</style>",
+        "",
+    ),
+    "by-a-rule-with-a-combinator": ("<style>.s1{display:none} .js .s1{display:block}</style>", ""),
+    "by-a-pseudo-class": ("<style>.s1{opacity:0}.s1:hover{opacity:1}</style>", ""),
+    "by-the-inline-style": ("<style>.s1{display:none}</style>", ' style="display:block"'),
+    "in-a-print-stylesheet": ('<style media="print">.s1{display:none}</style>', ""),
+    "inside-a-media-rule": ("<style>@media (max-width:400px){.s1{display:none}}</style>", ""),
+}
+
+
+@pytest.mark.parametrize(("sheet", "attributes"), SHOWN_AGAIN.values(), ids=SHOWN_AGAIN.keys())
+def test_stylesheet_rules_a_browser_may_undo_hide_nothing(sheet: str, attributes: str) -> None:
+    """Only hiding a browser surely applies is added: a rule this pass cannot evaluate
+    that may show the element again leaves it as it was."""
+    snippet = (
+        f'{sheet}<p class="s1 open"{attributes}>The ferry timetable changes in October, when '
+        "the winter sailings begin.</p>"
+    )
+    assert "the winter sailings begin" in _sanitised(article_with(snippet))
 
 
 def test_light_text_on_a_dark_ancestor_is_kept() -> None:

@@ -111,7 +111,7 @@ def _extract(
     discussion = is_discussion(metadata.get("json_ld", []), url)
     kind = page_type(root, url, metadata.get("json_ld", []))
     metadata["page_type"] = kind
-    sanitize(root)
+    hidden = sanitize(root)
     found_links, images = collect(root, url)
     declared = product_description(metadata.get("json_ld", [])) if kind == "product" else None
     content = main_content(root, discussion=discussion, page_type=kind, declared=declared)
@@ -122,6 +122,6 @@ def _extract(
         plain = text_of(content.root)
         rendered = render(content.root, output) if plain else ""
         method = content.method
-    outcome, reason = judge(signals, root, title, plain)
+    outcome, reason = judge(signals, root, title, plain, hidden)
     links = judge_links(found_links, plain)
     return Extraction(title, rendered, metadata, outcome, reason, method, links, images)

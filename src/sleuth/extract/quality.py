@@ -6,7 +6,9 @@ destroys (``<noscript>`` text, scripts and their URLs) are read before it runs; 
 rest is only looked at when the extracted text is short.
 
 A page is judged as a browser with scripts on shows it. ``<noscript>`` text is never
-content, so a page whose text is only there needs the browser (``js_required``); and
+content, so a page whose text is only there needs the browser (``js_required``), and
+so does a thin page that hides most of its text (scripts reveal it, or not: the
+browser tells, and the sanitiser reads what it shows); and
 its "enable JavaScript" notice speaks for the page only while the page's mount point
 is empty: once scripts have filled it (a rendered page), the visible text is judged.
 """
@@ -35,6 +37,11 @@ LINK_DENSE = 0.6
 # A noscript holding this much text beside a thin page is the page, served to browsers
 # without scripts (forum software does so): a browser with scripts must read it.
 NOSCRIPT_PAGE = 250
+# A thin page that hides this much text outside links (menus), and this many times what
+# it shows, is hidden until scripts run (a faded-in page): only a browser can tell what
+# they reveal.
+HIDDEN_PAGE = 1_000
+HIDDEN_SHARE = 2
 # A mount point holding this much text has been filled by its scripts.
 FILLED_MOUNT = 40
 # A bot wall is a small page with little text; a page with a CAPTCHA-guarded comment
@@ -154,9 +161,10 @@ def _is_rendered_app(root: etree._Element) -> bool:
 
 
 def judge(
-    signals: Signals, root: etree._Element, title: str | None, text: str
+    signals: Signals, root: etree._Element, title: str | None, text: str, hidden: int = 0
 ) -> tuple[Outcome, str | None]:
-    """Outcome of an extraction from the sanitised ``root`` that produced ``text``."""
+    """Outcome of an extraction from the sanitised ``root`` that produced ``text``;
+    ``hidden`` is the number of characters of text the sanitiser found hidden."""
     text_length = len(text)
     if text_length >= SHORT_TEXT:
         return "ok", None
@@ -169,6 +177,11 @@ def judge(
     if thin and len(" ".join(signals.noscript_text.split())) >= NOSCRIPT_PAGE:
         return "js_required", (
             "the page's text is only in <noscript>, which a browser with scripts does not show"
+        )
+    if thin and hidden >= HIDDEN_PAGE and hidden > HIDDEN_SHARE * page_length:
+        return "js_required", (
+            f"the page hides {hidden} characters of text and shows {page_length}; scripts"
+            " probably reveal it, and a browser shows what they do"
         )
     noscript_asks = _asks_for_js(signals.noscript_text) and not _is_rendered_app(root)
     if (thin or sparse) and (noscript_asks or _asks_for_js(page_text)):

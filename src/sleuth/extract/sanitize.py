@@ -6,8 +6,9 @@ removes non-content elements (scripts, styles, embeds, ``<template>``, ``<noscri
 ...) and every element hidden by the ``hidden`` attribute, ``aria-hidden``, a closed
 ``<dialog>`` or a ``popover`` (overlays, not the page), inline styles (read as a
 browser reads them, see ``css``), text in the colour of the background declared
-behind it, or the well-known hiding utility classes. Styles from stylesheets are not
-evaluated; this is hygiene, not a browser.
+behind it, or the well-known hiding utility classes. The rules of the page's own
+``<style>`` blocks that a browser surely applies are read too (see ``stylesheet``);
+linked stylesheets are not fetched: this is hygiene, not a browser.
 Everything after it reads the tree it leaves, so nothing it removed can come back.
 
 sleuth reads a page as a browser with scripts on shows it. So ``<noscript>`` (what a
@@ -69,6 +70,7 @@ from sleuth.extract.css import (
     tokens,
 )
 from sleuth.extract.dom import elements, number, remove, text_of
+from sleuth.extract.stylesheet import apply_sheet, read_sheet
 
 # Elements that never carry readable page text for a browser with scripts on.
 _DROPPED_TAGS = (
@@ -624,16 +626,31 @@ def _may_hide(element: etree._Element) -> bool:
     return element.tag == "dialog" and get("open") is None
 
 
-def sanitize(root: etree._Element) -> None:
-    """Drop non-content and hidden elements from ``root`` in place, keeping their tails."""
+def _prose_length(element: etree._Element) -> int:
+    """Characters of text in ``element`` outside its links: a hidden menu is no page."""
+    total = number(_TEXT_LENGTH, element)
+    if not total:
+        return 0
+    links = sum(number(_TEXT_LENGTH, link) for link in element.iter("a"))
+    return max(int(total - links), 0)
+
+
+def sanitize(root: etree._Element) -> int:
+    """Drop non-content and hidden elements from ``root`` in place, keeping their tails;
+    the number of characters of text hidden outside links (a page that hides most of
+    its text until scripts run is one for the browser, see ``quality``)."""
     _place_streamed_segments(root)
     body = root.find("body")
     painted = [list(e.iterancestors()) for e in body.iter(*_PAINTED)] if body is not None else []
+    sheet = read_sheet(root)
+    if sheet is not None:
+        apply_sheet(root, sheet, style_hides)
     etree.strip_elements(root, *_DROPPED_TAGS, with_tail=False)
     main: etree._Element | None = None
     main_found = False
     targets: frozenset[str] | None = None
     page_length = number(_TEXT_LENGTH, body) if body is not None else -1.0
+    hidden = 0
     for element in _candidates(root):
         if element.getparent() is None:
             continue  # the root, or already cut out of a font-size:0 box
@@ -656,4 +673,6 @@ def sanitize(root: etree._Element) -> None:
         if main is not None and _shell_of(element, main):
             _keep_only(main, element)
         else:
+            hidden += _prose_length(element)
             remove(element)
+    return hidden

@@ -1,0 +1,207 @@
+"""The page's own ``<style>`` rules, applied inline where a browser surely would.
+
+``.note{display:none}`` in a ``<style>`` block hides ``<p class="note">`` as surely as an
+inline style does, and a payload hidden so must not pass for visible text. This is not
+a CSS engine: only rules whose selector is one simple compound (``p``, ``.note``,
+``#id``, ``div.note.small``) and that sit outside any at-rule are applied, in cascade
+order (specificity, then source order; ``!important`` as ``css.declarations`` reads
+it), before the element's inline style. An element that a rule this module cannot
+evaluate might show again (a selector with a combinator or a pseudo-class, or a rule
+inside ``@media``, whose last compound matches it and that sets a property that shows
+it) is left alone: this step only ever adds hiding a browser surely applies.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from lxml import etree
+
+from sleuth.extract.css import declarations
+
+_COMMENT_RE = re.compile(r"/\*.*?(?:\*/|$)", re.DOTALL)
+_BRACES_RE = re.compile(r"[{};]")
+_COMPOUND_RE = re.compile(r"([a-z][a-z0-9-]*|\*)?((?:[.#][_a-z0-9-]+)*)", re.IGNORECASE)
+_PART_RE = re.compile(r"[.#][_a-z0-9-]+", re.IGNORECASE)
+# Ends a compound in a complex selector: combinators, or a pseudo-class/attribute part.
+_LAST_COMPOUND_RE = re.compile(r"[^\s>+~]+$")
+_PSEUDO_RE = re.compile(r"[:\[].*$")
+# The properties through which a style hides or shows an element.
+_VISIBILITY_PROPERTIES = frozenset(
+    (
+        *("display", "visibility", "opacity", "content-visibility", "transform"),
+        *("clip", "clip-path", "text-indent"),
+    )
+)
+_VISIBILITY_RE = re.compile(
+    r"(?:display|visibility|opacity|transform|clip|clip-path|text-indent)\s*:", re.IGNORECASE
+)
+_MEDIA_APPLIED = frozenset(("", "all", "screen"))
+# More CSS than this in one page is a framework's, not an author's: skip the rest.
+_MAX_CSS = 1_000_000
+
+
+@dataclass(frozen=True)
+class _Rule:
+    tag: str | None
+    classes: frozenset[str]
+    ident: str | None
+    specificity: tuple[int, int, int]
+    order: int
+    block: str  # its declarations that bear on visibility
+
+    def matches(self, element: etree._Element) -> bool:
+        if self.tag is not None and element.tag != self.tag:
+            return False
+        if self.ident is not None and element.get("id") != self.ident:
+            return False
+        return self.classes <= set((element.get("class") or "").split())
+
+
+@dataclass
+class _Sheet:
+    rules: list[_Rule]
+    # Rules this module cannot evaluate that might show an element again, by the
+    # simple compound they end with.
+    showing: list[_Rule]
+
+
+def _compound(text: str, order: int, block: str) -> _Rule | None:
+    """A selector that is one simple compound, as a rule; None for anything else."""
+    match = _COMPOUND_RE.fullmatch(text.strip())
+    if match is None or not text.strip():
+        return None
+    tag = match.group(1)
+    parts = _PART_RE.findall(match.group(2) or "")
+    ids = [part[1:] for part in parts if part[0] == "#"]
+    classes = frozenset(part[1:] for part in parts if part[0] == ".")
+    if len(ids) > 1:
+        return None
+    specificity = (len(ids), len(classes), 0 if tag in (None, "*") else 1)
+    return _Rule(
+        None if tag in (None, "*") else tag.lower(),
+        classes,
+        ids[0] if ids else None,
+        specificity,
+        order,
+        block,
+    )
+
+
+def _blocks(css: str) -> list[tuple[str, str, bool]]:
+    """(selector list, declarations, inside an at-rule) for each style rule in ``css``."""
+    found: list[tuple[str, str, bool]] = []
+    depth = 0
+    at_depths: list[int] = []
+    start = 0
+    selector = ""
+    for mark in _BRACES_RE.finditer(css):
+        char = mark.group()
+        if char == ";":
+            if depth == len(at_depths) and css[start : mark.start()].lstrip().startswith("@"):
+                start = mark.end()  # a statement at-rule (@import, @charset)
+            continue
+        if char == "{":
+            prelude = css[start : mark.start()].strip()
+            if prelude.startswith("@"):
+                at_depths.append(depth)
+            else:
+                selector = prelude
+            depth += 1
+            start = mark.end()
+            continue
+        depth = max(depth - 1, 0)
+        if at_depths and at_depths[-1] == depth:
+            at_depths.pop()
+        elif selector:
+            found.append((selector, css[start : mark.start()], bool(at_depths)))
+            selector = ""
+        start = mark.end()
+    return found
+
+
+def read_sheet(root: etree._Element) -> _Sheet | None:
+    """The page's ``<style>`` rules, read before the styles are dropped."""
+    texts = [
+        style.text
+        for style in root.iter("style")
+        if style.text and (style.get("media") or "").strip().lower() in _MEDIA_APPLIED
+    ]
+    if not texts:
+        return None
+    css = _COMMENT_RE.sub("", "\n".join(texts))[:_MAX_CSS]
+    rules: list[_Rule] = []
+    showing: list[_Rule] = []
+    for order, (selectors, raw, nested) in enumerate(_blocks(css)):
+        if "\\" in raw:  # escapes: let the full reader normalise the names
+            parts = [f"{p}:{v}" for p, v in declarations(raw).items()]
+            block = ";".join(p for p in parts if p.partition(":")[0] in _VISIBILITY_PROPERTIES)
+        elif _VISIBILITY_RE.search(raw):
+            block = ";".join(_visibility_parts(raw))
+        else:
+            continue  # cheap: most rules set nothing that hides or shows
+        if not block:
+            continue
+        for selector in selectors.split(","):
+            rule = None if nested else _compound(selector, order, block)
+            if rule is not None:
+                rules.append(rule)
+                continue
+            last = _LAST_COMPOUND_RE.search(selector.strip())
+            tail = _PSEUDO_RE.sub("", last.group()) if last else ""
+            compound = _compound(tail, order, block) if tail else None
+            if compound is not None and (compound.classes or compound.ident or compound.tag):
+                showing.append(compound)
+    return _Sheet(rules, showing) if rules else None
+
+
+def _visibility_parts(block: str) -> list[str]:
+    """The declarations of ``block`` that bear on visibility, ``!important`` kept (an
+    important rule beats the inline style)."""
+    return [
+        part
+        for part in block.split(";")
+        if part.partition(":")[0].strip().lower() in _VISIBILITY_PROPERTIES
+    ]
+
+
+def _index(rules: list[_Rule]) -> dict[str, list[_Rule]]:
+    keyed: dict[str, list[_Rule]] = defaultdict(list)
+    for rule in rules:
+        if rule.ident is not None:
+            keyed["#" + rule.ident].append(rule)
+        elif rule.classes:
+            keyed["." + min(rule.classes)].append(rule)
+        else:
+            keyed[rule.tag or "*"].append(rule)
+    return keyed
+
+
+def _candidates(element: etree._Element, keyed: dict[str, list[_Rule]]) -> list[_Rule]:
+    keys = [str(element.tag), "*"]
+    keys += ["." + name for name in (element.get("class") or "").split()]
+    ident = element.get("id")
+    if ident:
+        keys.append("#" + ident)
+    return [rule for key in keys for rule in keyed.get(key, ()) if rule.matches(element)]
+
+
+def apply_sheet(root: etree._Element, sheet: _Sheet, hides: Callable[[str], bool]) -> None:
+    """Write the visibility a browser surely applies into the style of each element it
+    hides (``hides`` judges a style, see ``sanitize.style_hides``)."""
+    body = root.find("body")
+    if body is None:
+        return
+    keyed, showing = _index(sheet.rules), _index(sheet.showing)
+    for element in body.iter(etree.Element):
+        matched = _candidates(element, keyed)
+        if not matched or _candidates(element, showing):
+            continue
+        matched.sort(key=lambda rule: (rule.specificity, rule.order))
+        inline = element.get("style") or ""
+        merged = ";".join([*(rule.block for rule in matched), inline])
+        if hides(merged) and not hides(inline):
+            element.set("style", merged)
