@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, Concatenate, Literal, ParamSpec, TypeAlia
 
 from sleuth.config import Settings
 from sleuth.errors import UsageError
-from sleuth.session import AsyncSession, ProgressCallback
+from sleuth.log import Progress
+from sleuth.session import AsyncSession
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Iterator
@@ -43,7 +44,7 @@ class AsyncSleuth(AsyncSession):
         model: str | None = None,
         search: Literal["auto", "native", "local"] | None = None,
         max_turns: int | None = None,
-        on_progress: ProgressCallback | None = None,
+        on_progress: Progress | None = None,
     ) -> Answer:
         """Answer ``question`` with an LLM that searches and reads through sleuth's tools.
 
@@ -71,7 +72,7 @@ class AsyncSleuth(AsyncSession):
         batch: bool = False,
         yes: bool = False,
         timeout: float | None = None,
-        progress: ProgressCallback | None = None,
+        on_progress: Progress | None = None,
         choose: Chooser | None = None,
     ) -> DiscoveryResult:
         """The official source of a developer tool; see :mod:`sleuth.discovery`.
@@ -90,7 +91,7 @@ class AsyncSleuth(AsyncSession):
             batch=batch,
             yes=yes,
             timeout=timeout,
-            progress=progress,
+            on_progress=on_progress,
             choose=choose,
         )
 

@@ -1073,7 +1073,7 @@ def discover(
             batch=batch or name == "-",
             yes=yes,
             timeout=timeout,
-            progress=progress if person else None,
+            on_progress=progress if person else None,
             choose=(lambda t, matches: choose(t, matches, ask)) if person else None,
         )
         return settle(result, interactive=person, ask=ask, show=show)

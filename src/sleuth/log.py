@@ -11,6 +11,7 @@ import json
 import logging
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 LOGGER = logging.getLogger("sleuth")
@@ -68,6 +69,10 @@ class _CurrentStderr:
 
     def flush(self) -> None:
         sys.stderr.flush()
+
+
+# How a long job tells its caller where it is: a stage name and that stage's details.
+Progress = Callable[[str, dict[str, Any]], None]
 
 
 def configure(fmt: str = "human", level: str | None = None) -> None:

@@ -8,7 +8,7 @@ own without reaching up to :mod:`sleuth.api`, which adds ``ask`` and ``discover`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from sleuth.cache import Cache, open_cache
 from sleuth.config import Settings, load_settings
 from sleuth.errors import UsageError
+from sleuth.log import Progress
 
 if TYPE_CHECKING:
     from sleuth.digest import Digest
@@ -25,8 +26,6 @@ if TYPE_CHECKING:
     from sleuth.stack import Project
     from sleuth.suggest import Suggester, SuggestResult
     from sleuth.websearch import ProviderChain, SearchResponse
-
-ProgressCallback = Callable[[str, dict[str, Any]], None]
 
 
 class AsyncSession:
@@ -151,7 +150,7 @@ class AsyncSession:
         recency_days: int | None = None,
         sites: Sequence[str] = (),
         deadline: float | None = None,
-        on_progress: ProgressCallback | None = None,
+        on_progress: Progress | None = None,
     ) -> Digest:
         from sleuth.digest import run_research
 

@@ -6,10 +6,12 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from sleuth.agent.loop import Progress, Session
-from sleuth.agent.models import Answer, ToolCallInfo
+from sleuth.agent.loop import Session
+from sleuth.agent.models import Answer
 from sleuth.errors import UsageError
 from sleuth.llm.setup import SearchChoice, choose_search
+from sleuth.log import Progress
+from sleuth.tools.loop import ToolCallInfo
 
 if TYPE_CHECKING:
     from sleuth.tools import Registry
@@ -31,6 +33,7 @@ async def ask(
     from sleuth.llm.meter import Meter
     from sleuth.llm.setup import open_provider
     from sleuth.tools import CitationLedger, ToolContext, default_registry
+    from sleuth.tools.loop import ToolLoop
 
     settings = client.settings
     if not question.strip():
@@ -44,13 +47,15 @@ async def ask(
     )
     try:
         session = Session(
-            meter=Meter.open(llm, config, settings, client.cache),
-            registry=registry or default_registry(local=False),
-            context=ToolContext(client=client, ledger=CitationLedger(), on_progress=None),
+            loop=ToolLoop(
+                meter=Meter.open(llm, config, settings, client.cache),
+                registry=registry or default_registry(local=False),
+                context=ToolContext(client=client, ledger=CitationLedger(), on_progress=None),
+                deadline=time.monotonic() + settings.llm_deadline,
+                on_progress=on_progress,
+            ),
             max_turns=turns,
-            deadline=time.monotonic() + settings.llm_deadline,
             max_output_tokens=settings.llm_max_output_tokens,
-            on_progress=on_progress,
         )
         mode = choose_search(search or settings.llm_search, llm, config)
         return await session.ask(question, mode)

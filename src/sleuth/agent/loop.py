@@ -1,9 +1,9 @@
 """The bounded tool loop behind ``sleuth ask``.
 
 One question goes in; the model may call tools for a bounded number of turns
-under one deadline and one budget; one answer comes out whose ``[n]`` marks
-were checked against the ids sleuth issued. Tool calls of a turn run one
-after another so citation ids, and so recorded requests, are reproducible.
+under one deadline and one budget (the turns and the calls run through the one
+:class:`~sleuth.tools.loop.ToolLoop`); one answer comes out whose ``[n]`` marks
+were checked against the ids sleuth issued.
 
 Search comes in three ways: ``local`` declares sleuth's ``web_search``,
 ``native`` lets the provider search (its citations become ledger ids too),
@@ -14,44 +14,38 @@ and ``directive`` serves models that cannot call tools: they write
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from sleuth import log
 from sleuth.agent import prompts
-from sleuth.agent.models import Answer, SearchMode, ToolCallInfo
-from sleuth.errors import LLMTimeout, LLMToolsUnsupported, LLMTurnLimit
-from sleuth.llm.envelope import Envelope
+from sleuth.agent.models import Answer, SearchMode
+from sleuth.errors import LLMToolsUnsupported, LLMTurnLimit
 from sleuth.llm.finish import no_answer
 from sleuth.llm.jsonreply import strip_reasoning
 from sleuth.llm.meter import Meter
-from sleuth.llm.models import ChatRequest, Completion, Message, StopReason, ToolSpec
-from sleuth.tools.registry import Registry, ToolContext
+from sleuth.llm.models import ChatRequest, Completion, Message, StopReason
+from sleuth.tools.loop import ToolLoop, malformed_call
 
-Progress = Callable[[str, dict[str, Any]], None]
 _DIRECTIVE = re.compile(r"\[\[\s*WEB_SEARCH\s*:\s*(.+?)\s*\]\]", re.IGNORECASE)
 MAX_DIRECTIVES = 3
 
 
 @dataclass
 class Session:
-    meter: Meter
-    registry: Registry
-    context: ToolContext
-    max_turns: int
-    deadline: float  # time.monotonic() instant
-    max_output_tokens: int = 2048
-    on_progress: Progress | None = None
-    envelope: Envelope = field(default_factory=Envelope)
-    calls: list[ToolCallInfo] = field(default_factory=list)
-    searches: list[str] = field(default_factory=list)  # run by the provider's own search
-    turns: int = 0
+    """``ask``'s policy over the one tool loop: what a turn without calls, a malformed call
+    or the last turn means for an answer."""
 
-    def _progress(self, stage: str, **detail: Any) -> None:
-        if self.on_progress is not None:
-            self.on_progress(stage, detail)
+    loop: ToolLoop
+    max_turns: int
+    max_output_tokens: int = 2048
+
+    @property
+    def meter(self) -> Meter:
+        return self.loop.meter
+
+    @property
+    def turns(self) -> int:
+        return self.loop.turns
 
     async def ask(self, question: str, search: SearchMode) -> Answer:
         if search == "directive":
@@ -61,7 +55,7 @@ class Session:
         except LLMToolsUnsupported as error:
             if self.turns > 1:
                 raise
-            self.turns = 0  # the refused call answered nothing; the fallback gets every turn
+            self.loop.turns = 0  # the refused call answered nothing; the fallback gets every turn
             log.event(
                 "llm_directive_fallback", provider=self.meter.provider.name, reason=error.message
             )
@@ -69,15 +63,12 @@ class Session:
 
     async def _tools(self, question: str, search: SearchMode) -> Answer:
         native = search == "native"
-        tools = [
-            ToolSpec(tool.name, tool.description, tool.parameters)
-            for tool in self.registry
-            # Never shadow the provider's own search tool with a function of that name.
-            if not (native and tool.name in ("web_search", self.meter.provider.native_search))
-        ]
+        # Never shadow the provider's own search tool with a function of that name.
+        shadowed = ("web_search", self.meter.provider.native_search) if native else ()
+        tools = self.loop.specs(leave_out=[name for name in shadowed if name])
         messages = [
             Message(
-                "system", prompts.system_prompt("native" if native else "tools", self.envelope)
+                "system", prompts.system_prompt("native" if native else "tools", self.loop.envelope)
             ),
             Message("user", question),
         ]
@@ -91,7 +82,7 @@ class Session:
                 tool_choice="none" if last else "auto",
                 max_output_tokens=self.max_output_tokens,
             )
-            completion = await self._complete(request)
+            completion = await self.loop.complete(request)
             messages.append(completion.message)
             text = self._cite_native(completion)
             if completion.stop_reason is StopReason.PAUSE and not last:
@@ -104,7 +95,7 @@ class Session:
                 log.event("llm_malformed_call", detail=completion.finish_message[:300])
                 if not completion.message.content and completion.message.native is None:
                     messages.pop()  # an empty turn is refused by every API
-                messages.append(Message("user", prompts.malformed_call(completion.finish_message)))
+                messages.append(Message("user", malformed_call(completion.finish_message)))
                 continue
             if not calls:
                 return self._final(completion, text, search)
@@ -116,26 +107,16 @@ class Session:
                     provider=self.meter.provider.name,
                 )
             note = f"\n{prompts.LAST_TURN}" if self.turns >= self.max_turns - 1 else ""
-            for call in completion.message.tool_calls:
-                content, failed = await self._run(call.name, call.arguments, call.error)
-                messages.append(
-                    Message(
-                        "tool",
-                        content + note,
-                        tool_call_id=call.id,
-                        name=call.name,
-                        is_error=failed,
-                    )
-                )
+            messages += await self.loop.run_calls(completion.message.tool_calls, note=note)
 
     async def _directive(self, question: str) -> Answer:
         messages = [
-            Message("system", prompts.system_prompt("directive", self.envelope)),
+            Message("system", prompts.system_prompt("directive", self.loop.envelope)),
             Message("user", question),
         ]
         while True:
             last = self.turns >= self.max_turns - 1
-            completion = await self._complete(
+            completion = await self.loop.complete(
                 ChatRequest(messages, max_output_tokens=self.max_output_tokens)
             )
             text = strip_reasoning(completion.message.content)
@@ -150,46 +131,12 @@ class Session:
                 return self._final(completion, answer, "directive")
             messages.append(Message("assistant", completion.message.content))
             findings = [
-                (await self._run("research", {"question": query}, None))[0] for query in queries
+                (await self.loop.run("research", {"question": query}))[0] for query in queries
             ]
             closing = prompts.ANSWER_NOW if self.turns >= self.max_turns - 1 else ""
             messages.append(
                 Message("user", "\n\n".join([prompts.FINDINGS, *findings, closing]).strip())
             )
-
-    async def _complete(self, request: ChatRequest) -> Completion:
-        if time.monotonic() >= self.deadline:
-            raise LLMTimeout(
-                "the deadline for this question passed",
-                provider=self.meter.provider.name,
-                retryable=False,
-            )
-        self.turns += 1
-        self._progress("thinking", turn=self.turns)
-        completion = await self.meter.complete(request, deadline=self.deadline)
-        for query in completion.searches:
-            self._progress("native_search", query=query)
-        self.searches += completion.searches
-        return completion
-
-    async def _run(
-        self, name: str, arguments: dict[str, Any], argument_error: str | None
-    ) -> tuple[str, bool]:
-        """One tool call, as the enveloped text the model reads and whether it failed."""
-        self._progress("tool_call", name=name, arguments=arguments)
-        remaining = self.deadline - time.monotonic()
-        if remaining <= 0:
-            text, outcome, latency = "error timeout: no time left to run tools", "timeout", 0
-        else:
-            record = await self.registry.call(
-                self.context, name, arguments, argument_error=argument_error
-            )
-            text, outcome, latency = record.output.text, record.outcome, record.latency_ms
-        self.calls.append(
-            ToolCallInfo(name=name, arguments=arguments, outcome=outcome, latency_ms=latency)
-        )
-        self._progress("tool_done", name=name, outcome=outcome, latency_ms=latency)
-        return self.envelope.wrap(name, text), outcome != "ok"
 
     def _cite_native(self, completion: Completion) -> str:
         """The reply text with the provider's own citations turned into ledger ``[n]`` marks."""
@@ -197,7 +144,9 @@ class Session:
         marks: dict[int, list[int]] = {}
         for annotation in completion.annotations:
             source = annotation.source
-            source_id = self.context.ledger.issue(source.url, source.title, kind="native_search")
+            source_id = self.loop.context.ledger.issue(
+                source.url, source.title, kind="native_search"
+            )
             ids = marks.setdefault(min(max(annotation.end, 0), len(text)), [])
             if source_id not in ids:
                 ids.append(source_id)
@@ -216,15 +165,15 @@ class Session:
         return self._answer(text, search, stop.value)
 
     def _answer(self, text: str, search: SearchMode, stop: str) -> Answer:
-        checked = self.context.ledger.check(strip_reasoning(text))
+        checked = self.loop.context.ledger.check(strip_reasoning(text))
         if checked.flagged:
             log.warn("citations_flagged", ids=checked.flagged)
         return Answer(
             answer=checked.text,
             citations=checked.citations,
             flagged_citations=checked.flagged,
-            tool_calls=self.calls,
-            native_searches=self.searches,
+            tool_calls=self.loop.calls,
+            native_searches=self.loop.searches,
             usage=self.meter.usage,
             cost_usd=None if self.meter.cost is None else round(self.meter.cost, 6),
             cost_estimated=self.meter.estimated,

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from sleuth.llm.models import Usage
 from sleuth.tools.ledger import Source
+from sleuth.tools.loop import ToolCallInfo
 
 SCHEMA_VERSION = 1
 SearchMode = Literal["native", "local", "directive"]
-
-
-class ToolCallInfo(BaseModel):
-    name: str
-    arguments: dict[str, Any]
-    outcome: str
-    latency_ms: int
 
 
 class Answer(BaseModel):

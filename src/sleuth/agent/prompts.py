@@ -26,19 +26,8 @@ LAST_TURN = (
     "Note from sleuth: that was the last tool turn. Answer now from the material above, "
     "without calling tools."
 )
-MALFORMED_CALL = (
-    "Note from sleuth: your last reply tried to call a function, but the call was malformed "
-    "and nothing ran{detail}. Call one of the declared functions again with arguments that "
-    "are a single JSON object matching its schema, or answer in plain text."
-)
 FINDINGS = "Findings for your searches:"
 ANSWER_NOW = "Answer the question now, citing the ids above. No more searches are possible."
-
-
-def malformed_call(detail: str) -> str:
-    """The note that asks a model once more after a malformed call (Gemini says which)."""
-    detail = " ".join(detail.split())[:500]
-    return MALFORMED_CALL.format(detail=f" ({detail})" if detail else "")
 
 
 def system_prompt(kind: str, envelope: Envelope) -> str:

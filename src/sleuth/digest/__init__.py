@@ -13,7 +13,7 @@ from sleuth.digest.models import (
     DigestError,
     DigestMeta,
 )
-from sleuth.digest.pipeline import ProgressCallback, research, run_research
+from sleuth.digest.pipeline import research, run_research
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -22,7 +22,6 @@ __all__ = [
     "Digest",
     "DigestError",
     "DigestMeta",
-    "ProgressCallback",
     "render_markdown",
     "research",
     "run_research",

@@ -11,7 +11,7 @@ raises (:class:`~sleuth.errors.UsageError`).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,11 +24,9 @@ from sleuth.digest.models import Digest, DigestError, DigestMeta
 from sleuth.digest.rank import Finding, build_query, rank_passages, select
 from sleuth.digest.sources import Candidate, choose_pages, source_prior
 from sleuth.errors import SearchError, SleuthError, UsageError
-from sleuth.log import Stopwatch, event
+from sleuth.log import Progress, Stopwatch, event
 from sleuth.pages import Fetcher, FetchResult
 from sleuth.websearch import ProviderChain, SearchQuery, SearchResponse, attempts_of, normalize_url
-
-ProgressCallback = Callable[[str, dict[str, Any]], None]
 
 NO_RESULTS = "no_results"
 MAX_QUESTION_CHARS = 400
@@ -43,7 +41,7 @@ class _Run:
 
     question: str
     deadline: float
-    on_progress: ProgressCallback | None
+    on_progress: Progress | None
     watch: Stopwatch = field(default_factory=Stopwatch)
     errors: list[DigestError] = field(default_factory=list)
     providers: list[str] = field(default_factory=list)
@@ -251,7 +249,7 @@ async def run_research(
     recency_days: int | None = None,
     sites: Sequence[str] = (),
     deadline: float | None = None,
-    on_progress: ProgressCallback | None = None,
+    on_progress: Progress | None = None,
 ) -> Digest:
     """A cited digest answering ``question`` from the web, within ``deadline`` seconds.
 

@@ -36,13 +36,13 @@ from sleuth.errors import (
     UsageError,
     VerificationFailed,
 )
+from sleuth.log import Progress
 
 if TYPE_CHECKING:
     from sleuth.discovery.llm_stage import Candidate
     from sleuth.discovery.verify import Verification
     from sleuth.tools.services import Services
 
-Progress = Callable[[str, dict[str, Any]], None]
 # A person's pick among ambiguous matches: the tool, the ranked matches; a match or None.
 Chooser = Callable[[str, list[ProbeResult]], ProbeResult | None]
 MIN_STARS = 50
@@ -78,7 +78,7 @@ class Discovery:
         batch: bool = False,
         yes: bool = False,
         timeout: float | None = None,
-        progress: Progress | None = None,
+        on_progress: Progress | None = None,
         choose: Chooser | None = None,
     ) -> None:
         self.client = client
@@ -86,7 +86,7 @@ class Discovery:
         self.batch = batch
         self.yes = yes
         self.timeout = timeout or self.settings.discover_timeout
-        self.progress = progress
+        self.on_progress = on_progress
         self.choose = choose
         self.registry = Registry.from_setting(self.settings.discover_registry)
         self.warnings: list[str] = []
@@ -95,8 +95,8 @@ class Discovery:
         self.probe_failures: list[str] = []  # builders whose registry could not answer
 
     def _report(self, stage: str, **detail: Any) -> None:
-        if self.progress is not None:
-            self.progress(stage, detail)
+        if self.on_progress is not None:
+            self.on_progress(stage, detail)
 
     def _timed(self, stage: str, started: float) -> None:
         self.stage_ms[stage] = int((time.monotonic() - started) * 1000)
@@ -299,7 +299,7 @@ class Discovery:
 
         started = time.monotonic()
         self._report("llm", name=tool)
-        stage = LLMStage(self.client, timeout=self.timeout, progress=self.progress)
+        stage = LLMStage(self.client, timeout=self.timeout, on_progress=self.on_progress)
         try:
             findings = await stage.run(tool)
         except LLMNotConfigured:
@@ -463,11 +463,11 @@ async def discover(
     batch: bool = False,
     yes: bool = False,
     timeout: float | None = None,
-    progress: Progress | None = None,
+    on_progress: Progress | None = None,
     choose: Chooser | None = None,
 ) -> DiscoveryResult:
     discovery = Discovery(
-        client, batch=batch, yes=yes, timeout=timeout, progress=progress, choose=choose
+        client, batch=batch, yes=yes, timeout=timeout, on_progress=on_progress, choose=choose
     )
     return await discovery.run(
         name, from_source=from_source, deterministic_only=deterministic_only, stages=stages

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -30,10 +29,11 @@ from sleuth.errors import (
     NotFound,
     ToolError,
 )
-from sleuth.llm.envelope import Envelope
-from sleuth.llm.models import ChatRequest, Message, StopReason, ToolSpec
+from sleuth.llm.models import ChatRequest, Message, StopReason
+from sleuth.log import Progress
 from sleuth.tools import Registry, Tool, ToolContext, ToolOutput
 from sleuth.tools.builtin import FETCH_PAGE, WEB_SEARCH
+from sleuth.tools.loop import ToolLoop, malformed_call
 
 if TYPE_CHECKING:
     from sleuth.llm.meter import Meter
@@ -42,7 +42,6 @@ if TYPE_CHECKING:
 MIN_CONFIDENCE = 70
 MAX_TURNS = 6
 MAX_OUTPUT_TOKENS = 1024
-Progress = Callable[[str, dict[str, Any]], None]
 
 SYSTEM = """You find the official source of a developer tool so that it can be installed.
 1. Use web_search to find the tool's official website, documentation and repository.
@@ -199,19 +198,15 @@ class LLMStage:
     """One discovery conversation; ``usage`` is kept even when it fails."""
 
     def __init__(
-        self, client: Services, *, timeout: float, progress: Progress | None = None
+        self, client: Services, *, timeout: float, on_progress: Progress | None = None
     ) -> None:
         self.client = client
         self.timeout = timeout
-        self.progress = progress
+        self.on_progress = on_progress
         self.meter: Meter | None = None
 
     def usage(self) -> DiscoveryUsage:
         return _usage(self.meter) if self.meter is not None else DiscoveryUsage()
-
-    def _report(self, stage: str, **detail: Any) -> None:
-        if self.progress is not None:
-            self.progress(stage, detail)
 
     async def run(self, name: str) -> LLMFindings:
         """Raises LLMNotConfigured when there is no model to ask."""
@@ -236,20 +231,21 @@ class LLMStage:
     async def _converse(self, meter: Meter, name: str, native: bool) -> LLMFindings:
         collector = Collector()
         web = [FETCH_PAGE] if native else [WEB_SEARCH, FETCH_PAGE]
-        tools = [*web, extract_tool(collector)]
-        registry = Registry(tools)
-        context = ToolContext(client=self.client)
-        envelope = Envelope()
-        specs = [ToolSpec(t.name, t.description, t.parameters) for t in registry]
+        loop = ToolLoop(
+            meter=meter,
+            registry=Registry([*web, extract_tool(collector)]),
+            context=ToolContext(client=self.client),
+            deadline=time.monotonic() + self.timeout,
+            on_progress=self.on_progress,
+            trusted=("extract_source",),  # sleuth's own receipt, not web content
+        )
+        specs = loop.specs()
         messages = [
-            Message("system", f"{SYSTEM}\n\n{envelope.rule()}"),
+            Message("system", f"{SYSTEM}\n\n{loop.envelope.rule()}"),
             Message("user", f"Find the official source for the developer tool {name!r}."),
         ]
-        deadline = time.monotonic() + self.timeout
-        searches: list[str] = []  # outcomes of sleuth's own web_search calls
-        nudged = False
-        for turn in range(1, MAX_TURNS + 1):
-            self._report("llm_turn", turn=turn)
+        nudged = reasked = False
+        while loop.turns < MAX_TURNS:
             request = ChatRequest(
                 messages,
                 tools=specs,
@@ -257,43 +253,29 @@ class LLMStage:
                 tool_choice="auto",
                 max_output_tokens=MAX_OUTPUT_TOKENS,
             )
-            completion = await meter.complete(request, deadline=deadline)
+            completion = await loop.complete(request)
             messages.append(completion.message)
-            for query in completion.searches:
-                self._report("native_search", query=query)
             calls = completion.message.tool_calls
             if completion.stop_reason is StopReason.PAUSE and not calls:
                 continue  # the provider paused its own search; sending the turn back resumes it
+            if completion.stop_reason is StopReason.MALFORMED_CALL and not calls and not reasked:
+                reasked = True  # once, as ask does: a model that cannot write it twice will not
+                if not completion.message.content and completion.message.native is None:
+                    messages.pop()  # an empty turn is refused by every API
+                messages.append(Message("user", malformed_call(completion.finish_message)))
+                continue
             if not calls:
-                if nudged or turn == MAX_TURNS:
+                if nudged or loop.turns >= MAX_TURNS:
                     break
                 nudged = True
                 messages.append(
                     Message("user", "Report your finding now by calling extract_source.")
                 )
                 continue
-            for call in calls:
-                self._report("tool_call", name=call.name, arguments=call.arguments)
-                record = await registry.call(
-                    context, call.name, call.arguments, argument_error=call.error
-                )
-                if call.name == "web_search":
-                    searches.append(record.outcome)
-                self._report("tool_done", name=call.name, outcome=record.outcome)
-                text = record.output.text
-                if call.name != "extract_source":  # web content: data, never instructions
-                    text = envelope.wrap(call.name, text)
-                messages.append(
-                    Message(
-                        "tool",
-                        text,
-                        tool_call_id=call.id,
-                        name=call.name,
-                        is_error=record.outcome != "ok",
-                    )
-                )
+            messages += await loop.run_calls(calls)
             if collector.candidates:
                 return LLMFindings(collector.candidates, _usage(meter), [])
+        searches = [call.outcome for call in loop.calls if call.name == "web_search"]
         if searches and all(outcome != "ok" for outcome in searches):
             raise DiscoverSearchFailed(
                 f"every web search for {name!r} failed ({', '.join(sorted(set(searches)))})"

@@ -37,7 +37,7 @@ async def run(context: ToolContext, args: DiscoverArgs) -> ToolOutput:
         deterministic_only=args.deterministic_only,
         stages=args.stages,
         batch=True,
-        progress=context.on_progress,
+        on_progress=context.on_progress,
     )
     text = render(result)
     if result.confirmation_required:

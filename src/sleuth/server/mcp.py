@@ -46,10 +46,10 @@ from sleuth._version import __version__
 from sleuth.api import AsyncSleuth
 from sleuth.config import Settings, load_settings
 from sleuth.errors import SleuthError, UsageError
+from sleuth.log import Progress
 from sleuth.pages.result import ErrorInfo
 from sleuth.tools import CallRecord, CitationLedger, Registry, Tool, ToolContext
 from sleuth.tools.declare import mcp_declaration
-from sleuth.tools.registry import Progress
 
 LOGGER = logging.getLogger("sleuth.server.mcp")
 

@@ -18,12 +18,11 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from sleuth.errors import SleuthError, ToolError, UnknownTool
+from sleuth.log import Progress
 from sleuth.pages.result import ErrorInfo
 from sleuth.tools.ledger import CitationLedger
 from sleuth.tools.schema import argument_schema, output_schema
 from sleuth.tools.services import Services
-
-Progress = Callable[[str, dict[str, Any]], None]
 
 
 @dataclass

@@ -10,9 +10,11 @@ object with these members.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from sleuth.log import Progress
 
 if TYPE_CHECKING:
     from sleuth.cache import Cache
@@ -21,8 +23,6 @@ if TYPE_CHECKING:
     from sleuth.pages import FetchResult
     from sleuth.stack import Project
     from sleuth.websearch import SearchResponse
-
-ProgressCallback = Callable[[str, dict[str, Any]], None]
 
 
 @runtime_checkable
@@ -65,7 +65,7 @@ class Services(Protocol):
         focus: str | None = None,
         max_pages: int | None = None,
         recency_days: int | None = None,
-        on_progress: ProgressCallback | None = None,
+        on_progress: Progress | None = None,
     ) -> Digest: ...
 
     async def detect(self, path: Path | str = ".", *, mode: str | None = None) -> list[Project]: ...
