@@ -116,3 +116,18 @@ def test_a_research_stream_that_fails_ends_with_one_error_event(client: TestClie
         "code": "BUDGET_EXCEEDED",
         "retryable": False,
     }
+
+
+def test_mcp_answers_deep_and_large_bodies_without_failing() -> None:
+    app = create_app(
+        Settings(cache="memory", render="never", max_body_bytes=4096, _env_file=None)  # type: ignore[call-arg]
+    )
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    with TestClient(app, base_url="http://127.0.0.1:8080", raise_server_exceptions=False) as c:
+        deep = c.post("/mcp", content=b"[" * 1000 + b"]" * 1000, headers=headers)
+        large = c.post("/mcp", content=b" " * 5000, headers=headers)
+    assert deep.status_code == 400  # JSON-RPC's own parse error, the shape MCP clients read
+    assert deep.json()["error"]["code"] == -32700
+    assert large.status_code == 413
+    assert large.json()["code"] == "BODY_TOO_LARGE"
+    assert "over the 4096-byte limit" in large.json()["error"]

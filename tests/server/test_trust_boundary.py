@@ -81,6 +81,10 @@ def test_without_tokens_a_rebound_host_a_foreign_origin_and_text_plain_are_refus
 
     foreign = send(server, path, token=None, body=body, Origin=EVIL)
     assert "SLEUTH_CORS_ORIGINS" in refused(foreign, 403, "ORIGIN_NOT_ALLOWED")
+    # A sandboxed frame or a file:// page sends "null"; the loopback origin on another port
+    # is another site too.
+    for origin in ("null", "http://127.0.0.1:1", f"http://localhost:{port(server) + 1}"):
+        refused(send(server, path, token=None, body=body, Origin=origin), 403, "ORIGIN_NOT_ALLOWED")
 
     simple = send(server, path, token=None, body=body, content_type="text/plain")
     assert "Content-Type" in refused(simple, 415, "UNSUPPORTED_MEDIA_TYPE")

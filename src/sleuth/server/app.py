@@ -48,7 +48,7 @@ from sleuth.server.metrics import CountingCache, Metrics
 from sleuth.server.openapi import DOCS_PAGE, build_spec
 from sleuth.server.ratelimit import RateLimiter, parse_rate
 from sleuth.server.responses import error_response, from_error
-from sleuth.server.routes import require_json
+from sleuth.server.routes import check_declared_length, require_json
 from sleuth.suggest import Suggester, llm_configured
 from sleuth.suggest.prompt import load_template, render
 
@@ -327,6 +327,10 @@ def _mcp(state: ServerState) -> tuple[ASGIApp, Callable[[], Any]]:
     manager = StreamableHTTPSessionManager(
         app=server,
         stateless=True,
+        # DNS-rebinding protection is the guard's (GuardMiddleware, in front of every route,
+        # /mcp included): the same Host and Origin rules as the API, answered in its JSON
+        # error shape. The SDK's own check cannot say "127.0.0.0/8" or "any Host, since a
+        # token is required", so it would refuse what the guard lets in.
         security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         max_request_body_size=state.settings.max_body_bytes,
     )
@@ -364,6 +368,7 @@ class _GuardedMCP:
         try:
             await self.state.admit(request)
             require_json(request.headers.get("content-type"))
+            check_declared_length(request, self.state.settings.max_body_bytes)
         except SleuthError as error:
             await from_error(error)(scope, receive, send)
             return

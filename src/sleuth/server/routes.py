@@ -170,6 +170,13 @@ def require_json(content_type: str | None) -> None:
         raise UnsupportedMediaType(f"the request body has {shown}; only JSON is accepted")
 
 
+def check_declared_length(request: Request, cap: int) -> None:
+    """Refuse a body whose ``Content-Length`` is over ``cap`` before reading any of it."""
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > cap:
+        raise BodyTooLarge(f"the request body is {declared} bytes, over the {cap}-byte limit")
+
+
 def json_depth(value: Any) -> int:
     """How deeply arrays and objects nest in ``value``, counted without recursion."""
     deepest = 0
@@ -192,9 +199,7 @@ async def read_json(request: Request, cap: int) -> dict[str, Any]:
     """The body as a JSON object: declared JSON, read no further than ``cap`` bytes, nested no
     deeper than :data:`MAX_JSON_DEPTH`."""
     require_json(request.headers.get("content-type"))
-    declared = request.headers.get("content-length")
-    if declared and declared.isdigit() and int(declared) > cap:
-        raise BodyTooLarge(f"the request body is {declared} bytes, over the {cap}-byte limit")
+    check_declared_length(request, cap)
     data = bytearray()
     async for chunk in request.stream():
         data += chunk
