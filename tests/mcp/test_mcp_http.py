@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import socket
 from collections.abc import Iterator
@@ -101,3 +102,35 @@ async def test_http_server_stops_cleanly_on_sigint(server: ServerProcess) -> Non
     assert server.stop(signal.SIGINT) == 0
     assert "Traceback" not in server.log
     assert "warning" not in server.log  # loopback: no warning about a public address
+
+
+def test_http_server_refuses_a_rebound_host_and_a_foreign_origin(server: ServerProcess) -> None:
+    """``sleuth mcp --transport http`` keeps the SDK's DNS-rebinding protection on: a page
+    that rebinds its own name to loopback, or posts from its own origin, gets nothing."""
+    import httpx
+
+    url = endpoint(server)
+    port = urlsplit(url).port
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    }
+    headers = {"Accept": "application/json, text/event-stream"}
+    with httpx.Client(timeout=30) as client:
+        rebound = client.post(
+            url, json=initialize, headers={**headers, "Host": f"attacker.example:{port}"}
+        )
+        foreign = client.post(
+            url, json=initialize, headers={**headers, "Origin": "https://evil.example"}
+        )
+        plain = client.post(url, content=json.dumps(initialize), headers={**headers})
+    assert rebound.status_code == 421
+    assert foreign.status_code == 403
+    assert plain.status_code in (400, 415)  # no Content-Type: never read as JSON
+    assert server.stop(signal.SIGTERM) == 0
