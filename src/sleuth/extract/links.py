@@ -15,12 +15,14 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 from lxml import etree
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _TRACKING_PREFIXES = ("utm_", "pk_", "mtm_", "hsa_")
 _TRACKING = frozenset(
     {
@@ -68,9 +70,19 @@ def _path(path: str) -> str:
 def canonical(url: str, base: str | None = None) -> str | None:
     """The canonical form of ``url`` (resolved against ``base``), or None when it is
     not an http(s) URL with a host."""
+    return _canonical(url.strip(), base)
+
+
+@lru_cache(maxsize=16384)
+def _canonical(url: str, base: str | None) -> str | None:
+    """Cached: a page repeats its menu's links, a crawl repeats every page's menu."""
     try:
-        joined = urljoin(base, url.strip()) if base else url.strip()
-        parts = urlsplit(joined)
+        if base and not _SCHEME.match(url):
+            if url.startswith("/") and not url.startswith("//"):  # the common case, cheaply
+                url = _origin(base) + url
+            else:
+                url = urljoin(base, url)
+        parts = urlsplit(url)
         scheme = parts.scheme.lower()
         if scheme not in _DEFAULT_PORTS or not parts.hostname:
             return None
@@ -83,12 +95,20 @@ def canonical(url: str, base: str | None = None) -> str | None:
     netloc = host if port in (None, _DEFAULT_PORTS[scheme]) else f"{host}:{port}"
     if parts.username or parts.password:  # credentials in a link are a trap, not a page
         return None
-    query = [
-        (name, value)
-        for name, value in parse_qsl(parts.query, keep_blank_values=True)
-        if not is_tracking(name)
-    ]
-    return urlunsplit((scheme, netloc, _path(parts.path), urlencode(sorted(query)), ""))
+    path = parts.path
+    if not path or "/." in path or "//" in path:
+        path = _path(path)
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        query = urlencode(sorted((name, value) for name, value in pairs if not is_tracking(name)))
+    return urlunsplit((scheme, netloc, path, query, ""))
+
+
+@lru_cache(maxsize=256)
+def _origin(base: str) -> str:
+    parts = urlsplit(base)
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 _SPACE = re.compile(r"\s+")
@@ -132,11 +152,28 @@ def _text(element: etree._Element) -> str:
     return _words("".join(str(part) for part in element.itertext()))
 
 
-def _block_text(anchor: etree._Element) -> str:
+def _block_text(anchor: etree._Element, seen: dict[etree._Element, str]) -> str:
+    """The opening words of the link's nearest block, each block read once per page (a
+    menu of 500 links in one ``div`` must not read the ``div`` 500 times)."""
     for ancestor in anchor.iterancestors():
         if isinstance(ancestor.tag, str) and ancestor.tag.lower() in _BLOCKS:
-            return _text(ancestor)
+            found = seen.get(ancestor)
+            if found is None:
+                found = seen[ancestor] = _opening(ancestor)
+            return found
     return ""
+
+
+def _opening(element: etree._Element) -> str:
+    """The first :data:`_MATCH_CHARS` characters of an element's text, words joined."""
+    parts: list[str] = []
+    size = 0
+    for part in element.itertext():
+        parts.append(str(part))
+        size += len(part)
+        if size > _MATCH_CHARS * 4:
+            break
+    return _words("".join(parts))[:_MATCH_CHARS]
 
 
 @dataclass
@@ -161,6 +198,7 @@ def collect(root: etree._Element, url: str | None) -> tuple[list[_Link], list[di
     base = _base(root, url)
     links: dict[str, _Link] = {}
     images: dict[str, dict[str, Any]] = {}
+    blocks: dict[etree._Element, str] = {}
     for element in root.iter("link"):  # feeds the page announces in its head
         kind = (element.get("type") or "").lower()
         relations = (element.get("rel") or "").lower().split()
@@ -188,7 +226,7 @@ def collect(root: etree._Element, url: str | None) -> tuple[list[_Link], list[di
         rel = _words(element.get("rel") or "").lower() or None
         known = links.get(found)
         if known is None:
-            links[found] = _Link(found, text, rel, _block_text(element))
+            links[found] = _Link(found, text, rel, _block_text(element, blocks))
         elif not known.text and text:
             known.text = text
     return list(links.values()), list(images.values())
@@ -198,10 +236,18 @@ def judge_links(links: list[_Link], content_text: str) -> list[dict[str, Any]]:
     """``{url, text, rel, in_content}`` per link: in the content when its block's
     opening words and its own text are both found in the main content's text."""
     content = _words(content_text)
+    found: dict[str, bool] = {}  # each distinct block or text searched for once
+
+    def contains(text: str) -> bool:
+        known = found.get(text)
+        if known is None:
+            known = found[text] = text in content
+        return known
+
     judged: list[dict[str, Any]] = []
     for link in links:
         block = link.block[:_MATCH_CHARS]
-        inside = bool(content and block and block in content and link.text in content)
+        inside = bool(content and block and contains(block) and contains(link.text))
         entry = {"url": link.url, "text": link.text, "rel": link.rel, "in_content": inside}
         if link.type:  # a feed from <link rel="alternate">: say which kind
             entry["type"] = link.type
