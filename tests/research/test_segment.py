@@ -101,6 +101,14 @@ def test_units_end_at_superscript_marks_and_emptied_brackets() -> None:
     ]
 
 
+def test_units_end_where_extraction_glued_two_blocks_together() -> None:
+    text = "Do I need two feeds?You need two outputs. Node.JS reads example.com/Path files."
+    assert texts(text, units(text)) == [
+        "Do I need two feeds?",
+        "You need two outputs. Node.JS reads example.com/Path files.",
+    ]
+
+
 def test_long_paragraphs_are_cut_between_sentences() -> None:
     sentence = "This sentence about caching has exactly enough words to be useful. "
     text = sentence * 20

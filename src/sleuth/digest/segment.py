@@ -24,7 +24,9 @@ _BULLET = re.compile(r"[ \t]*[-*+\u2022\u25aa\u25cf\u25e6][ \t]+")
 CELL_SEPARATOR = " | "
 # Where extraction left marks that are not on the page: ``^`` before a superscript, and
 # brackets emptied of a reference link. A unit ends there (each side is found verbatim).
-_BREAK = re.compile(r"\^|\[[\s,\u2013-]*\]|\(\s*\)")
+# Sentence punctuation with a capitalised word glued to it ("platforms?Google") is
+# where extraction ran two blocks together; the page shows a break there.
+_BREAK = re.compile(r"\^|\[[\s,\u2013-]*\]|\(\s*\)|(?<=[^\W_][.?!:;])(?=[A-Z][a-z])")
 _ABBREVIATION_LIST = (
     "e.g i.e etc vs cf al approx fig no nos dr mr mrs ms prof jr sr st inc ltd co corp dept "
     "est min max vol ed eds p pp ch sec u.s u.k"
@@ -111,9 +113,10 @@ def units(text: str, start: int = 0, end: int | None = None) -> list[Span]:
 
     Extracted text marks a list item with a leading ``- `` and separates table
     cells with `` | ``; neither is on the page. A unit is a line without its
-    bullet, or one cell of a row (cut again at a superscript's ``^`` or a
-    reference's emptied brackets), so a span inside a unit is found verbatim
-    in the page's visible text.
+    bullet, or one cell of a row (cut again at a superscript's ``^``, a
+    reference's emptied brackets, or where a sentence mark has the next
+    block's first word glued to it), so a span inside a unit is found
+    verbatim in the page's visible text.
     """
     found: list[Span] = []
     for match in _LINE.finditer(text, start, len(text) if end is None else end):
