@@ -24,7 +24,7 @@ import httpx
 from sleuth.cache.base import Cache
 from sleuth.cache.memory import MemoryCache
 from sleuth.config import Settings
-from sleuth.crawl.polite import HostGate, retry_after_seconds
+from sleuth.crawl.polite import HostGate, Wakeup, retry_after_seconds
 from sleuth.crawl.scope import Scope, ScopeKind
 from sleuth.crawl.state import HEARTBEAT_TTL, CrawlState, crawl_id
 from sleuth.crawl.urls import canonical
@@ -171,6 +171,7 @@ class Crawler:
         self._pending: set[int] = set()
         self._inflight = 0
         self._full = False
+        self._news = Wakeup()  # a slot queued or finished here: idle workers look again
 
     async def aclose(self) -> None:
         await self.fetcher.aclose()
@@ -234,6 +235,7 @@ class Crawler:
                 self.progress.skipped += 1
                 return False
         await self.state.push({"url": url, "depth": depth, "parent": parent})
+        self._news.wake()
         return True
 
     async def _budget(self, index: int) -> bool:
@@ -279,7 +281,7 @@ class Crawler:
                     self._pending.add(index)
                 if not self._pending and self._inflight == 0:
                     return None
-            await asyncio.sleep(_IDLE)
+            await self._news.nap(_IDLE)
 
     async def _inherit(self, index: int) -> str | None:
         """With the budget spent, only a dead worker's slot may still be taken."""
@@ -431,6 +433,7 @@ class Crawler:
                     await handle(*slot)
                 finally:
                     self._inflight -= 1
+                    self._news.wake()
 
         async def beat() -> None:
             while True:

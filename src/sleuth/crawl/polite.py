@@ -26,6 +26,31 @@ from sleuth.crawl.state import CrawlState
 _POLL = 0.02  # how often a waiting worker looks for a free slot
 
 
+class Wakeup:
+    """Wakes this process's waiters at once when something they wait for changes here;
+    changes made by other workers are seen at the next poll."""
+
+    def __init__(self) -> None:
+        self._waiters: list[asyncio.Future[None]] = []
+
+    async def nap(self, seconds: float) -> None:
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            await asyncio.wait_for(waiter, seconds)
+        except TimeoutError:
+            pass
+        finally:
+            if waiter in self._waiters:
+                self._waiters.remove(waiter)
+
+    def wake(self) -> None:
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+
 def retry_after_seconds(value: str | None, now: float | None = None) -> float | None:
     """Seconds a ``Retry-After`` header asks for (delta or HTTP date), None if unreadable."""
     if not value:
@@ -56,6 +81,7 @@ class HostGate:
         self.base_delay = delay
         self.lease = lease
         self._delays: dict[str, float] = {}
+        self._freed = Wakeup()
         self._next_tick: dict[str, int] = {}
 
     def set_crawl_delay(self, host: str, seconds: float | None) -> None:
@@ -78,6 +104,7 @@ class HostGate:
             yield
         finally:
             await self.state.cache.delete(self.state._key(f"slot:{host}:{slot}"))
+            self._freed.wake()
 
     async def wait(self, host: str) -> None:
         """Before each request: sit out a pause, then take the next free tick."""
@@ -94,7 +121,7 @@ class HostGate:
                 owner = await self.state.get_value(f"slotowner:{host}:{k}")
                 if owner and owner != self.state.worker and not await self.state.alive(owner):
                     await self.state.cache.delete(self.state._key(f"slot:{host}:{k}"))
-            await asyncio.sleep(_POLL)
+            await self._freed.nap(_POLL)
 
     async def _pause(self, host: str) -> None:
         until = await self.state.get_value(f"pause:{host}")
