@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sleuth.agent.loop import Session
 from sleuth.agent.models import Answer
@@ -31,7 +31,6 @@ async def ask(
     sleep: Callable[[float], Awaitable[None]] | None = None,
 ) -> Answer:
     from sleuth.llm.meter import Meter
-    from sleuth.llm.setup import open_provider
     from sleuth.tools import CitationLedger, ToolContext, default_registry
     from sleuth.tools.loop import ToolLoop
 
@@ -41,14 +40,18 @@ async def ask(
     turns = max_turns or settings.llm_max_turns
     if not 1 <= turns <= 50:
         raise UsageError(f"--max-turns must be 1-50, not {turns}")
-    extra: dict[str, Any] = {"sleep": sleep} if sleep is not None else {}
-    llm, config = open_provider(
-        settings, provider=provider, model=model, resolver=client.resolver, **extra
+    meter = Meter.connect(
+        settings,
+        client.cache,
+        provider=provider,
+        model=model,
+        resolver=client.resolver,
+        sleep=sleep,
     )
     try:
         session = Session(
             loop=ToolLoop(
-                meter=Meter.open(llm, config, settings, client.cache),
+                meter=meter,
                 registry=registry or default_registry(local=False),
                 context=ToolContext(client=client, ledger=CitationLedger(), on_progress=None),
                 deadline=time.monotonic() + settings.llm_deadline,
@@ -57,10 +60,10 @@ async def ask(
             max_turns=turns,
             max_output_tokens=settings.llm_max_output_tokens,
         )
-        mode = choose_search(search or settings.llm_search, llm, config)
+        mode = choose_search(search or settings.llm_search, meter.provider, meter.config)
         return await session.ask(question, mode)
     finally:
-        await llm.aclose()
+        await meter.aclose()
 
 
 __all__ = ["Answer", "ToolCallInfo", "ask"]

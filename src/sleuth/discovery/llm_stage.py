@@ -211,13 +211,14 @@ class LLMStage:
     async def run(self, name: str) -> LLMFindings:
         """Raises LLMNotConfigured when there is no model to ask."""
         from sleuth.llm.meter import Meter
-        from sleuth.llm.setup import choose_search, open_provider
+        from sleuth.llm.setup import choose_search
 
         settings = self.client.settings
-        llm, config = open_provider(settings, resolver=self.client.resolver)
+        self.meter = meter = Meter.connect(
+            settings, self.client.cache, resolver=self.client.resolver
+        )
         try:
-            self.meter = meter = Meter.open(llm, config, settings, self.client.cache)
-            native = choose_search(settings.llm_search, llm, config) == "native"
+            native = choose_search(settings.llm_search, meter.provider, meter.config) == "native"
             try:
                 async with asyncio.timeout(self.timeout):
                     return await self._converse(meter, name, native)
@@ -226,7 +227,7 @@ class LLMStage:
                     f"discovering {name!r} took longer than {self.timeout:g}s"
                 ) from None
         finally:
-            await llm.aclose()
+            await meter.aclose()
 
     async def _converse(self, meter: Meter, name: str, native: bool) -> LLMFindings:
         collector = Collector()

@@ -7,7 +7,9 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from sleuth import log
 from sleuth.cache import Cache
@@ -16,7 +18,7 @@ from sleuth.llm.budget import Budget
 from sleuth.llm.models import ChatRequest, Completion, Usage
 from sleuth.llm.pricing import PriceTable, load_prices
 from sleuth.llm.providers import Provider
-from sleuth.llm.setup import LLMConfig
+from sleuth.llm.setup import LLMConfig, open_provider
 
 
 @dataclass
@@ -38,6 +40,31 @@ class Meter:
             daily_usd=settings.llm_daily_budget_usd,
         )
         return cls(provider, config, budget, load_prices(settings.llm_prices_file))
+
+    @classmethod
+    def connect(
+        cls,
+        settings: Settings,
+        cache: Cache,
+        *,
+        provider: str | None = None,
+        model: str | None = None,
+        resolver: Any = None,
+        sleep: Callable[[float], Awaitable[None]] | None = None,
+    ) -> Meter:
+        """The one way a job opens a model: the configured provider, metered against the
+        budget and the price table. Close it with :meth:`aclose`.
+
+        Raises :class:`~sleuth.errors.LLMNotConfigured` when no model is set up.
+        """
+        extra: dict[str, Any] = {"sleep": sleep} if sleep is not None else {}
+        llm, config = open_provider(
+            settings, provider=provider, model=model, resolver=resolver, **extra
+        )
+        return cls.open(llm, config, settings, cache)
+
+    async def aclose(self) -> None:
+        await self.provider.aclose()
 
     async def complete(self, request: ChatRequest, *, deadline: float | None = None) -> Completion:
         await self.budget.check()

@@ -31,7 +31,6 @@ async def detect_stack(
     resolver: Any = None,
 ) -> list[Project]:
     from sleuth.llm.meter import Meter
-    from sleuth.llm.setup import open_provider
     from sleuth.stack.llm import LLMDetector
 
     chosen = normalize_mode(mode or settings.detection_mode)
@@ -41,13 +40,14 @@ async def detect_stack(
         log.event("detect_static_only", reason="SLEUTH_LLM_PROVIDER is not set")
     elif chosen != "static":
         try:
-            llm, config = open_provider(settings, provider=provider, model=model, resolver=resolver)
+            meter = Meter.connect(
+                settings, cache, provider=provider, model=model, resolver=resolver
+            )
         except LLMNotConfigured:
             if chosen == "llm":
                 raise
             log.event("detect_static_only", reason="no LLM provider is configured")
         else:
-            meter = Meter.open(llm, config, settings, cache)
             fallback = LLMDetector(meter, required=chosen == "llm")
     try:
         return await detect_projects(
@@ -55,4 +55,4 @@ async def detect_stack(
         )
     finally:
         if fallback is not None:
-            await fallback.meter.provider.aclose()
+            await fallback.meter.aclose()
