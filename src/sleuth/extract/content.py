@@ -17,7 +17,8 @@ second try.
 Other kinds of page (see ``kind``) spread their content over many blocks: there
 trafilatura runs for recall, and when it keeps much less than the page's own content
 (``page``: the visible page without its chrome) the page content is the answer. So it
-is on a page whose visible content is short: no paragraph of it is judged boilerplate.
+is on a page whose visible content is short: no paragraph of it is judged boilerplate,
+and visible text in any element is text (a page of one ``<div>`` is a page).
 """
 
 from __future__ import annotations
