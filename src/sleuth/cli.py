@@ -890,7 +890,7 @@ def tools(
         bool, typer.Option("--json", help="Accepted for symmetry: the output is always JSON.")
     ] = False,
 ) -> None:
-    """Print tool definitions for your own LLM loop: the tools `sleuth mcp` serves.
+    """Print the tools `sleuth mcp` serves, for your own LLM loop.
 
     Run one call from Python with sleuth.tools.call(name, arguments).
     """

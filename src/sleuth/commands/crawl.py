@@ -113,7 +113,10 @@ def map_command(  # noqa: PLR0917 - typer takes one parameter per flag
     resolve: ResolveOption = None,
     json_output: Annotated[bool, typer.Option("--json", help="Same as --format jsonl.")] = False,
 ) -> None:
-    """List a site's URLs from its sitemaps, feeds and start page, without reading them all."""
+    """List a site's URLs from its sitemaps, feeds and links.
+
+    Reads the start page, robots.txt, sitemaps and feeds, not every page.
+    """
     from sleuth.crawl.run import map_entries
 
     machine = json_output or format is ListFormat.jsonl
@@ -210,7 +213,10 @@ def crawl_command(  # noqa: PLR0917 - typer takes one parameter per flag
     resolve: ResolveOption = None,
     json_output: Annotated[bool, typer.Option("--json", help="Same as --format jsonl.")] = False,
 ) -> None:
-    """Read a site breadth first, politely, within a scope; one record per page."""
+    """Read a site breadth first, politely, within a scope.
+
+    One record per page, failures included.
+    """
     from sleuth.crawl.crawler import CrawlOptions
     from sleuth.crawl.run import CrawlRun
 

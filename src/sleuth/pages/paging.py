@@ -28,6 +28,9 @@ def page_text(result: FetchResult, *, start_index: int, max_chars: int | None) -
         )
     end = total if max_chars is None else min(total, start_index + max_chars)
     truncated = end < total
+    # A document whose page cap stopped reading is cut short too, wherever the text ends.
+    pages, read = result.metadata.get("pages"), result.metadata.get("pages_read")
+    capped = isinstance(pages, int) and isinstance(read, int) and read < pages
     return result.model_copy(
         update={
             # A continuation is the text from start_index and nothing else: the title
@@ -35,7 +38,7 @@ def page_text(result: FetchResult, *, start_index: int, max_chars: int | None) -
             # into the middle of the text a reader is putting back together.
             "title": result.title if start_index == 0 else None,
             "text": text[start_index:end],
-            "truncated": truncated,
+            "truncated": truncated or capped,
             "next_start_index": end if truncated else None,
             "total_chars": total,
         }
