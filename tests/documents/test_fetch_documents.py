@@ -151,3 +151,20 @@ async def test_text_documents_are_fetched(
     url = site.add("/doc", body, headers={"Content-Type": content_type})
     result = await fetcher.fetch(url, respect_robots=False)
     assert (result.outcome, result.text) == (Outcome.OK, expected)
+
+
+async def test_a_pdf_cut_by_the_page_cap_is_truncated(site: Site, tmp_path: Path) -> None:
+    capped = Settings(
+        allow_hosts=[f"127.0.0.1:{site.port}"],
+        cache="memory",
+        render="never",
+        max_document_pages=1,
+    )
+    url = site.add("/long.pdf", _paper(), headers={"Content-Type": "application/pdf"})
+    async with Fetcher(capped, cache=FileCache(tmp_path / "cache")) as fetcher:
+        result = await fetcher.fetch(url, respect_robots=False)
+    assert result.outcome == Outcome.OK, result.error
+    assert (result.metadata["pages"], result.metadata["pages_read"]) == (2, 1)
+    assert result.truncated
+    assert result.next_start_index is None  # nothing more to page through: the cap cut it
+    assert "Port records" not in result.text
