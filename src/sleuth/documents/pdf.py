@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Any
 
-import pypdfium2 as pdfium  # type: ignore[import-untyped]
+import pypdfium2 as pdfium
 from pypdfium2 import raw
-from pypdfium2_raw import bindings  # type: ignore[import-untyped]
+from pypdfium2_raw import bindings
 
 from sleuth.extract.text import clean_line, strip_invisible
 
