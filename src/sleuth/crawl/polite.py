@@ -82,6 +82,7 @@ class HostGate:
         self.lease = lease
         self._delays: dict[str, float] = {}
         self._freed = Wakeup()
+        self._queues: dict[str, asyncio.Lock] = {}  # FIFO: pages get slots in frontier order
         self._next_tick: dict[str, int] = {}
 
     def set_crawl_delay(self, host: str, seconds: float | None) -> None:
@@ -112,6 +113,10 @@ class HostGate:
         await self._tick(host)
 
     async def _slot(self, host: str) -> int:
+        async with self._queues.setdefault(host, asyncio.Lock()):
+            return await self._next_slot(host)
+
+    async def _next_slot(self, host: str) -> int:
         while True:
             for k in range(self.concurrency):
                 if await self.state.counter(f"slot:{host}:{k}", ttl=self.lease) == 1:
