@@ -140,6 +140,13 @@ HIDDEN_BLOCKS = {
         "<style>.i1{display:none!important}</style>"
         f"<p class='i1' style='display:block'>{INJECTION}</p>"
     ),
+    "stylesheet-escaped-property": (
+        rf"<style>.e1{{\64 isplay:none}}</style><p class='e1'>{INJECTION}</p>"
+    ),
+    "stylesheet-inside-an-at-rule-sibling": (
+        "<style>@font-face{font-family:x;src:url(/x.woff)}.f1{visibility:hidden}</style>"
+        f"<p class='f1'>{INJECTION}</p>"
+    ),
     "stylesheet-later-rule-wins": (
         f"<style>.l1{{display:block}} .l1{{display:none}}</style><p class='l1'>{INJECTION}</p>"
     ),

@@ -39,6 +39,18 @@ _VISIBILITY_PROPERTIES = frozenset(
 _VISIBILITY_RE = re.compile(
     r"(?:display|visibility|opacity|transform|clip|clip-path|text-indent)\s*:", re.IGNORECASE
 )
+# A rule whose block sets a property bearing on visibility, or one whose name is
+# escaped (the selector group stops at the previous brace); an at-rule with its block
+# (rules nested one deep); an at-rule statement (@import, @charset).
+_VISIBLE_RULE_RE = re.compile(
+    r"(?:(?<=[{}])|^)([^{}]*)\{"
+    r"([^{}]*?(?:(?:display|visibility|opacity|transform|clip-path|clip|text-indent)\s*|\\[^{};:]*):"
+    r"[^{}]*)\}",
+    re.IGNORECASE,
+)
+_AT_BLOCK_RE = re.compile(r"@[^{};]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}")
+_AT_STATEMENT_RE = re.compile(r"@[^{};]*;")
+_AT_RULE_LEFT_RE = re.compile(r"@[a-z-]+[^{};]*\{", re.IGNORECASE)
 _MEDIA_APPLIED = frozenset(("", "all", "screen"))
 # More CSS than this in one page is a framework's, not an author's: skip the rest.
 _MAX_CSS = 1_000_000
@@ -91,6 +103,26 @@ def _compound(text: str, order: int, block: str) -> _Rule | None:
     )
 
 
+def _visible_blocks(css: str) -> list[tuple[str, str, bool]]:
+    """(selector list, declarations, inside an at-rule) for each style rule in ``css``
+    that sets a property bearing on visibility: the regular expressions do the reading
+    (a page can hold megabytes of CSS), and ``_blocks`` reads what they cannot (at-rules
+    nested two deep)."""
+    nested: list[str] = []
+
+    def cut(match: re.Match[str]) -> str:
+        nested.append(match.group())
+        return ""
+
+    top = _AT_BLOCK_RE.sub(cut, _AT_STATEMENT_RE.sub("", css))
+    if _AT_RULE_LEFT_RE.search(top):  # nested deeper than this reads
+        return _blocks(css)
+    found = [(selector, block, False) for selector, block in _VISIBLE_RULE_RE.findall(top)]
+    for chunk in nested:
+        found += [(selector, block, True) for selector, block in _VISIBLE_RULE_RE.findall(chunk)]
+    return found
+
+
 def _blocks(css: str) -> list[tuple[str, str, bool]]:
     """(selector list, declarations, inside an at-rule) for each style rule in ``css``."""
     found: list[tuple[str, str, bool]] = []
@@ -135,7 +167,7 @@ def read_sheet(root: etree._Element) -> _Sheet | None:
     css = _COMMENT_RE.sub("", "\n".join(texts))[:_MAX_CSS]
     rules: list[_Rule] = []
     showing: list[_Rule] = []
-    for order, (selectors, raw, nested) in enumerate(_blocks(css)):
+    for order, (selectors, raw, nested) in enumerate(_visible_blocks(css)):
         if "\\" in raw:  # escapes: let the full reader normalise the names
             parts = [f"{p}:{v}" for p, v in declarations(raw).items()]
             block = ";".join(p for p in parts if p.partition(":")[0] in _VISIBILITY_PROPERTIES)
