@@ -1,4 +1,4 @@
-"""The data path reads one way: ``api`` on top, ``agent`` and ``tools`` beneath, the core below.
+"""The data path reads one way: every unit imports only the layers beneath it.
 
 Tools and the loop name a small :class:`~sleuth.tools.Services` protocol, not
 ``sleuth.api.AsyncSleuth``; an ``AsyncSleuth`` satisfies it as it is, and so does
@@ -8,6 +8,7 @@ any object with those members.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -16,57 +17,56 @@ from typing import Any
 
 import pytest
 
-import sleuth
 from sleuth.api import AsyncSleuth
 from sleuth.config import Settings
 from sleuth.tools import CitationLedger, Services, ToolContext, default_registry
 
-SRC = Path(sleuth.__file__).parent
-ABOVE = ("sleuth.api", "sleuth.cli", "sleuth.server")
+ROOT = Path(__file__).resolve().parents[2]
 
 
-def imports(path: Path) -> list[tuple[str, str | None]]:
-    """``(module, enclosing function or None)`` for every import in a file."""
-    found: list[tuple[str, str | None]] = []
-
-    def visit(node: ast.AST, function: str | None) -> None:
-        for child in ast.iter_child_nodes(node):
-            inner = function
-            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
-                inner = child.name
-            if isinstance(child, ast.Import):
-                found.extend((alias.name, function) for alias in child.names)
-            elif isinstance(child, ast.ImportFrom) and child.module:
-                found.append((child.module, function))
-            visit(child, inner)
-
-    visit(ast.parse(path.read_text()), None)
-    return found
+def _layers() -> Any:
+    """``scripts/layers.py``: the one table of layers, loaded as the script runs it."""
+    spec = importlib.util.spec_from_file_location("layers", ROOT / "scripts" / "layers.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-@pytest.mark.parametrize(
-    "path",
-    sorted((SRC / "tools").rglob("*.py")) + sorted((SRC / "agent").rglob("*.py")),
-    ids=lambda path: str(path.relative_to(SRC)),
-)
-def test_tools_and_agent_never_import_the_layers_above(path: Path) -> None:
-    upward = [(module, function) for module, function in imports(path) if module.startswith(ABOVE)]
-    # The one exception: sleuth.tools.acall opens a session for a caller who passed none.
-    assert upward in ([], [("sleuth.api", "acall")]), upward
-    if upward:
-        assert path == SRC / "tools" / "__init__.py"
+LAYERS = _layers()
 
 
-def test_importing_the_loop_and_the_tools_loads_nothing_above_them() -> None:
+def test_every_import_points_down_and_no_module_circles() -> None:
+    # Every import counts: top level, under TYPE_CHECKING and inside functions.
+    assert LAYERS.violations(LAYERS.graph()) == []
+    assert LAYERS.circles(LAYERS.module_graph()) == []
+
+
+def test_the_checker_sees_an_import_inside_a_function_that_runs_up() -> None:
+    edges = {"tools": {"api"}, "api": {"tools"}}
+    assert "tools -> api runs up" in LAYERS.violations(edges)
+    assert LAYERS.circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == [["a", "b", "c"]]
+
+
+BELOW_THE_TOP = [
+    unit for units in LAYERS.LAYERS[:-1] for unit in units if unit not in ("cli", "__main__")
+]
+
+
+@pytest.mark.parametrize("unit", BELOW_THE_TOP)
+def test_a_layer_imported_alone_loads_nothing_above_it(unit: str) -> None:
+    floor = LAYERS.FLOOR[unit]
+    above = sorted(u for u, f in LAYERS.FLOOR.items() if f > floor and u != "__init__")
     code = (
-        "import sys, sleuth.agent, sleuth.agent.loop, sleuth.tools, sleuth.tools.builtin; "
-        "print(sorted(m for m in sys.modules if m.startswith(('sleuth.api', 'sleuth.cli', "
-        "'sleuth.server'))))"
+        f"import sys, sleuth.{unit}; "
+        f"print(sorted({{m.split('.')[1] for m in sys.modules if m.startswith('sleuth.')}}))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
-    assert done.stdout.strip() == "[]"
+    loaded = set(ast.literal_eval(done.stdout.strip()))
+    assert loaded.isdisjoint(above), sorted(loaded & set(above))
 
 
 async def test_an_async_sleuth_is_the_services_the_tools_need(tmp_path: Path) -> None:

@@ -14,7 +14,6 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +36,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sleuth import log
 from sleuth.api import AsyncSleuth
-from sleuth.cache import Cache, FallbackCache, open_cache
+from sleuth.cache import FallbackCache, open_cache
 from sleuth.config import Settings, load_settings
-from sleuth.errors import CacheError, ConfigError, SleuthError, TooManyRequests
+from sleuth.errors import CacheError, ConfigError, SleuthError
 from sleuth.server import crawl as crawl_jobs
 from sleuth.server import routes
 from sleuth.server.auth import Tokens
@@ -49,6 +48,7 @@ from sleuth.server.openapi import DOCS_PAGE, build_spec
 from sleuth.server.ratelimit import RateLimiter, parse_rate
 from sleuth.server.responses import error_response, from_error
 from sleuth.server.routes import check_declared_length, require_json
+from sleuth.server.state import ServerState
 from sleuth.suggest import Suggester, llm_configured
 from sleuth.suggest.prompt import load_template, render
 
@@ -83,37 +83,6 @@ SECURITY_HEADERS = {
     "referrer-policy": "no-referrer",
 }
 Handler = Callable[["ServerState", Request], Awaitable[Response]]
-
-
-@dataclass
-class ServerState:
-    settings: Settings
-    client: AsyncSleuth
-    cache: Cache  # the configured backend (with its fallback), below the counting layer
-    metrics: Metrics
-    tokens: Tokens
-    limiter: RateLimiter | None
-    suggester: Suggester | None
-    suggest_off_reason: str
-    spec: dict[str, Any] = field(default_factory=dict)
-
-    async def admit(self, request: Request, *, limit: bool = True) -> str:
-        """Who is asking (a token's hash, or the client address without auth); raises
-        :class:`~sleuth.errors.Unauthorized` or :class:`~sleuth.errors.TooManyRequests`."""
-        if self.tokens.enabled:
-            who = "token:" + self.tokens.verify(request.headers.get("authorization"))[:16]
-        else:
-            who = "client:" + (request.client.host if request.client else "unknown")
-        if limit and self.limiter is not None:
-            try:
-                await self.limiter.hit(who)
-            except TooManyRequests:
-                self.metrics.inc("sleuth_rate_limited_total")
-                raise
-        return who
-
-    async def aclose(self) -> None:
-        await self.client.aclose()
 
 
 def check_settings(settings: Settings) -> Tokens:

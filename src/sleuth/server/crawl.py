@@ -13,30 +13,20 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from sleuth.api import AsyncSleuth
-from sleuth.cache.base import Cache, get_json, set_json
-from sleuth.config import Settings
+from sleuth.cache.base import get_json, set_json
 from sleuth.errors import SleuthError, TooManyRequests, UsageError
 from sleuth.log import event
 from sleuth.server.responses import error_response
 from sleuth.server.routes import URL_SCHEMA, Body, check_uri, parse, read_json
 
-
-class ServerState(Protocol):
-    """The part of the server's state the jobs use (named here, so no import runs back up
-    to the app that mounts these routes)."""
-
-    settings: Settings
-    client: AsyncSleuth
-    cache: Cache
-
-    async def admit(self, request: Request, *, limit: bool = True) -> str: ...
+if TYPE_CHECKING:
+    from sleuth.server.state import ServerState
 
 
 JOB_TTL = 24 * 3600.0  # a job's status and pages stay readable this long

@@ -23,7 +23,7 @@ from sleuth.errors import SleuthError, UsageError
 from sleuth.server.responses import error_payload, error_response
 
 if TYPE_CHECKING:
-    from sleuth.server.app import ServerState
+    from sleuth.server.state import ServerState
 
 M = TypeVar("M", bound=BaseModel)
 
