@@ -785,19 +785,21 @@ def test_exit_code_table_is_exit_codes() -> None:
     assert not missing, f"exit codes missing from the table: {missing}"
 
 
-TOOL_COLUMNS = ("mcp stdio", "/mcp", "sleuth tools", "ask's model")
+TOOL_COLUMNS = ("mcp stdio", "/mcp", "sleuth tools", "sleuth.tools.call", "ask's model")
 NOT_OFFERED = {"—", "-", ""}
 
 
 def _registries() -> dict[str, Any]:
     from sleuth.server.mcp import mcp_registry
     from sleuth.tools import default_registry
+    from sleuth.toolset import offered_registry
 
     return {
         "mcp stdio": mcp_registry(local=True),
         "/mcp": mcp_registry(local=False),
-        "sleuth tools": default_registry(),
-        "ask's model": default_registry(local=False),
+        "sleuth tools": offered_registry(),
+        "sleuth.tools.call": default_registry(),
+        "ask's model": default_registry(local=False, ask=True),
     }
 
 

@@ -10,7 +10,7 @@ from sleuth.config import Settings
 from sleuth.errors import ToolError
 from sleuth.session import AsyncSession
 from sleuth.tools import CitationLedger, Registry, ToolContext, ToolOutput
-from sleuth.tools.builtin import CRAWL_TOOLS
+from sleuth.tools.builtin import CRAWL_SITE, MAP_SITE
 
 
 async def acall(
@@ -21,7 +21,7 @@ async def acall(
     ledger: CitationLedger | None = None,
 ) -> ToolOutput:
     """One call through a registry holding the crawl tools, as a model would make it."""
-    registry = Registry(CRAWL_TOOLS)
+    registry = Registry([MAP_SITE, CRAWL_SITE])
     tool, parsed = registry.validate(name, arguments)
     context = ToolContext(client=client, ledger=ledger or CitationLedger())
     return (await registry.call(context, tool.name, parsed.model_dump())).output

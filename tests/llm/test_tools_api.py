@@ -68,4 +68,4 @@ def test_the_blocking_call_and_definitions_from_the_package(
     assert out.error is None
     assert "thirty seconds" in out.text
     names = [tool["name"] for tool in tool_definitions("anthropic")]
-    assert names == ["web_search", "fetch_page", "research", "detect"]
+    assert names == ["web_search", "fetch_page", "research", "map_site", "crawl_site", "detect"]

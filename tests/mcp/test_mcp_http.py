@@ -15,6 +15,8 @@ from mcp.client import Client
 from mcp.types import TextContent
 from mcp_web import QUESTION, SearxngWeb, ServerProcess
 
+from sleuth.toolset import offered_registry
+
 
 @pytest.fixture
 def server(web: SearxngWeb, tmp_path: Path) -> Iterator[ServerProcess]:
@@ -64,6 +66,8 @@ async def test_http_server_serves_every_tool_and_stops_cleanly_on_sigterm(
         "web_search",
         "fetch_page",
         "research",
+        "map_site",
+        "crawl_site",
         "detect",
         "discover",
     ]
@@ -98,7 +102,7 @@ async def test_http_server_stops_cleanly_on_sigint(server: ServerProcess) -> Non
     async with Client(url) as client:
         listed = (await client.list_tools()).tools
 
-    assert len(listed) == 5  # web_search, fetch_page, research, detect, discover
+    assert [tool.name for tool in listed] == [tool.name for tool in offered_registry()]
     assert server.stop(signal.SIGINT) == 0
     assert "Traceback" not in server.log
     assert "warning" not in server.log  # loopback: no warning about a public address

@@ -79,7 +79,7 @@ async def test_lists_every_registry_tool_with_schemas_and_annotations(
     assert (
         list(listed)
         == registry.names()
-        == ["web_search", "fetch_page", "research", "detect", "discover"]
+        == ["web_search", "fetch_page", "research", "map_site", "crawl_site", "detect", "discover"]
     )
     for tool in registry:
         declared = listed[tool.name]
@@ -304,7 +304,15 @@ async def test_a_tool_added_to_the_registry_is_served_like_the_built_ins(
         with anyio.fail_after(10):
             await done.wait()
 
-    assert list(listed) == ["web_search", "fetch_page", "research", "detect", "echo"]
+    assert list(listed) == [
+        "web_search",
+        "fetch_page",
+        "research",
+        "map_site",
+        "crawl_site",
+        "detect",
+        "echo",
+    ]
     echo_tool = listed["echo"]
     assert echo_tool.title == "Echo"
     assert echo_tool.input_schema["required"] == ["word"]
@@ -410,8 +418,8 @@ def test_a_public_host_gets_a_warning_and_loopback_none(
     assert served == [("192.0.2.7", 9000), ("127.0.0.1", 9001)]
     # Other machines never get the tools that read this one's disk.
     assert offered == [
-        ["web_search", "fetch_page", "research", "discover"],
-        ["web_search", "fetch_page", "research", "detect", "discover"],
+        ["web_search", "fetch_page", "research", "map_site", "crawl_site", "discover"],
+        ["web_search", "fetch_page", "research", "map_site", "crawl_site", "detect", "discover"],
     ]
     assert "warning" in warned
     assert "no authentication" in warned

@@ -34,6 +34,8 @@ async def test_stdio_server_lists_tools_and_runs_them(web: SearxngWeb, tmp_path:
         "web_search",
         "fetch_page",
         "research",
+        "map_site",
+        "crawl_site",
         "detect",
         "discover",
     ]
@@ -72,6 +74,8 @@ async def test_the_sleuth_mcp_command_serves_the_same_tools(
         "web_search",
         "fetch_page",
         "research",
+        "map_site",
+        "crawl_site",
         "detect",
         "discover",
     ]

@@ -52,7 +52,7 @@ async def ask(
         session = Session(
             loop=ToolLoop(
                 meter=meter,
-                registry=registry or default_registry(local=False),
+                registry=registry or default_registry(local=False, ask=True),
                 context=ToolContext(client=client, ledger=CitationLedger(), on_progress=None),
                 deadline=time.monotonic() + settings.llm_deadline,
                 on_progress=on_progress,

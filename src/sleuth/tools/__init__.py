@@ -15,13 +15,16 @@ from sleuth.tools.registry import CallRecord, Registry, Tool, ToolContext, ToolO
 from sleuth.tools.services import Services
 
 
-def default_registry(*, local: bool = True) -> Registry:
+def default_registry(*, local: bool = True, ask: bool = False) -> Registry:
     """A fresh registry of the built-in tools; ``local=False`` leaves out those that read
-    this machine's files (for loops where web content could steer the model)."""
+    this machine's files (for loops where web content could steer the model), ``ask=True``
+    those a tool declares unfit for ``ask``'s own model (``Tool.in_ask``)."""
     from sleuth.tools.repo import DETECT
 
     tools = (*BUILTIN_TOOLS, DETECT)
-    return Registry(tool for tool in tools if local or not tool.local)
+    return Registry(
+        tool for tool in tools if (local or not tool.local) and (tool.in_ask or not ask)
+    )
 
 
 async def acall(

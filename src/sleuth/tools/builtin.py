@@ -355,6 +355,7 @@ MAP_SITE = Tool(
     arguments=MapSiteArgs,
     output=MapSiteOutput,
     run=map_site,
+    in_ask=False,
 )
 CRAWL_SITE = Tool(
     name="crawl_site",
@@ -366,7 +367,6 @@ CRAWL_SITE = Tool(
     arguments=CrawlSiteArgs,
     output=CrawlSiteOutput,
     run=crawl_site,
+    in_ask=False,
 )
-BUILTIN_TOOLS = (WEB_SEARCH, FETCH_PAGE, RESEARCH)
-# Offered once the registry lists them (tools/__init__.py) and its surface tests know them.
-CRAWL_TOOLS = (MAP_SITE, CRAWL_SITE)
+BUILTIN_TOOLS = (WEB_SEARCH, FETCH_PAGE, RESEARCH, MAP_SITE, CRAWL_SITE)

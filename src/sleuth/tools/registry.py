@@ -57,6 +57,9 @@ class Tool:
     read_only: bool = True
     open_world: bool = True  # it reaches the web, whose content nobody vouches for
     local: bool = False  # it reads this machine's files
+    # Offered to ``ask``'s own model. A site crawl per question would spend the answer's
+    # time and context budget, so the crawl tools are for callers' loops and MCP only.
+    in_ask: bool = True
 
     @property
     def parameters(self) -> dict[str, Any]:
