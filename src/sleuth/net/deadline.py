@@ -23,6 +23,24 @@ async def deadline(seconds: float, *, url: str | None = None) -> AsyncIterator[N
         with anyio.fail_after(seconds):
             yield
     except TimeoutError:
-        raise FetchTimeout(f"{what} did not finish within {seconds:g}s", url=url) from None
+        raise FetchTimeout(
+            f"{what} did not finish within {seconds:g}s",
+            url=url,
+            hint="try again, or raise SLEUTH_FETCH_DEADLINE, the time allowed for a whole fetch",
+        ) from None
     except httpx.TimeoutException as exc:
-        raise FetchTimeout(f"{what} timed out: {str(exc) or type(exc).__name__}", url=url) from None
+        # Name the limit that fired: raising the overall deadline cannot help a read timeout.
+        limit, meaning = _LIMITS.get(type(exc), ("SLEUTH_READ_TIMEOUT", "a pause"))
+        raise FetchTimeout(
+            f"{what} timed out: {meaning} outlasted {limit}",
+            url=url,
+            hint=f"try again, or raise {limit}",
+        ) from None
+
+
+_LIMITS: dict[type[httpx.TimeoutException], tuple[str, str]] = {
+    httpx.ConnectTimeout: ("SLEUTH_CONNECT_TIMEOUT", "opening the connection"),
+    httpx.ReadTimeout: ("SLEUTH_READ_TIMEOUT", "waiting for the server's next bytes"),
+    httpx.WriteTimeout: ("SLEUTH_READ_TIMEOUT", "sending the request"),
+    httpx.PoolTimeout: ("SLEUTH_CONNECT_TIMEOUT", "waiting for a free connection"),
+}
