@@ -17,6 +17,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from lxml import etree
 
@@ -27,7 +28,7 @@ _BRACES_RE = re.compile(r"[{};]")
 _COMPOUND_RE = re.compile(r"([a-z][a-z0-9-]*|\*)?((?:[.#][_a-z0-9-]+)*)", re.IGNORECASE)
 _PART_RE = re.compile(r"[.#][_a-z0-9-]+", re.IGNORECASE)
 # Ends a compound in a complex selector: combinators, or a pseudo-class/attribute part.
-_LAST_COMPOUND_RE = re.compile(r"[^\s>+~]+$")
+_COMBINATOR_RE = re.compile(r"[\s>+~]+")
 _PSEUDO_RE = re.compile(r"[:\[].*$")
 # The properties through which a style hides or shows an element.
 _VISIBILITY_PROPERTIES = frozenset(
@@ -80,8 +81,18 @@ class _Sheet:
 
 def _compound(text: str, order: int, block: str) -> _Rule | None:
     """A selector that is one simple compound, as a rule; None for anything else."""
-    match = _COMPOUND_RE.fullmatch(text.strip())
-    if match is None or not text.strip():
+    parsed = _parse_compound(text.strip())
+    return None if parsed is None else _Rule(*parsed, order, block)
+
+
+@lru_cache(maxsize=8192)
+def _parse_compound(
+    text: str,
+) -> tuple[str | None, frozenset[str], str | None, tuple[int, int, int]] | None:
+    """Tag, classes, id and specificity of a simple compound selector (pages and their
+    frameworks repeat the same selectors, hence the cache)."""
+    match = _COMPOUND_RE.fullmatch(text)
+    if match is None or not text:
         return None
     tag = match.group(1)
     parts = _PART_RE.findall(match.group(2) or "")
@@ -90,13 +101,11 @@ def _compound(text: str, order: int, block: str) -> _Rule | None:
     if len(ids) > 1:
         return None
     specificity = (len(ids), len(classes), 0 if tag in (None, "*") else 1)
-    return _Rule(
+    return (
         None if tag in (None, "*") else tag.lower(),
         classes,
         ids[0] if ids else None,
         specificity,
-        order,
-        block,
     )
 
 
@@ -216,22 +225,22 @@ def read_sheet(root: etree._Element) -> _Sheet | None:
             if rule is not None:
                 rules.append(rule)
                 continue
-            last = _LAST_COMPOUND_RE.search(selector.strip())
-            tail = _PSEUDO_RE.sub("", last.group()) if last else ""
+            tail = _PSEUDO_RE.sub("", _COMBINATOR_RE.split(selector.strip())[-1])
             compound = _compound(tail, order, block) if tail else None
             if compound is not None and (compound.classes or compound.ident or compound.tag):
                 showing.append(compound)
     return _Sheet(rules, showing) if rules else None
 
 
-def _visibility_parts(block: str) -> list[str]:
+@lru_cache(maxsize=8192)
+def _visibility_parts(block: str) -> tuple[str, ...]:
     """The declarations of ``block`` that bear on visibility, ``!important`` kept (an
     important rule beats the inline style)."""
-    return [
+    return tuple(
         part
         for part in block.split(";")
         if part.partition(":")[0].strip().lower() in _VISIBILITY_PROPERTIES
-    ]
+    )
 
 
 def _index(rules: list[_Rule]) -> dict[str, list[_Rule]]:
@@ -262,7 +271,18 @@ def apply_sheet(root: etree._Element, sheet: _Sheet, hides: Callable[[str], bool
     if body is None:
         return
     keyed, showing = _index(sheet.rules), _index(sheet.showing)
+    tags = {key for key in keyed if key[0] not in ".#"}
+    names = {key[1:] for key in keyed if key[0] == "."}
+    idents = {key[1:] for key in keyed if key[0] == "#"}
     for element in body.iter(etree.Element):
+        classes = element.get("class")
+        if (
+            element.tag not in tags
+            and "*" not in tags
+            and element.get("id") not in idents
+            and (not classes or names.isdisjoint(classes.split()))
+        ):
+            continue  # no rule can match it: the common case, kept cheap
         matched = _candidates(element, keyed)
         if not matched or _candidates(element, showing):
             continue
