@@ -1,4 +1,4 @@
-"""A timeout names the limit that fired, so the hint points at a setting that helps."""
+"""Failures name what fired and the page asked for, so the hint points somewhere that helps."""
 
 from __future__ import annotations
 
@@ -63,3 +63,17 @@ async def test_the_overall_deadline_names_the_deadline(silent_port: int) -> None
     message, hint = await _fetch(silent_port, read_timeout=30, fetch_deadline=0.3)
     assert "did not finish within 0.3s" in message
     assert "SLEUTH_FETCH_DEADLINE" in hint
+
+
+async def test_an_unreachable_host_is_named_by_the_page_not_its_robots_txt() -> None:
+    with socket.socket() as probe:  # a port nobody listens on: connections are refused
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    page = f"http://127.0.0.1:{port}/guide/page"
+    settings = Settings(allow_hosts=[f"127.0.0.1:{port}"], cache="memory", render="never")
+    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+        result = await fetcher.fetch(page)  # robots.txt is asked first, and fails
+    assert result.outcome == Outcome.NETWORK_ERROR
+    assert result.error is not None
+    assert page in result.error.message
+    assert "robots.txt" not in result.error.message

@@ -37,6 +37,7 @@ from sleuth.errors import (
     BlockedError,
     BlockPage,
     EmptyExtraction,
+    FetchTimeout,
     HTTPStatusError,
     JSRequired,
     NetworkError,
@@ -163,8 +164,12 @@ class _RobotsGate:
     async def check(self, url: str) -> None:
         try:
             await self._checker.check(url, refresh=self._refresh)
-        except BlockedError as exc:  # the guard refused robots.txt, so it refuses the page
-            raise BlockedError(exc.message.replace(robots_url(url), url), url=url) from None
+        except (BlockedError, NetworkError, FetchTimeout) as exc:
+            # The guard refused robots.txt, or its host did not answer: either way it is the
+            # page the person asked for that cannot be read, so the error names the page.
+            exc.message = exc.message.replace(robots_url(url), url)
+            exc.url = url
+            raise
 
 
 async def _checked(url: str, document: _Document, retry_after: str | None = None) -> _Document:
