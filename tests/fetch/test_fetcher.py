@@ -431,6 +431,9 @@ async def test_other_schemes_are_blocked_outcomes(fetcher: Fetcher, url: str) ->
     assert result.outcome == Outcome.BLOCKED
     assert result.error is not None
     assert "scheme is refused" in result.error.message
+    assert "SLEUTH_ALLOW_HOSTS" not in result.error.message  # no setting opens a scheme
+    if url.startswith("file:"):
+        assert "a local file is read with extract" in result.error.message
 
 
 @pytest.mark.parametrize(

@@ -91,8 +91,14 @@ def normalize_input_url(url: str) -> str:
     if scheme and not scheme.group(2).isdigit():  # "host:8080/..." has a port, not a scheme
         name = scheme.group(1).lower()
         if name not in ("http", "https"):
+            # No allow-list opens another scheme, so the usual hint would mislead.
+            hint = "only http and https are fetched" + (
+                "; a local file is read with extract" if name == "file" else ""
+            )
             raise BlockedError(
-                f"refused {url[:200]}: the {name} scheme is refused; use http or https", url=url
+                f"refused {url[:200]}: the {name} scheme is refused; use http or https",
+                url=url,
+                hint=hint,
             )
         if not url[scheme.end(1) :].startswith("://"):
             raise UsageError(f"{url!r} is malformed", hint=f"write {name}://host/path")
