@@ -560,16 +560,15 @@ def test_config_show_json_keeps_value_types() -> None:
     assert shown["redis_url"].startswith("redis://")
 
 
-def test_progress_text_from_paths_and_models_is_never_read_as_markup(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_progress_text_from_paths_and_models_is_never_read_as_markup() -> None:
     import io
 
     from rich.console import Console
 
-    from sleuth import cli
+    from sleuth.commands import output
+    from sleuth.commands.ask import ask_progress
 
     screen = io.StringIO()
-    monkeypatch.setattr(cli, "stderr", Console(file=screen, force_terminal=True, width=80))
-    with cli._status("scanning repo[/x]", True) as status:
-        status.update(cli.escape(cli._ask_progress("tool_call", {"name": "[/bold]evil"})))
+    terminal = Console(file=screen, force_terminal=True, width=80)
+    with output.status("scanning repo[/x]", True, terminal) as status:
+        status.update(output.escape(ask_progress("tool_call", {"name": "[/bold]evil"})))

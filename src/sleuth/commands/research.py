@@ -1,0 +1,133 @@
+"""``sleuth research``: a digest of cited bullets from searched and read pages."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from sleuth.commands import output
+from sleuth.commands.options import (
+    STATE,
+    JsonFlag,
+    MarkdownOrJson,
+    RecencyOption,
+    SiteOption,
+    session,
+)
+from sleuth.errors import EXIT_CODES
+
+if TYPE_CHECKING:
+    from sleuth.digest import Digest
+
+
+def research(  # noqa: PLR0917 - typer takes one parameter per flag
+    question: Annotated[str, typer.Argument(metavar="QUESTION", help="The question to research.")],
+    max_results: Annotated[
+        int | None,
+        typer.Option(
+            metavar="N",
+            min=1,
+            max=10,
+            help="Search results to consider, 1-10. Default: SLEUTH_MAX_RESULTS.",
+        ),
+    ] = None,
+    max_pages: Annotated[
+        int | None,
+        typer.Option(
+            metavar="N", min=1, max=10, help="Pages to read, 1-10. Default: SLEUTH_MAX_PAGES."
+        ),
+    ] = None,
+    focus: Annotated[
+        str | None, typer.Option(metavar="TEXT", help="What matters most in the answer.")
+    ] = None,
+    recency_days: RecencyOption = None,
+    site: SiteOption = None,
+    deadline: Annotated[
+        float | None,
+        typer.Option(
+            metavar="SECONDS",
+            min=0.1,
+            help="Overall time; pages still loading then are dropped. "
+            "Default: SLEUTH_RESEARCH_DEADLINE.",
+        ),
+    ] = None,
+    format: Annotated[
+        MarkdownOrJson | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help="markdown: cited bullets as Markdown source (what a pipe gets; a terminal "
+            "shows it rendered), or json.",
+        ),
+    ] = None,
+    json_output: JsonFlag = False,
+) -> None:
+    """Answer a question with cited bullets.
+
+    Searches, reads the best pages and prints a digest whose bullets cite them.
+    """
+    from sleuth.digest import render_markdown
+
+    as_json = json_output or format is MarkdownOrJson.json
+    STATE.json = as_json
+    client = session()
+
+    async def run(status: Any) -> Any:
+        def progress(stage: str, detail: dict[str, Any]) -> None:
+            if status is not None:
+                status.update(output.escape(_progress_line(stage, detail)))
+
+        async with client:
+            return await client.research(
+                question,
+                focus=focus,
+                max_results=max_results,
+                max_pages=max_pages,
+                recency_days=recency_days,
+                sites=site or (),
+                deadline=deadline,
+                on_progress=progress,
+            )
+
+    with output.status("searching", output.interactive(as_json)) as status:
+        digest = asyncio.run(run(status))
+    if as_json:
+        output.print_json(digest.model_dump())
+    elif output.rendered_here(format is not None):
+        _print_for_a_person(digest)
+    else:
+        output.out(render_markdown(digest).rstrip("\n") + "\n")
+    if not digest.bullets:
+        codes = [error.code for error in digest.errors]
+        fatal = next((c for c in codes if c.startswith(("search_", "provider_"))), "no_results")
+        output.finish(EXIT_CODES.get(fatal, EXIT_CODES["no_results"]))
+
+
+def _print_for_a_person(digest: Digest) -> None:
+    """The digest rendered, with each source's address printed where anyone can read it
+    (many terminals and tmux show no OSC 8 links): ``[n] title - URL (domain, date)``."""
+    from sleuth.digest import render_markdown
+
+    body = render_markdown(digest.model_copy(update={"citations": [], "errors": []}))
+    whole = render_markdown(digest.model_copy(update={"citations": []}))
+    output.print_markdown(body)
+    if digest.citations:
+        output.console().print("\nSources", style="bold", highlight=False)
+        for source in digest.citations:
+            details = ", ".join(d for d in (source.domain, source.published) if d)
+            output.print_source(source.id, source.title, source.url, details, rendered=True)
+    rest = whole[len(body) - 1 :] if whole.startswith(body[:-1]) else ""
+    if rest.strip():
+        output.print_markdown(rest)
+
+
+def _progress_line(stage: str, detail: dict[str, Any]) -> str:
+    if stage == "reading":
+        return f"reading {detail.get('pages', 0)} pages"
+    if stage == "page":
+        return f"read {detail.get('url', '')} ({detail.get('outcome', '')})"
+    if stage == "ranking":
+        return f"ranking passages from {detail.get('pages', 0)} pages"
+    return stage

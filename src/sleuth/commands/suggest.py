@@ -1,0 +1,53 @@
+"""``sleuth suggest``: a link's slug, title, description and tags from the LLM."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from sleuth.commands import output
+from sleuth.commands.options import STATE, JsonFlag, session
+
+
+def suggest(
+    url: Annotated[str, typer.Argument(metavar="URL", help="The page to suggest a link for.")],
+    title: Annotated[
+        str | None, typer.Option(metavar="TEXT", help="The page's title, if known.")
+    ] = None,
+    description: Annotated[
+        str | None, typer.Option(metavar="TEXT", help="The page's description, if known.")
+    ] = None,
+    json_output: JsonFlag = False,
+) -> None:
+    """Suggest a link's slug, title, description and tags.
+
+    Asks the configured LLM (SLEUTH_LLM_PROVIDER or SLEUTH_LLM_BASE_URL).
+    """
+    from sleuth.suggest import check_url
+
+    STATE.json = json_output
+    check_url(url)
+    client = session()
+
+    async def run() -> Any:
+        async with client:
+            return await client.suggest(url, title=title, description=description)
+
+    with output.status("asking the model", output.interactive(json_output)):
+        result = asyncio.run(run())
+    if json_output:
+        output.print_json(result.suggestion.model_dump())
+        return
+    shown = result.suggestion
+    for name, value in (
+        ("slug", shown.slug),
+        ("title", shown.title),
+        ("description", shown.description),
+        ("tags", " ".join(shown.tags)),
+    ):
+        output.out(f"{name}: {value or '-'}\n")
+    if result.cleared:
+        sys.stderr.write(f"cleared invalid field(s): {', '.join(result.cleared)}\n")
