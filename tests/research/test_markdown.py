@@ -57,7 +57,7 @@ def test_bullets_cite_inline_and_sources_are_listed_at_the_end() -> None:
         "1. [Docs](https://docs.example/t) (docs.example, 2025-01-02)\n"
         "2. [Blog](https://blog.example/t) (blog.example)\n"
         "\n"
-        "**Not used**\n"
+        "**Pages that could not be read**\n"
         "\n"
         "- https://slow.example/: timeout: too slow\n"
     )
@@ -67,7 +67,22 @@ def test_an_empty_digest_says_so_and_lists_why() -> None:
     digest = Digest(query="q", errors=[DigestError(code="no_results", message="nothing found")])
     out = render_markdown(digest)
     assert "_No findings._" in out
+    assert "**Why there are no findings**" in out
     assert "- no\\_results: nothing found" in out
+
+
+def test_a_failed_search_is_called_what_it_is() -> None:
+    digest = Digest(
+        query="q",
+        errors=[
+            DigestError(code="search_failed", message="every provider failed"),
+            DigestError(code="network_error", message="refused", url="https://a.example/"),
+        ],
+    )
+    out = render_markdown(digest)
+    assert out.index("**Search failed**") < out.index("search\\_failed")
+    assert "**Pages that could not be read**" in out
+    assert "Not used" not in out
 
 
 @pytest.mark.parametrize(

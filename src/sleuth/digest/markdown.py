@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote, urlsplit
 
-from sleuth.digest.models import Digest
+from sleuth.digest.models import Digest, DigestError
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 _ENTITY = re.compile(r"&(?=#?\w+;)")
@@ -55,9 +55,25 @@ def render_markdown(digest: Digest) -> str:
         for citation in digest.citations:
             details = ", ".join(inline(d) for d in (citation.domain, citation.published) if d)
             lines.append(f"{citation.id}. {link(citation.title, citation.url)} ({details})")
-    if digest.errors:
-        lines += ["", "**Not used**", ""]
-        for error in digest.errors:
+    for heading, errors in _error_groups(digest):
+        lines += ["", f"**{heading}**", ""]
+        for error in errors:
             where = f"{error.url}: " if error.url else ""
             lines.append(f"- {line_start(where + error.code)}: {inline(error.message)}")
     return "\n".join(lines) + "\n"
+
+
+def _error_groups(digest: Digest) -> list[tuple[str, list[DigestError]]]:
+    """The digest's errors under headings that say what failed."""
+    searched = [e for e in digest.errors if not e.url and e.code.startswith(_SEARCH_CODES)]
+    pages = [e for e in digest.errors if e.url]
+    other = [e for e in digest.errors if e not in searched and e not in pages]
+    groups = [
+        ("Search failed", searched),
+        ("Pages that could not be read", pages),
+        ("Why there are no findings" if not digest.bullets else "Notes", other),
+    ]
+    return [(heading, errors) for heading, errors in groups if errors]
+
+
+_SEARCH_CODES = ("search_", "provider_")
