@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, sync_playwright
+from playwright.sync_api import BrowserContext, Locator, Page, sync_playwright
 
 from loopback import Web, serve
 from search.wire import Reply, Wire, json_reply, start
@@ -179,9 +179,20 @@ def chromium_sandbox() -> bool:
     return not (hasattr(os, "geteuid") and os.geteuid() == 0)
 
 
-def shot(name: str) -> Path:
+def screenshots_wanted() -> bool:
+    """Whether this run retakes docs/screenshots (SLEUTH_SCREENSHOTS=1): opt-in, so an
+    ordinary test run never rewrites tracked files."""
+    return os.environ.get("SLEUTH_SCREENSHOTS", "") == "1"
+
+
+def screenshot(target: Page | Locator, name: str, **options: Any) -> Path | None:
+    """Save ``target`` as docs/screenshots/``name`` when screenshots are wanted."""
+    if not screenshots_wanted():
+        return None
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    return SCREENSHOTS / name
+    path = SCREENSHOTS / name
+    target.screenshot(path=str(path), **options)
+    return path
 
 
 def server_env(**values: Any) -> dict[str, str]:

@@ -23,7 +23,7 @@ from browser.conftest import (
     TOKEN,
     Extension,
     Server,
-    shot,
+    screenshot,
 )
 from loopback import Web
 from search.wire import Reply, Wire, refusing_port
@@ -71,7 +71,7 @@ def test_popup_reads_the_page_and_shows_the_suggested_strip(
         SUGGESTION["description"]
     )
     expect(strip.locator("[data-field=tags] .tag")).to_have_text(SUGGESTION["tags"])
-    popup.locator("body").screenshot(path=str(shot("popup-suggested.png")))
+    screenshot(popup.locator("body"), "popup-suggested.png")
 
     # The server asked the model about this page: its URL, title and meta description.
     sent = suggest_requests(model)

@@ -1,6 +1,7 @@
 // sleuth's web page: research with live progress, fetch a page, suggest a link's details.
 // Plain modules, no framework and nothing from another host: everything here is served
 // by `sleuth serve` itself.
+import { renderMarkdown } from "/static/markdown.js";
 import { progressLine, renderDigest, renderStrip, serverEvents } from "/static/ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -46,6 +47,7 @@ async function post(path, body, { accept = "application/json", signal } = {}) {
       // not JSON: keep the status line
     }
     if (response.status === 401) {
+      $("token-card").hidden = false;
       message = token()
         ? "The server refused the token: enter a valid one above."
         : "The server needs a token: enter one of its SLEUTH_API_TOKENS above.";
@@ -77,18 +79,74 @@ $("token-forget").addEventListener("click", () => {
   showTokenState();
 });
 
+// --- what the server offers ---------------------------------------------------
+
+/**
+ * Ask the server (unauthenticated) whether it needs a token and has a model, so the page
+ * shows the token card only when it matters and says up front that suggestions are off.
+ * If the server cannot say, the token card is shown: a 401 would need it.
+ */
+async function learnServer() {
+  let info = null;
+  try {
+    const response = await fetch("/api/v1/info", { headers: { Accept: "application/json" } });
+    if (response.ok) info = await response.json();
+  } catch {
+    // unreachable: the first API call will say so
+  }
+  $("token-card").hidden = info ? info.auth_required !== true : false;
+  if (info && info.llm_configured === false) {
+    $("suggest-off").hidden = false;
+    $("suggest-go").disabled = true;
+    $("suggest-go").title = "No model is configured on this server";
+  }
+  document.body.dataset.auth = info ? String(info.auth_required === true) : "unknown";
+  document.body.dataset.llm = info ? String(info.llm_configured === true) : "unknown";
+}
+
 // --- research ----------------------------------------------------------------
 
 let running = null;
 
-function finishResearch(digest) {
-  renderDigest($("research-digest"), digest);
-  const bullets = (digest.bullets || []).length;
+const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+
+/** The run's one-line summary: points, the sources they cite, the pages read. */
+function summary(digest) {
+  const bullets = digest.bullets || [];
+  if (bullets.length === 0) return "Done: no cited answer.";
+  const cited = new Set(bullets.flatMap((bullet) => bullet.citations || []));
   const pages = digest.meta?.fetched_pages ?? (digest.citations || []).length;
   const seconds = ((digest.meta?.elapsed_ms ?? 0) / 1000).toFixed(1);
-  say("research-status", bullets
-    ? `${bullets} cited point${bullets === 1 ? "" : "s"} from ${pages} page${pages === 1 ? "" : "s"} in ${seconds} s.`
-    : "Done: no cited answer.");
+  return `${plural(bullets.length, "point")} citing ${plural(cited.size, "source")}`
+    + ` · ${plural(pages, "page")} read in ${seconds} s.`;
+}
+
+/** Give the digest's sources list a visible heading (the list is shared with the extension). */
+function headSources(slot) {
+  const sources = slot.querySelector(".sources");
+  if (!sources) return;
+  const heading = document.createElement("h3");
+  heading.id = "research-sources-heading";
+  heading.className = "sources-heading";
+  heading.textContent = "Sources";
+  sources.removeAttribute("aria-label");
+  sources.setAttribute("aria-labelledby", heading.id);
+  sources.before(heading);
+}
+
+/** Fold the progress away once the run has ended; its summary says how many steps. */
+function foldSteps() {
+  const steps = $("research-steps");
+  const count = $("research-progress").children.length;
+  steps.open = false;
+  steps.hidden = count === 0;
+  $("research-steps-summary").textContent = `How it was researched (${plural(count, "step")})`;
+}
+
+function finishResearch(digest) {
+  renderDigest($("research-digest"), digest);
+  headSources($("research-digest"));
+  say("research-status", summary(digest));
 }
 
 async function research(question) {
@@ -97,6 +155,9 @@ async function research(question) {
   running = controller;
   const progress = $("research-progress");
   progress.replaceChildren();
+  $("research-steps").hidden = false;
+  $("research-steps").open = true;
+  $("research-steps-summary").textContent = "Progress";
   $("research-digest").replaceChildren();
   $("research-go").disabled = true;
   $("research-stop").hidden = false;
@@ -138,6 +199,7 @@ async function research(question) {
       running = null;
       $("research-go").disabled = false;
       $("research-stop").hidden = true;
+      foldSteps();
       document.body.dataset.research = "done";
     }
   }
@@ -156,14 +218,15 @@ $("research-form").addEventListener("submit", (event) => {
 
 // --- fetch -------------------------------------------------------------------
 
-function showFetched({ title, outcome, url, text }) {
+function showFetched({ title, outcome, url, text, markdown = false }) {
   $("fetch-title").textContent = title || url;
   $("fetch-outcome").textContent = outcome;
   $("fetch-outcome").dataset.outcome = outcome;
   $("fetch-final").textContent = url;
   if (/^https?:/i.test(url)) $("fetch-final").href = url;
   else $("fetch-final").removeAttribute("href");
-  $("fetch-text").textContent = text;
+  if (markdown) renderMarkdown($("fetch-text"), text, /^https?:/i.test(url) ? url : "");
+  else $("fetch-text").replaceChildren(Object.assign(document.createElement("p"), { textContent: text }));
   $("fetch-result").hidden = false;
 }
 
@@ -173,9 +236,11 @@ async function fetchPage(url) {
   $("fetch-result").hidden = true;
   say("fetch-status", `Fetching ${url}…`, "busy");
   try {
-    const page = await (await post("/api/v1/fetch", { url })).json();
+    const page = await (await post("/api/v1/fetch", { url, format: "markdown" })).json();
     const final = page.final_url || page.url;
-    showFetched({ title: page.title, outcome: page.outcome, url: final, text: page.text || "(no text)" });
+    showFetched({
+      title: page.title, outcome: page.outcome, url: final, text: page.text || "(no text)", markdown: true,
+    });
     const chars = (page.text || "").length;
     say("fetch-status", `${chars.toLocaleString()} characters${page.truncated ? " (truncated)" : ""}${page.cache === "hit" ? ", from the cache" : ""}.`);
   } catch (error) {
@@ -234,8 +299,11 @@ async function suggest() {
 
 $("suggest-form").addEventListener("submit", (event) => {
   event.preventDefault();
+  if ($("suggest-go").disabled) return; // no model, or a request already out
   suggest();
 });
 
 showTokenState();
-document.body.dataset.ready = "true";
+learnServer().finally(() => {
+  document.body.dataset.ready = "true";
+});
