@@ -14,7 +14,14 @@ from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
 import platformdirs
-from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    AliasChoices,
+    BeforeValidator,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+)
 from pydantic_settings import BaseSettings, EnvSettingsSource, NoDecode, SettingsConfigDict
 
 from sleuth._version import __version__
@@ -24,9 +31,17 @@ APP_NAME = "sleuth"
 HOME_PAGE = "https://github.com/sleuth-dev/sleuth"
 USER_AGENT = f"sleuth/{__version__} (+{HOME_PAGE})"
 
-CommaList = Annotated[list[str], NoDecode]
+
+def _split_commas(value: Any) -> Any:
+    """The one comma-list parser: ``"a, b,,c"`` is ``["a", "b", "c"]``; lists pass as given."""
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return value
+
+
+CommaList = Annotated[list[str], NoDecode, BeforeValidator(_split_commas)]
 LLMProviderName = Literal["openai", "openai-responses", "anthropic", "gemini", "ollama"]
-PortList = Annotated[list[int], NoDecode]
+PortList = Annotated[list[int], NoDecode, BeforeValidator(_split_commas)]
 _RATE_PATTERN = r"^\s*[1-9][0-9]*\s*/\s*[0-9]*\s*(s|sec|second|m|min|minute|h|hour|d|day)s?\s*$"
 RESERVED_SLUGS = ("auth", "static", "dashboard", "admin", "api", "u", "links", "metrics", "mcp")
 
@@ -207,31 +222,10 @@ class Settings(BaseSettings):
     suggest_reserved_slugs: CommaList = Field(default_factory=lambda: list(RESERVED_SLUGS))
     suggest_fetch: bool = Field(False, description="read the page when no title is sent")
 
-    @field_validator("cors_origins", "server_hosts", "suggest_reserved_slugs", mode="before")
-    @classmethod
-    def _split_server_lists(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            return [part.strip() for part in value.split(",") if part.strip()]
-        return value
-
     @field_validator("rate_limit", "suggest_prompt", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
-
-    @field_validator("allow_hosts", "search_providers", mode="before")
-    @classmethod
-    def _split_commas(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            return [part.strip() for part in value.split(",") if part.strip()]
-        return value
-
-    @field_validator("allow_ports", mode="before")
-    @classmethod
-    def _split_ports(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            return [part.strip() for part in value.split(",") if part.strip()]
-        return value
 
     @field_validator("llm_provider", mode="before")
     @classmethod
