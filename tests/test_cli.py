@@ -111,6 +111,26 @@ def test_fetch_text_pages_with_a_truncation_marker(site: Site, env: dict[str, st
     assert json.loads(rest.stdout)["next_start_index"] == 160
 
 
+@pytest.mark.parametrize("format", ["text", "markdown"])
+def test_only_the_first_page_of_a_fetch_is_headed_by_the_title(
+    site: Site, env: dict[str, str], format: str
+) -> None:
+    url = site.add("/bees", article("Valley beekeepers", PARAGRAPHS))
+    whole = json.loads(run("fetch", url, "--format", format, "--json", env=env).stdout)["text"]
+    heading = "# Valley beekeepers" if format == "markdown" else "Valley beekeepers"
+    first = run("fetch", url, "--format", format, "--max-chars", "80", env=env)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.startswith(heading + "\n\n" + whole[:80].rstrip("\n"))
+    rest = run(
+        "fetch", url, "--format", format, "--max-chars", "80", "--start-index", "80", env=env
+    )
+    assert rest.returncode == 0, rest.stderr
+    # A continuation is the text from that index and nothing else.
+    assert rest.stdout.startswith(whole[80:160].rstrip("\n"))
+    assert heading not in rest.stdout
+    assert "--start-index 160" in rest.stdout
+
+
 @pytest.mark.parametrize(
     ("status", "outcome"), [(404, "http_error"), (429, "rate_limited"), (500, "http_error")]
 )

@@ -197,6 +197,25 @@ def test_research_on_a_terminal_is_rendered_without_escapes(
     assert f"{site.origin}/bees_and_flowers" in shown
 
 
+@pytest.mark.parametrize("columns", ["120", "60"])
+def test_research_on_a_terminal_shows_each_sources_address(
+    site: Site, research_env: dict[str, str], columns: str
+) -> None:
+    code, shown, _ = run_on_terminal(
+        "research", QUESTION, terminal=("stdout",), env={**research_env, "COLUMNS": columns}
+    )
+    assert code == 0, shown
+    plain = ANSI.sub("", shown).replace("\r\n", "\n")
+    address = f"{site.origin}/bees_and_flowers"
+    # Readable without OSC 8 links (tmux and many terminals hide them): [n], title, address.
+    source = next(line for line in plain.splitlines() if line.startswith("[1] "))
+    assert source.startswith(f"[1] Bees [and] flowers_2024 - {address} (127.0.0.1")
+    assert plain.index("Sources") < plain.index(source)
+    assert plain.index("forage") < plain.index("Sources")
+    # The title stays a link the terminal can open.
+    assert "\x1b]8;id=" in shown
+
+
 def test_research_for_a_pipe_or_asked_as_markdown_is_the_markdown_source(
     site: Site, research_env: dict[str, str]
 ) -> None:
