@@ -179,15 +179,15 @@ def chromium_sandbox() -> bool:
     return not (hasattr(os, "geteuid") and os.geteuid() == 0)
 
 
-def screenshots_wanted() -> bool:
-    """Whether this run retakes docs/screenshots (SLEUTH_SCREENSHOTS=1): opt-in, so an
-    ordinary test run never rewrites tracked files."""
-    return os.environ.get("SLEUTH_SCREENSHOTS", "") == "1"
+# Whether this run retakes docs/screenshots (SLEUTH_SCREENSHOTS=1): opt-in, so an ordinary
+# test run never rewrites tracked files. Read when the suite is collected, because every
+# test then runs with the SLEUTH_* variables cleared (tests/conftest.py).
+SCREENSHOTS_WANTED = os.environ.get("SLEUTH_SCREENSHOTS", "") == "1"
 
 
 def screenshot(target: Page | Locator, name: str, **options: Any) -> Path | None:
     """Save ``target`` as docs/screenshots/``name`` when screenshots are wanted."""
-    if not screenshots_wanted():
+    if not SCREENSHOTS_WANTED:
         return None
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / name

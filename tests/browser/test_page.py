@@ -386,6 +386,7 @@ def test_fetched_text_is_formatted_markdown_and_page_text_stays_text(
     hrefs = text.locator("a").evaluate_all("links => links.map(a => a.href)")
     assert all(href.startswith(("http://", "https://")) for href in hrefs), hrefs
     expect(text.locator("a", has_text="a trap")).to_have_count(0)
+    expect(text).to_contain_text("[a trap](javascript:window.pwned=3)")
 
     # Markup in the page's words is shown as words: nothing is built from it, nothing ran.
     expect(text).to_contain_text('<img src=x onerror="window.pwned=1">')
@@ -399,7 +400,7 @@ def test_fetched_text_is_formatted_markdown_and_page_text_stays_text(
     assert text.evaluate("e => e.scrollHeight <= e.clientHeight + 1")
     assert text.evaluate("e => getComputedStyle(e).overflowY") == "visible"
     assert errors == []
-    screenshot(page.locator("#fetch-result"), "web-fetch.png")
+    screenshot(page.locator("#fetch-card"), "web-fetch.png")
 
 
 RENDER = """async (text) => {
@@ -463,7 +464,7 @@ def test_the_markdown_renderer_builds_elements_for_the_subset_sleuth_writes(
         ["a diagram", "https://docs.example/guide/diagram.png", "noopener noreferrer"],
         ["relative", "https://docs.example/api", "noopener noreferrer"],
     ]
-    assert "[bad]" not in got["text"]
-    assert "bad" in got["text"]
+    assert "[bad](data:text/html,x)" in got["text"]  # shown as written, not followed
+    assert "[worse](javascript:alert(1))" in got["text"]
     assert "a *literal* star" in got["text"]
     assert not {"img", "script", "b", "iframe"} & set(got["elements"]), got["elements"]

@@ -61,18 +61,19 @@ function inline(parent, text, base) {
       parent.append(em);
     } else if (match[8] !== undefined) {
       const image = match[7] === "!";
-      const label = match[8] || (image ? "image" : match[9]);
       const href = safeLink(match[9], base);
-      // Images stay links: the page loads nothing from the fetched site.
-      const node = href ? element("a") : element("span");
-      if (href) {
+      if (!href) {
+        // Not an http(s) address (javascript:, data: ...): shown exactly as the page wrote it.
+        parent.append(match[0]);
+      } else {
+        // Images stay links: the page loads nothing from the fetched site.
+        const node = element("a", image ? "md-image" : "");
         node.href = href;
         node.target = "_blank";
         node.rel = "noopener noreferrer";
+        inline(node, match[8] || (image ? "image" : match[9]), base);
+        parent.append(node);
       }
-      if (image) node.className = "md-image";
-      inline(node, label, base);
-      parent.append(node);
     } else {
       parent.append(match[10]);
     }
