@@ -197,9 +197,23 @@ def _body_model(path: str) -> type[BaseModel]:
         from sleuth.suggest import SuggestRequest
 
         return SuggestRequest
+    if path == "/api/v1/crawl":
+        from sleuth.server.crawl import CrawlBody
+
+        return CrawlBody
     model = getattr(routes, f"{last.capitalize()}Body", None)
     assert model is not None, f"no body model found for {path}: teach tests/test_docs.py"
     return typing.cast(type[BaseModel], model)
+
+
+def _route_for(path: str) -> str | None:
+    """The route ``path`` reaches: itself, or a route whose ``{param}`` parts match."""
+    if path in ROUTES:
+        return path
+    for route in ROUTES:
+        if "{" in route and re.fullmatch(re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(route)), path):
+            return route
+    return None
 
 
 def check_curl(words: list[str]) -> None:
@@ -220,8 +234,9 @@ def check_curl(words: list[str]) -> None:
             headers.append(value.lower())
         elif flag in {"-X", "--request"}:
             method = value.upper()
-    assert path in ROUTES, f"the server has no route {path}"
-    methods = ROUTES[path]
+    route = _route_for(path)
+    assert route is not None, f"the server has no route {path}"
+    methods = ROUTES[route]
     assert not methods or method in methods, f"{path} does not take {method}"
     if data is None or not path.startswith("/api/v1/"):
         return
@@ -900,6 +915,21 @@ def test_checks_catch_wrong_examples() -> None:
                 '{"query": "x"}',
             ]
         )
+    with pytest.raises(ValidationError):  # a crawl job's delay has a floor of 0.25 s
+        check_curl(
+            [
+                "curl",
+                "http://127.0.0.1:8080/api/v1/crawl",
+                "-H",
+                "Content-Type: application/json",
+                "-d",
+                '{"url": "https://example.org/", "delay": 0.1}',
+            ]
+        )
+    with pytest.raises(AssertionError, match="does not take"):  # a job is GET or DELETE
+        check_curl(["curl", "-X", "PUT", "http://127.0.0.1:8080/api/v1/crawl/abc"])
+    with pytest.raises(AssertionError, match="no route"):  # {job} is one path segment
+        check_curl(["curl", "http://127.0.0.1:8080/api/v1/crawl/abc/def"])
     with pytest.raises(CliUsageError):
         check_sleuth_args(["fetch", "https://example.org/", "--no-such-option"])
     with pytest.raises(CliUsageError):
