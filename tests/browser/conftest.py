@@ -297,13 +297,17 @@ def extension(tmp_path: Path) -> Iterator[Extension]:
 
 @pytest.fixture
 def browser_page() -> Iterator[Page]:
-    """A plain Chromium page for the web page tests."""
+    """A plain Chromium page for the web page tests; an uncaught error in it fails the test."""
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM, headless=True, chromium_sandbox=chromium_sandbox()
         )
         try:
             page = browser.new_page(viewport={"width": 1000, "height": 900})
+            thrown: list[str] = []
+            page.on("pageerror", lambda error: thrown.append(str(error)))
             yield page
+            # No test may pass while the page's own scripts threw.
+            assert thrown == [], thrown
         finally:
             browser.close()
