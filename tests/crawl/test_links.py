@@ -28,7 +28,7 @@ def _by_url(links: list[dict[str, object]]) -> dict[str, dict[str, object]]:
 
 
 def test_links_are_absolute_canonical_deduplicated_and_judged() -> None:
-    result = extract(PAGE, url="http://site.test/docs/index.html")
+    result = extract(PAGE, url="http://site.test/docs/index.html", links=True)
     links = _by_url(result.links)
     assert set(links) == {
         "http://site.test/",
@@ -45,13 +45,13 @@ def test_links_are_absolute_canonical_deduplicated_and_judged() -> None:
 
 
 def test_hidden_links_are_not_links() -> None:
-    urls = {link["url"] for link in extract(PAGE, url="http://site.test/").links}
+    urls = {link["url"] for link in extract(PAGE, url="http://site.test/", links=True).links}
     assert not any("trap" in str(url) for url in urls)
 
 
 def test_base_href_is_honoured() -> None:
     html = PAGE.replace("<head>", '<head><base href="http://cdn.test/root/">')
-    urls = {link["url"] for link in extract(html, url="http://site.test/docs/").links}
+    urls = {link["url"] for link in extract(html, url="http://site.test/docs/", links=True).links}
     assert "http://cdn.test/root/guide/one?a=1&b=2" in urls
 
 
@@ -100,3 +100,9 @@ def test_fetch_cli_lists_links_only_when_asked(site: Site) -> None:
     listed = fetch("--links")
     assert f"Links:\n{guide}\tthe guide\n" in listed
     assert f"- [the guide]({guide})" in fetch("--links", "--format", "markdown")
+
+
+def test_a_plain_extraction_does_not_pay_for_links() -> None:
+    result = extract(PAGE, url="http://site.test/docs/index.html")
+    assert result.links == []
+    assert result.images == []

@@ -146,11 +146,12 @@ def read(
     output: Output = "text",
     max_pages: int = 200,
     timeout: float = 10.0,
+    links: bool = False,
 ) -> Extraction:
     """Any body sleuth reads, as an Extraction; a binary it does not read is UnsupportedType.
 
     ``name`` is a local file's name: its extension picks a text kind, and local files
-    are always sniffed for ``%PDF-``.
+    are always sniffed for ``%PDF-``. ``links`` asks a web page for its links and images.
     """
     kind = sniff(data, content_type, name)
     if kind == "pdf":
@@ -167,7 +168,7 @@ def read(
             )
         declared = media_type(content_type)
         html_type = content_type if declared in ("text/html", "application/xhtml+xml") else None
-        return extract(data, url=url, output=output, content_type=html_type)
+        return extract(data, url=url, output=output, content_type=html_type, links=links)
     from sleuth.documents.textual import read_text
 
     return read_text(data, kind, output, content_type)

@@ -70,8 +70,13 @@ def extract(
     url: str | None = None,
     output: Format = "text",
     content_type: str | None = None,
+    links: bool = False,
 ) -> Extraction:
-    """Main text of an HTML (or plain-text) document, with metadata and a verdict."""
+    """Main text of an HTML (or plain-text) document, with metadata and a verdict.
+
+    ``links=True`` also lists the page's visible links and images (fetch results carry
+    them; a plain extraction does not pay for them).
+    """
     if output not in get_args(Format):
         raise UsageError(
             f"unknown output format {output!r}", hint="use one of: text, markdown, html"
@@ -83,7 +88,9 @@ def extract(
             f"url {url!r} is not a valid URL: {exc}", hint="pass the page's absolute address"
         ) from None
     clock = Stopwatch()
-    result = _extract(decode(document, content_type), len(document), url, output, content_type)
+    result = _extract(
+        decode(document, content_type), len(document), url, output, content_type, with_links=links
+    )
     event(
         "extract",
         url=url,
@@ -96,7 +103,13 @@ def extract(
 
 
 def _extract(
-    text: str, size: int, url: str | None, output: Format, content_type: str | None
+    text: str,
+    size: int,
+    url: str | None,
+    output: Format,
+    content_type: str | None,
+    *,
+    with_links: bool,
 ) -> Extraction:
     if _is_plain_text(content_type):
         return _plain(text, output)
@@ -112,7 +125,7 @@ def _extract(
     kind = page_type(root, url, metadata.get("json_ld", []))
     metadata["page_type"] = kind
     hidden = sanitize(root)
-    found_links, images = collect(root, url)
+    found_links, images = collect(root, url) if with_links else ([], [])
     declared = product_description(metadata.get("json_ld", [])) if kind == "product" else None
     content = main_content(root, discussion=discussion, page_type=kind, declared=declared)
 
@@ -123,5 +136,5 @@ def _extract(
         rendered = render(content.root, output) if plain else ""
         method = content.method
     outcome, reason = judge(signals, root, title, plain, hidden)
-    links = judge_links(found_links, plain)
-    return Extraction(title, rendered, metadata, outcome, reason, method, links, images)
+    judged = judge_links(found_links, plain) if with_links else []
+    return Extraction(title, rendered, metadata, outcome, reason, method, judged, images)

@@ -157,6 +157,7 @@ async def _extract(
         content_type=document.content_type,
         max_pages=settings.max_document_pages if settings else 200,
         timeout=settings.document_timeout if settings else 10.0,
+        links=True,
     )
 
 
