@@ -104,8 +104,9 @@ async def test_robots_disallow_and_crawl_delay_measured_at_the_server(site: Site
     assert "/private/x" not in site.paths()
     assert len(arrivals.times) == 4
     # Crawl-delay (0.3 s) beats --delay (0.05 s) even with 4 requests allowed in flight;
-    # a little slack for the order in which the server's threads take the clock.
-    assert min(arrivals.gaps()) >= 0.25, arrivals.gaps()
+    # the slack covers a loaded machine delaying one request's arrival more than the next,
+    # and stays far above the 0.05 s that --delay alone would give.
+    assert min(arrivals.gaps()) >= 0.2, arrivals.gaps()
 
 
 async def test_min_delay_holds_across_concurrency(site: Site) -> None:
