@@ -2,10 +2,12 @@
 
 Usage::
 
-    .venv/bin/python bench/startup.py [--runs 15]
+    .venv/bin/python bench/startup.py [--runs 15] [--compare OLD/src]
 
 Every row is a whole process, timed from spawn to exit, the median of ``--runs`` runs
-after one warm-up (so the page cache is warm for all):
+after one warm-up (so the page cache is warm for all). The rows take turns run by run,
+and each is timed twice: wall time (what a person waits) and CPU time (user + system,
+which a busy machine disturbs less):
 
 - ``bare``: a Python process that imports trafilatura and extracts the same small page:
   the least any Python extractor built on it can cost. The baseline of the ratios.
@@ -19,6 +21,8 @@ Goals: ``extract`` at most 1.8 times ``bare``; ``--version`` within 1.1 times ``
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -42,43 +46,86 @@ BARE = (
 FLOOR = "import typer, pydantic_settings"
 
 
-def _median_seconds(command: list[str], runs: int) -> float:
-    subprocess.run(command, capture_output=True, check=True)  # warm-up
-    times = []
+Row = tuple[list[str], dict[str, str] | None]  # a command and its environment (None: ours)
+
+
+def _timed(row: Row) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system) of one whole process."""
+    command, env = row
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, capture_output=True, check=True, env=env)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu
+
+
+def _medians(rows: dict[str, Row], runs: int) -> dict[str, tuple[float, float]]:
+    """Median wall and CPU seconds per row. The rows take turns, run by run, so a machine
+    that gets busier or quieter meanwhile weighs on every row alike."""
+    for row in rows.values():
+        _timed(row)  # warm-up
+    samples: dict[str, list[tuple[float, float]]] = {name: [] for name in rows}
     for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(command, capture_output=True, check=True)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for name, row in rows.items():
+            samples[name].append(_timed(row))
+    return {
+        name: (
+            statistics.median(wall for wall, _ in taken),
+            statistics.median(cpu for _, cpu in taken),
+        )
+        for name, taken in samples.items()
+    }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=15, help="timed runs per row")
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        metavar="SRC",
+        help="also time both sleuth rows from this src folder (e.g. an older commit's)",
+    )
     args = parser.parse_args()
     python = sys.executable
     with tempfile.TemporaryDirectory() as folder:
         page = Path(folder) / "page.html"
         page.write_text(PAGE, encoding="utf-8")
-        rows = {
-            "bare (python + trafilatura.extract)": [python, "-c", BARE, str(page)],
-            "floor (python + typer + pydantic-settings)": [python, "-c", FLOOR],
-            "sleuth --version": [python, "-m", "sleuth", "--version"],
-            "sleuth extract page.html": [python, "-m", "sleuth", "extract", str(page)],
+        rows: dict[str, Row] = {
+            "bare (python + trafilatura.extract)": ([python, "-c", BARE, str(page)], None),
+            "floor (python + typer + pydantic-settings)": ([python, "-c", FLOOR], None),
+            "sleuth --version": ([python, "-m", "sleuth", "--version"], None),
+            "sleuth extract page.html": ([python, "-m", "sleuth", "extract", str(page)], None),
         }
-        seconds = {name: _median_seconds(command, args.runs) for name, command in rows.items()}
+        if args.compare:  # the same two commands from another copy of the source
+            env = {**os.environ, "PYTHONPATH": str(args.compare)}
+            rows["sleuth --version (--compare)"] = ([python, "-m", "sleuth", "--version"], env)
+            rows["sleuth extract page.html (--compare)"] = (
+                [python, "-m", "sleuth", "extract", str(page)],
+                env,
+            )
+        seconds = _medians(rows, args.runs)
     bare = seconds["bare (python + trafilatura.extract)"]
     floor = seconds["floor (python + typer + pydantic-settings)"]
     width = max(map(len, seconds))
-    print(f"{'process':<{width}}  {'median ms':>9}  {'vs bare':>7}  {'vs floor':>8}")
-    for name, value in seconds.items():
-        print(f"{name:<{width}}  {value * 1000:9.1f}  {value / bare:6.2f}x  {value / floor:7.2f}x")
-    version = seconds["sleuth --version"] / floor
-    extract = seconds["sleuth extract page.html"] / bare
     print(
-        f"\nextract / bare = {extract:.2f}x (goal <= 1.8x); "
-        f"--version / floor = {version:.2f}x (goal <= 1.1x)"
+        f"{'process':<{width}}  {'wall ms':>8}  {'vs bare':>7}  {'vs floor':>8}"
+        f"  {'cpu ms':>7}  {'vs bare':>7}  {'vs floor':>8}"
     )
+    for name, (wall, cpu) in seconds.items():
+        print(
+            f"{name:<{width}}  {wall * 1000:8.1f}  {wall / bare[0]:6.2f}x  {wall / floor[0]:7.2f}x"
+            f"  {cpu * 1000:7.1f}  {cpu / bare[1]:6.2f}x  {cpu / floor[1]:7.2f}x"
+        )
+    for label, index in (("wall", 0), ("cpu", 1)):
+        version = seconds["sleuth --version"][index] / floor[index]
+        extract = seconds["sleuth extract page.html"][index] / bare[index]
+        print(
+            f"{label}: extract / bare = {extract:.2f}x (goal <= 1.8x); "
+            f"--version / floor = {version:.2f}x (goal <= 1.1x)"
+        )
     return 0
 
 

@@ -457,6 +457,27 @@ def test_every_parameter_has_help() -> None:
     assert seen > 30
 
 
+def test_a_run_builds_only_the_command_it_names_with_the_same_options_and_help() -> None:
+    from typer._click import Context
+
+    from sleuth.cli import _invoked
+
+    whole = typer.main.get_command(app)
+    names = list(getattr(whole, "commands", {}))
+    assert len(names) >= 15
+    for name in names:
+        for argv in ([name, "--help"], ["-v", "--config", "x.toml", name]):
+            built = typer.main.get_command(_invoked(argv))
+            assert list(getattr(built, "commands", {})) == [name]
+            alone, full = built.commands[name], whole.commands[name]  # type: ignore[attr-defined]
+            assert [p.opts for p in alone.params] == [p.opts for p in full.params]
+            with Context(alone, info_name=name) as one, Context(full, info_name=name) as other:
+                assert alone.get_help(one) == full.get_help(other)
+    # Whatever names no command, or is unclear, gets the whole app: its errors and help.
+    for argv in ([], ["--help"], ["nosuch"], ["--bogus", "fetch"]):
+        assert _invoked(argv) is app
+
+
 def test_command_summaries_are_not_cut() -> None:
     done = run("--help", env={"COLUMNS": "80"})
     commands = done.stdout.split("Commands:")[1].strip().splitlines()

@@ -7,6 +7,7 @@ Results go to stdout, progress and logs to stderr.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import sys
@@ -17,6 +18,7 @@ from typing import Annotated, Any
 
 import typer
 from typer._click import ClickException
+from typer.models import CommandInfo
 
 from sleuth._version import __version__
 from sleuth.commands import (
@@ -125,10 +127,37 @@ def _report(error: dict[str, Any]) -> None:
         out(json.dumps({"error": error}, ensure_ascii=False) + "\n")
 
 
+def _invoked(argv: list[str]) -> typer.Typer:
+    """The app with only the command this run names, so that start-up builds one command's
+    options rather than every command's. Anything unclear gets the whole app."""
+    args = iter(argv)
+    for arg in args:
+        if arg == "--config":
+            next(args, None)
+        elif arg.startswith("-"):
+            if arg not in ("-v", "-vv", "-vvv", "--verbose") and not arg.startswith("--config="):
+                return app
+        else:
+            commands = [c for c in app.registered_commands if _name(c) == arg]
+            groups = [g for g in app.registered_groups if g.name == arg]
+            if not commands and not groups:
+                return app
+            slim = copy.copy(app)
+            slim.registered_commands, slim.registered_groups = commands, groups
+            return slim
+    return app
+
+
+def _name(command: CommandInfo) -> str:
+    if command.name:
+        return command.name
+    return getattr(command.callback, "__name__", "").replace("_", "-")
+
+
 def _run() -> int:
     STATE.reset()  # a run in the same process (a test) starts from nothing
     try:
-        code = app(standalone_mode=False)
+        code = _invoked(sys.argv[1:])(standalone_mode=False)
     except SleuthError as exc:
         if STATE.verbose:
             traceback.print_exc()

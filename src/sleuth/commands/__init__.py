@@ -1,1 +1,3 @@
-"""CLI command modules; each registers its commands on ``sleuth.cli.app`` when imported."""
+"""The CLI's commands, one module per command or close family, each a few lines over an
+operation; :mod:`sleuth.cli` registers them. ``options`` holds the shared option types and
+the run's state, ``output`` everything printed. Nothing here imports :mod:`sleuth.cli`."""
