@@ -68,6 +68,7 @@ ACCEPT_HEADER = (
     "text/markdown;q=0.7,application/json;q=0.6,application/xml;q=0.6,text/*;q=0.5,"
     "*/*;q=0.1"
 )
+_RENDERED_IN_VAIN = "the browser rendered the page and it still shows no readable text"
 _EXTRACTION_ERRORS: dict[str, type[SleuthError]] = {
     "js_required": JSRequired,
     "empty_extraction": EmptyExtraction,
@@ -408,8 +409,12 @@ class Fetcher:
                     url, output, document, extraction
                 )
             if extraction.outcome != "ok":
+                # Never suggest the browser for a page the browser already rendered.
+                rendered_in_vain = document.rendered and extraction.outcome == "js_required"
                 raise _EXTRACTION_ERRORS[extraction.outcome](
-                    extraction.reason or f"extraction gave {extraction.outcome}", url=url
+                    extraction.reason or f"extraction gave {extraction.outcome}",
+                    url=url,
+                    hint=_RENDERED_IN_VAIN if rendered_in_vain else None,
                 )
         except SleuthError as error:
             return self._failure(url, error, document, extraction), ()
