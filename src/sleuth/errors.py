@@ -6,8 +6,15 @@ what to do, whether trying again may help, and the exit code the CLI uses::
 
     SleuthError
     ├── UsageError               bad input from the caller (exit 2)
+    │   ├── SuspiciousName       a tool name that may be a homoglyph
+    │   ├── StartPastEnd         a start_index past the end of the text (HTTP 422)
+    │   ├── MisdirectedRequest   the server: a Host it does not answer to (421)
+    │   ├── OriginNotAllowed     the server: a browser page of another origin (403)
+    │   ├── BodyTooLarge         the server: a body over SLEUTH_MAX_BODY_BYTES (413)
+    │   └── UnsupportedMediaType the server: a body not declared JSON (415)
     ├── ConfigError              a setting is wrong or missing (exit 3)
     ├── BlockedError             the SSRF guard refused a destination (blocked)
+    │   └── OutOfScope           a crawl's redirect leaves its scope (out_of_scope)
     ├── FetchError               a page could not be turned into text
     │   ├── RobotsDisallowed     robots_disallowed
     │   ├── HTTPStatusError      http_error (retryable for 5xx)
@@ -70,85 +77,182 @@ what to do, whether trying again may help, and the exit code the CLI uses::
 
 from __future__ import annotations
 
-from typing import ClassVar
+from dataclasses import dataclass
+from typing import ClassVar, Literal, NamedTuple
 
+Surface = Literal["cli", "api"]
+RETRY_ADVICE = "This may be temporary: retry once, or use another source."
+OTHER_ADVICE = "Use another source or different arguments."
+
+
+@dataclass(frozen=True)
+class Row:
+    """One code's contract on every surface.
+
+    ``exit`` is the CLI's exit code; ``None`` for a refusal only a server makes (the CLI
+    never meets it apart from its parent class's code). ``status`` is the HTTP status,
+    ``retryable`` whether the same call may succeed later, ``advice`` what a model (MCP)
+    should do next (empty: the retryable/other default).
+    """
+
+    exit: int | None
+    status: int
+    retryable: bool = False
+    advice: str = ""
+
+    @property
+    def model_advice(self) -> str:
+        return self.advice or (RETRY_ADVICE if self.retryable else OTHER_ADVICE)
+
+
+_SOURCE = "Use another source; "
+# The one error table: every code sleuth reports, once. Exit codes and statuses are public
+# contracts (docs/exit-codes.md, the OpenAPI description); never renumber one.
+ERRORS: dict[str, Row] = {
+    "ok": Row(0, 200),
+    "internal_error": Row(
+        1, 500, advice="The tool failed unexpectedly; try once more, then use another tool."
+    ),
+    "usage_error": Row(2, 400, advice="Change the arguments and call again."),
+    "config_error": Row(3, 503),
+    "cache_error": Row(4, 503, retryable=True),
+    "blocked": Row(
+        10, 403, advice="Do not retry this URL; sleuth only reads public web addresses."
+    ),
+    "robots_disallowed": Row(
+        11, 403, advice="Do not retry this URL; use another source, such as another result."
+    ),
+    "http_error": Row(12, 502),
+    "rate_limited": Row(13, 429, retryable=True),
+    "timeout": Row(14, 504, retryable=True),
+    "too_large": Row(15, 422, advice=_SOURCE + "this page is too large to read."),
+    "unsupported_type": Row(16, 422, advice=_SOURCE + "this is not an HTML or text page."),
+    "block_page": Row(17, 422, advice="Do not retry this URL; use another source."),
+    "js_required": Row(18, 422, advice=_SOURCE + "the page needs JavaScript to show its text."),
+    "empty_extraction": Row(19, 422, advice=_SOURCE + "the page has no readable text."),
+    "network_error": Row(20, 502, retryable=True),
+    "render_unavailable": Row(21, 503),
+    "encrypted": Row(22, 422, advice=_SOURCE + "this document needs a password."),
+    "corrupt_document": Row(23, 422, advice=_SOURCE + "this document is damaged."),
+    "no_text_layer": Row(24, 422, advice=_SOURCE + "this document is scanned images without text."),
+    "out_of_scope": Row(
+        25, 403, advice="Do not follow this URL; it leaves the site being crawled."
+    ),
+    "search_error": Row(30, 502, retryable=True),
+    "provider_auth": Row(
+        31, 502, advice="Searching is not set up correctly on this server; tell the user."
+    ),
+    "search_unavailable": Row(
+        32, 503, advice="Searching is not set up on this server; tell the user."
+    ),
+    "search_budget_exhausted": Row(
+        33, 429, advice="The search budget is spent; answer from what you have."
+    ),
+    "no_results": Row(34, 404, advice="Try other words, or drop the site and recency filters."),
+    "llm_error": Row(40, 502),
+    "llm_not_configured": Row(41, 503),
+    "llm_auth": Row(42, 502),
+    "llm_quota": Row(43, 502),
+    "llm_rate_limited": Row(44, 429, retryable=True),
+    "llm_overloaded": Row(45, 502, retryable=True),
+    "llm_server_error": Row(46, 502, retryable=True),
+    "llm_timeout": Row(47, 504, retryable=True),
+    "llm_invalid_request": Row(48, 502),
+    "llm_context_length": Row(49, 422),
+    "llm_tools_unsupported": Row(50, 502),
+    "llm_malformed_reply": Row(51, 502),
+    "llm_replay_miss": Row(52, 503),
+    "budget_exceeded": Row(53, 429),
+    "unknown_tool": Row(54, 400, advice="Call one of the tools this server lists."),
+    "invalid_arguments": Row(
+        55, 400, advice="Fix the arguments to match the tool's input schema and call again."
+    ),
+    "llm_turn_limit": Row(56, 422),
+    "llm_content_filtered": Row(57, 422),
+    "llm_refused": Row(58, 422),
+    "llm_output_limit": Row(59, 502),
+    "discover_timeout": Row(60, 504),
+    "verification_failed": Row(61, 422),
+    "confirmation_denied": Row(62, 409),
+    "discover_search_failed": Row(63, 502, retryable=True),
+    "ambiguous": Row(64, 409),
+    "not_found": Row(65, 404),
+    "suspicious_name": Row(66, 400),
+    "confirmation_required": Row(67, 409),
+    "discover_error": Row(69, 502),
+    "llm_recitation": Row(70, 422),
+    "llm_blocklist": Row(71, 422),
+    "llm_prohibited_content": Row(72, 422),
+    "llm_sensitive_info": Row(73, 422),
+    "llm_malformed_tool_call": Row(74, 502, retryable=True),
+    "llm_unsupported_language": Row(75, 422),
+    "llm_empty_answer": Row(76, 502),
+    "llm_prompt_blocked": Row(77, 422),
+    "llm_tool_call_rejected": Row(78, 502, retryable=True),
+    "llm_incomplete": Row(79, 502, retryable=True),
+    "unauthorized": Row(80, 401),
+    "too_many_requests": Row(81, 429, retryable=True),
+    # Refusals only the server makes: the CLI never meets them.
+    "method_not_allowed": Row(None, 405),
+    "body_too_large": Row(None, 413),
+    "unsupported_media_type": Row(None, 415),
+    "misdirected_request": Row(None, 421),
+    "origin_not_allowed": Row(None, 403),
+    # A start_index past the page's end: exit 2 (usage) on the CLI, 422 over HTTP.
+    "start_past_end": Row(None, 422),
+}
+
+# Classes whose default hint names a way out, by code (for :func:`api_words`).
+_WORDED: dict[str, type[SleuthError]] = {}
 # One exit code per outcome class, so scripts can branch without parsing text.
 EXIT_CODES: dict[str, int] = {
-    "ok": 0,
-    "internal_error": 1,
-    "usage_error": 2,
-    "config_error": 3,
-    "cache_error": 4,
-    "blocked": 10,
-    "robots_disallowed": 11,
-    "http_error": 12,
-    "rate_limited": 13,
-    "timeout": 14,
-    "too_large": 15,
-    "unsupported_type": 16,
-    "block_page": 17,
-    "js_required": 18,
-    "empty_extraction": 19,
-    "network_error": 20,
-    "render_unavailable": 21,
-    "encrypted": 22,
-    "corrupt_document": 23,
-    "no_text_layer": 24,
-    "search_error": 30,
-    "provider_auth": 31,
-    "search_unavailable": 32,
-    "search_budget_exhausted": 33,
-    "no_results": 34,
-    "llm_error": 40,
-    "llm_not_configured": 41,
-    "llm_auth": 42,
-    "llm_quota": 43,
-    "llm_rate_limited": 44,
-    "llm_overloaded": 45,
-    "llm_server_error": 46,
-    "llm_timeout": 47,
-    "llm_invalid_request": 48,
-    "llm_context_length": 49,
-    "llm_tools_unsupported": 50,
-    "llm_malformed_reply": 51,
-    "llm_replay_miss": 52,
-    "budget_exceeded": 53,
-    "unknown_tool": 54,
-    "invalid_arguments": 55,
-    "llm_turn_limit": 56,
-    "llm_content_filtered": 57,
-    "llm_refused": 58,
-    "llm_output_limit": 59,
-    "discover_timeout": 60,
-    "verification_failed": 61,
-    "confirmation_denied": 62,
-    "discover_search_failed": 63,
-    "ambiguous": 64,
-    "not_found": 65,
-    "suspicious_name": 66,
-    "confirmation_required": 67,
-    "discover_error": 69,
-    "llm_recitation": 70,
-    "llm_blocklist": 71,
-    "llm_prohibited_content": 72,
-    "llm_sensitive_info": 73,
-    "llm_malformed_tool_call": 74,
-    "llm_unsupported_language": 75,
-    "llm_empty_answer": 76,
-    "llm_prompt_blocked": 77,
-    "llm_tool_call_rejected": 78,
-    "llm_incomplete": 79,
-    "unauthorized": 80,
-    "too_many_requests": 81,
+    code: row.exit for code, row in ERRORS.items() if row.exit is not None
 }
 
 
+class Remedy(NamedTuple):
+    """How one surface words a way out: the CLI names a flag, HTTP and MCP a field."""
+
+    cli: str
+    api: str
+
+
+def api_words(code: str, text: str) -> str:
+    """``text`` (an error as ``str()`` gives it, in the CLI's words) with the default hint
+    of ``code``'s class worded for HTTP and MCP callers: for a message that has already
+    left its exception (a fetch result's ``error``, a tool's error record)."""
+    cls = _WORDED.get(code)
+    if cls is None:
+        return text
+    return text.replace(cls.hint_for("cli"), cls.hint_for("api"))
+
+
+_FROM = Remedy("--from BUILDER:SOURCE", 'from: "BUILDER:SOURCE"')
+_RENDER = Remedy("--render always", 'render: "always"')
+
+
 class SleuthError(Exception):
-    """Base of every error sleuth raises on purpose."""
+    """Base of every error sleuth raises on purpose.
+
+    A class's ``default_hint`` may name a way out as ``{name}``; ``remedies[name]`` words
+    it for each surface, so the CLI names a flag and an HTTP or MCP caller a field, and
+    neither sees the other's words. ``str(error)`` is the CLI's wording; HTTP and MCP use
+    :meth:`worded` with ``"api"``. Exit code, HTTP status and the default of ``retryable``
+    come from the class's row of :data:`ERRORS` (or its nearest base class's).
+    """
 
     code: ClassVar[str] = "internal_error"
     default_retryable: ClassVar[bool] = False
     default_hint: ClassVar[str] = ""
+    remedies: ClassVar[dict[str, Remedy]] = {}
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        row = ERRORS.get(cls.code)
+        if row is not None and "default_retryable" not in cls.__dict__:
+            cls.default_retryable = row.retryable
+        if cls.remedies:
+            _WORDED[cls.code] = cls
 
     def __init__(
         self,
@@ -160,13 +264,43 @@ class SleuthError(Exception):
     ) -> None:
         super().__init__(message)
         self.message = message
-        self.hint = hint if hint is not None else self.default_hint
+        self._own_hint = hint is not None
+        self.hint = hint if hint is not None else self.hint_for("cli")
         self.url = url
         self.retryable = self.default_retryable if retryable is None else retryable
 
+    @classmethod
+    def hint_for(cls, surface: Surface) -> str:
+        """The class's default hint in ``surface``'s words."""
+        words = {name: getattr(remedy, surface) for name, remedy in cls.remedies.items()}
+        return cls.default_hint.format(**words) if words else cls.default_hint
+
+    def worded(self, surface: Surface) -> str:
+        """Message and hint as ``surface`` says them (``str(error)`` is the CLI's)."""
+        hint = self.hint if self._own_hint else self.hint_for(surface)
+        return f"{self.message} ({hint})" if hint else self.message
+
+    @classmethod
+    def row(cls) -> Row:
+        """This class's row of :data:`ERRORS`, else its nearest base class's."""
+        for base in cls.__mro__:
+            code = getattr(base, "code", None)
+            if isinstance(code, str) and code in ERRORS:
+                return ERRORS[code]
+        return ERRORS["internal_error"]
+
     @property
     def exit_code(self) -> int:
-        return EXIT_CODES.get(self.code, 1)
+        for base in type(self).__mro__:
+            row = ERRORS.get(getattr(base, "code", ""))
+            if row is not None and row.exit is not None:
+                return row.exit
+        return 1
+
+    @property
+    def http_status(self) -> int:
+        """The HTTP status of this error's row."""
+        return self.row().status
 
     def __str__(self) -> str:
         return f"{self.message} ({self.hint})" if self.hint else self.message
@@ -184,6 +318,45 @@ class UsageError(SleuthError):
     code = "usage_error"
 
 
+class StartPastEnd(UsageError):
+    """A valid ``start_index`` beyond the text the page turned out to have (HTTP 422: the
+    request is well formed, the page is shorter; exit 2 on the CLI like any bad input)."""
+
+    code = "start_past_end"
+    default_hint = "start below the length of the page's text"
+
+
+class MisdirectedRequest(UsageError):
+    """The ``Host`` names something this server does not answer to (421, as the MCP SDK)."""
+
+    code = "misdirected_request"
+    default_hint = (
+        "address the server as localhost or 127.0.0.1, or list its name in SLEUTH_SERVER_HOSTS"
+    )
+
+
+class OriginNotAllowed(UsageError):
+    """A browser sent the request from a page of another origin."""
+
+    code = "origin_not_allowed"
+    default_hint = "list the page's origin in SLEUTH_CORS_ORIGINS on the server to let it in"
+
+
+class BodyTooLarge(UsageError):
+    """The request body is over ``SLEUTH_MAX_BODY_BYTES`` (413)."""
+
+    code = "body_too_large"
+    default_hint = "send less, or raise SLEUTH_MAX_BODY_BYTES on the server"
+
+
+class UnsupportedMediaType(UsageError):
+    """A body that is not declared ``application/json`` (415): a browser sends ``text/plain``
+    cross-site without asking first, so it is never read as JSON."""
+
+    code = "unsupported_media_type"
+    default_hint = "send the body with Content-Type: application/json"
+
+
 class ConfigError(SleuthError):
     code = "config_error"
     default_hint = "check the SLEUTH_* environment variables and the config file"
@@ -191,7 +364,6 @@ class ConfigError(SleuthError):
 
 class CacheError(SleuthError):
     code = "cache_error"
-    default_retryable = True
 
 
 class BlockedError(SleuthError):
@@ -202,8 +374,17 @@ class BlockedError(SleuthError):
     )
 
 
+class OutOfScope(BlockedError):
+    """A crawl's redirect leads outside its boundary: reported, not followed."""
+
+    code = "out_of_scope"
+    default_hint = "the crawl stays inside its {scope}; widen it to follow this redirect"
+    remedies: ClassVar[dict[str, Remedy]] = {"scope": Remedy("--scope", "scope")}
+
+
 class FetchError(SleuthError):
     code = "network_error"
+    default_retryable = False  # a base: NetworkError, its code's own class, is retryable
 
     def __init__(
         self,
@@ -220,7 +401,10 @@ class FetchError(SleuthError):
 
 class RobotsDisallowed(FetchError):
     code = "robots_disallowed"
-    default_hint = "the site's robots.txt forbids it; a person may pass --ignore-robots"
+    default_hint = "the site's robots.txt forbids it{override}"
+    remedies: ClassVar[dict[str, Remedy]] = {
+        "override": Remedy("; a person may pass --ignore-robots", "")
+    }
 
 
 class HTTPStatusError(FetchError):
@@ -234,13 +418,11 @@ class HTTPStatusError(FetchError):
 
 class RateLimited(FetchError):
     code = "rate_limited"
-    default_retryable = True
     default_hint = "the server asked us to slow down; try again later"
 
 
 class FetchTimeout(FetchError):
     code = "timeout"
-    default_retryable = True
     default_hint = "the server was too slow; try again or raise SLEUTH_FETCH_DEADLINE"
 
 
@@ -266,14 +448,14 @@ class BlockPage(FetchError):
 
 class JSRequired(FetchError):
     code = "js_required"
-    default_hint = (
-        "the page builds its text in JavaScript; try --render always (needs sleuth[render])"
-    )
+    default_hint = "the page builds its text in JavaScript; try {render} (needs sleuth[render])"
+    remedies: ClassVar[dict[str, Remedy]] = {"render": _RENDER}
 
 
 class EmptyExtraction(FetchError):
     code = "empty_extraction"
-    default_hint = "if scripts build the page, try --render always (needs sleuth[render])"
+    default_hint = "if scripts build the page, try {render} (needs sleuth[render])"
+    remedies: ClassVar[dict[str, Remedy]] = {"render": _RENDER}
 
 
 class Encrypted(FetchError):
@@ -293,7 +475,6 @@ class NoTextLayer(FetchError):
 
 class NetworkError(FetchError):
     code = "network_error"
-    default_retryable = True
 
 
 class RenderUnavailable(SleuthError):
@@ -306,7 +487,6 @@ class RenderUnavailable(SleuthError):
 
 class SearchError(SleuthError):
     code = "search_error"
-    default_retryable = True
 
     def __init__(
         self,
@@ -322,12 +502,10 @@ class SearchError(SleuthError):
 
 class ProviderAuthError(SearchError):
     code = "provider_auth"
-    default_retryable = False
 
 
 class SearchUnavailable(SearchError):
     code = "search_unavailable"
-    default_retryable = False
     default_hint = (
         "set BRAVE_API_KEY, TAVILY_API_KEY, SERPAPI_API_KEY or SEARXNG_URL, or list "
         "providers in SLEUTH_SEARCH_PROVIDERS"
@@ -336,7 +514,6 @@ class SearchUnavailable(SearchError):
 
 class SearchBudgetExhausted(SearchError):
     code = "search_budget_exhausted"
-    default_retryable = False
     default_hint = "the hourly search budget is spent; raise SLEUTH_SEARCHES_PER_HOUR or wait"
 
 
@@ -382,25 +559,21 @@ class LLMQuotaExceeded(LLMError):
 
 class LLMRateLimited(LLMError):
     code = "llm_rate_limited"
-    default_retryable = True
     default_hint = "the provider asked us to slow down; try again later"
 
 
 class LLMOverloaded(LLMError):
     code = "llm_overloaded"
-    default_retryable = True
     default_hint = "the provider is overloaded; try again in a minute"
 
 
 class LLMServerError(LLMError):
     code = "llm_server_error"
-    default_retryable = True
     default_hint = "the provider failed; try again later"
 
 
 class LLMTimeout(LLMError):
     code = "llm_timeout"
-    default_retryable = True
     default_hint = "the model was too slow; raise SLEUTH_LLM_TIMEOUT or SLEUTH_LLM_DEADLINE"
 
 
@@ -411,7 +584,8 @@ class LLMInvalidRequest(LLMError):
 
 class LLMContextLength(LLMInvalidRequest):
     code = "llm_context_length"
-    default_hint = "the conversation is too long for the model; lower --max-turns or max_chars"
+    default_hint = "the conversation is too long for the model; lower {turns} or max_chars"
+    remedies: ClassVar[dict[str, Remedy]] = {"turns": Remedy("--max-turns", "max_turns")}
 
 
 class LLMToolsUnsupported(LLMInvalidRequest):
@@ -421,7 +595,10 @@ class LLMToolsUnsupported(LLMInvalidRequest):
 
 class LLMTurnLimit(LLMError):
     code = "llm_turn_limit"
-    default_hint = "raise --max-turns (SLEUTH_LLM_MAX_TURNS) or ask a narrower question"
+    default_hint = "raise {turns} or ask a narrower question"
+    remedies: ClassVar[dict[str, Remedy]] = {
+        "turns": Remedy("--max-turns (SLEUTH_LLM_MAX_TURNS)", "max_turns")
+    }
 
 
 class LLMNoAnswer(LLMError):
@@ -480,7 +657,6 @@ class LLMSensitiveInfo(LLMNoAnswer):
 
 class LLMMalformedToolCall(LLMNoAnswer):
     code = "llm_malformed_tool_call"
-    default_retryable = True
     default_hint = "the model could not write a valid tool call; try again or another model"
 
 
@@ -496,13 +672,12 @@ class LLMPromptBlocked(LLMNoAnswer):
 
 class LLMToolCallRejected(LLMNoAnswer):
     code = "llm_tool_call_rejected"
-    default_retryable = True
-    default_hint = "the model called tools it was not allowed to; try again or lower --max-turns"
+    default_hint = "the model called tools it was not allowed to; try again or lower {turns}"
+    remedies: ClassVar[dict[str, Remedy]] = {"turns": Remedy("--max-turns", "max_turns")}
 
 
 class LLMIncomplete(LLMNoAnswer):
     code = "llm_incomplete"
-    default_retryable = True
     default_hint = "the provider did not finish the response; try again"
 
 
@@ -556,7 +731,6 @@ class TooManyRequests(SleuthError):
     """A token spent its share of ``SLEUTH_RATE_LIMIT``; ``retry_after`` is in seconds."""
 
     code = "too_many_requests"
-    default_retryable = True
 
     def __init__(self, message: str, *, retry_after: float, hint: str | None = None) -> None:
         super().__init__(message, hint=hint or f"try again in {max(1, round(retry_after))} s")
@@ -584,17 +758,23 @@ class DiscoverError(SleuthError):
 
 class DiscoverTimeout(DiscoverError):
     code = "discover_timeout"
-    default_hint = "raise --timeout, or name the source with --from BUILDER:SOURCE"
+    default_hint = "raise {timeout}, or name the source with {source}"
+    remedies: ClassVar[dict[str, Remedy]] = {
+        "timeout": Remedy("--timeout", "timeout"),
+        "source": _FROM,
+    }
 
 
 class VerificationFailed(DiscoverError):
     code = "verification_failed"
-    default_hint = "name the source with --from BUILDER:SOURCE if you know it"
+    default_hint = "name the source with {source} if you know it"
+    remedies: ClassVar[dict[str, Remedy]] = {"source": _FROM}
 
 
 class ConfirmationDenied(DiscoverError):
     code = "confirmation_denied"
-    default_hint = "name another source with --from BUILDER:SOURCE"
+    default_hint = "name another source with {source}"
+    remedies: ClassVar[dict[str, Remedy]] = {"source": _FROM}
 
 
 class ConfirmationRequired(DiscoverError):
@@ -603,8 +783,8 @@ class ConfirmationRequired(DiscoverError):
 
 class DiscoverSearchFailed(DiscoverError):
     code = "discover_search_failed"
-    default_retryable = True
-    default_hint = "the web search failed; try again, or name the source with --from"
+    default_hint = "the web search failed; try again, or name the source with {source}"
+    remedies: ClassVar[dict[str, Remedy]] = {"source": Remedy("--from", "from")}
 
 
 class Ambiguous(DiscoverError):

@@ -10,6 +10,7 @@ from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from server.harness import QUESTION, TOKEN, SearxngWeb, ServerProcess
+from sleuth.server.mcp import mcp_registry
 
 Launch = Callable[..., ServerProcess]
 
@@ -33,7 +34,10 @@ async def test_mcp_is_served_at_mcp_with_the_same_tokens(launch: Launch, web: Se
         blocked = await client.call_tool("fetch_page", {"url": "http://10.0.0.1/"})
 
     # detect reads this machine's disk: never offered over the network; discover is.
-    assert listed == ["web_search", "fetch_page", "research", "discover"]
+    offered = [tool.name for tool in mcp_registry(local=False)]
+    assert listed == offered
+    assert {"web_search", "fetch_page", "research", "discover"} <= set(listed)
+    assert "detect" not in listed
     assert not searched.is_error
     titles = [r["title"] for r in searched.structured_content["results"]]
     assert titles == ["Nimbus timeouts", "Moving to Nimbus"]

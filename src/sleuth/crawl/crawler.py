@@ -28,7 +28,7 @@ from sleuth.crawl.polite import HostGate, Wakeup, retry_after_seconds
 from sleuth.crawl.scope import Scope, ScopeKind
 from sleuth.crawl.state import HEARTBEAT_TTL, CrawlState, crawl_id
 from sleuth.crawl.urls import canonical
-from sleuth.errors import BlockedError, UsageError
+from sleuth.errors import OutOfScope, UsageError
 from sleuth.log import event
 from sleuth.net import make_client
 from sleuth.pages.fetcher import ACCEPT_HEADER, Fetcher, OutputFormat, RenderMode
@@ -40,13 +40,6 @@ _STATE_ENTRIES = 1_000_000  # a memory-backed crawl's own store; the page LRU is
 _IDLE = 0.05  # how often an idle worker looks for new slots in the shared frontier
 _MAX_RETRY_WAIT = 60.0  # a Retry-After longer than this ends the page as rate_limited
 _RETRIES = 2
-
-
-class OutOfScope(BlockedError):
-    """A redirect leads outside the crawl's boundary: reported, not followed."""
-
-    code = "out_of_scope"
-    default_hint = "the crawl stays inside its --scope; widen it to follow this redirect"
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ The cache keeps the whole text; a caller asks for ``max_chars`` starting at
 
 from __future__ import annotations
 
-from sleuth.errors import UsageError
+from sleuth.errors import StartPastEnd
 from sleuth.pages.result import FetchResult
 
 
@@ -22,9 +22,8 @@ def page_text(result: FetchResult, *, start_index: int, max_chars: int | None) -
     text = result.text
     total = len(text)
     if start_index and start_index >= total and result.ok:
-        raise UsageError(
-            f"--start-index {start_index} is past the end of the text ({total} characters)",
-            hint="start below the total length",
+        raise StartPastEnd(
+            f"start_index {start_index} is past the end of the text ({total} characters)"
         )
     end = total if max_chars is None else min(total, start_index + max_chars)
     truncated = end < total

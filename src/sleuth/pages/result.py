@@ -14,6 +14,10 @@ SCHEMA_VERSION = 1
 
 
 class Outcome(StrEnum):
+    """How one page read ended: ``ok`` or the code of the error that ended it. Each is a
+    row of :data:`sleuth.errors.ERRORS` (its exit code and HTTP status), and every error a
+    read can end with is here (``tests/test_errors_table.py`` holds both ways)."""
+
     OK = "ok"
     BLOCKED = "blocked"
     ROBOTS_DISALLOWED = "robots_disallowed"
@@ -30,6 +34,7 @@ class Outcome(StrEnum):
     ENCRYPTED = "encrypted"
     CORRUPT_DOCUMENT = "corrupt_document"
     NO_TEXT_LAYER = "no_text_layer"
+    OUT_OF_SCOPE = "out_of_scope"  # a crawl's page that redirects outside its scope
 
 
 class ErrorInfo(BaseModel):

@@ -70,6 +70,8 @@ ROUTE_LABELS = frozenset(
         "/api/v1/ask",
         "/api/v1/discover",
         "/api/v1/links/suggest",
+        "/api/v1/info",
+        "/api/v1/crawl",
     }
 )
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
@@ -200,6 +202,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
             metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8"
         )
 
+    info = routes.info(state)
+
+    async def info_page(_request: Request) -> Response:
+        return JSONResponse(info)
+
     async def openapi(_request: Request) -> Response:
         return JSONResponse(state.spec)
 
@@ -235,6 +242,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/", index, methods=["GET"]),
         Route("/favicon.ico", favicon, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
+        Route("/api/v1/info", info_page, methods=["GET"]),
         Route("/api/v1/search", api(routes.search), methods=["POST"]),
         Route("/api/v1/fetch", api(routes.fetch), methods=["POST"]),
         Route("/api/v1/research", api(routes.research), methods=["POST"]),

@@ -13,9 +13,9 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import BaseModel, BeforeValidator, Field, StrictBool, StrictStr
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -35,17 +35,54 @@ PAGE_SIZE = 20
 _TASKS: dict[str, asyncio.Task[None]] = {}  # this instance's running jobs
 
 
+def _json_number(value: object) -> object:
+    """Numbers as JSON has them: no ``"5"`` for 5 and no ``true`` for 1 (a job starts at
+    once, from a body the description would refuse); 4.0 is the integer 4, as JSON says."""
+    if isinstance(value, str | bool):
+        raise ValueError("must be a JSON number")  # noqa: TRY004 (pydantic reads ValueError)
+    return value
+
+
+Whole = Annotated[int, BeforeValidator(_json_number)]
+Number = Annotated[float, BeforeValidator(_json_number)]
+
+
 class CrawlBody(Body):
     url: str = Field(min_length=1, json_schema_extra=URL_SCHEMA)
     scope: Literal["host", "domain", "prefix"] = "host"
-    include: list[str] = Field(default_factory=list, max_length=20)
-    exclude: list[str] = Field(default_factory=list, max_length=20)
-    max_pages: int | None = Field(None, ge=1, description="default: 100, or the server's cap")
-    max_depth: int = Field(5, ge=0, le=20)
-    sitemaps: bool = False
-    concurrency: int = Field(2, ge=1, le=4)
-    delay: float = Field(MIN_DELAY, ge=MIN_DELAY, le=60)
+    include: list[StrictStr] = Field(default_factory=list, max_length=20)
+    exclude: list[StrictStr] = Field(default_factory=list, max_length=20)
+    max_pages: Annotated[int, Field(ge=1), BeforeValidator(_json_number)] | None = Field(
+        None, description="default: 100, or the server's cap"
+    )
+    max_depth: Whole = Field(5, ge=0, le=20)
+    sitemaps: StrictBool = False
+    concurrency: Whole = Field(2, ge=1, le=4)
+    delay: Number = Field(MIN_DELAY, ge=MIN_DELAY, le=60)
     format: Literal["text", "markdown"] = "text"
+
+
+class CrawlJob(BaseModel):
+    """A job as the routes show it (the description's schema; the record itself is a dict)."""
+
+    id: str
+    url: str
+    status: Literal["running", "done", "failed", "cancelled", "cancelling"]
+    pages: int = Field(ge=0, description="pages read so far")
+    errors: int = Field(ge=0, description="pages whose outcome is not ok")
+    created_at: float
+    updated_at: float
+    options: dict[str, Any] = Field(description="the request's options, url aside")
+    error: dict[str, Any] | None = Field(
+        None, description="why a failed job failed: code, message, retryable"
+    )
+    location: str | None = Field(None, description="where to read the job (on 202 only)")
+    items: list[dict[str, Any]] | None = Field(
+        None, description="GET: this page of page records (fetch's object, with depth, parent)"
+    )
+    next_cursor: int | None = Field(
+        None, description="GET: the cursor of the next page of records; null when there is none"
+    )
 
 
 def _key(job: str, part: str = "") -> str:

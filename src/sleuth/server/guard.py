@@ -22,27 +22,11 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from sleuth.config import Settings
-from sleuth.errors import SleuthError, UsageError
+from sleuth.errors import MisdirectedRequest, OriginNotAllowed, SleuthError
 from sleuth.server.responses import from_error
 
 # Answered whatever the Host: they reveal nothing and probes address pods by IP.
 PROBES = frozenset({"/healthz", "/readyz"})
-
-
-class MisdirectedRequest(UsageError):
-    """The ``Host`` names something this server does not answer to (421, as the MCP SDK)."""
-
-    code = "misdirected_request"
-    default_hint = (
-        "address the server as localhost or 127.0.0.1, or list its name in SLEUTH_SERVER_HOSTS"
-    )
-
-
-class OriginNotAllowed(UsageError):
-    """A browser sent the request from a page of another origin."""
-
-    code = "origin_not_allowed"
-    default_hint = "list the page's origin in SLEUTH_CORS_ORIGINS on the server to let it in"
 
 
 def split_host(value: str) -> tuple[str, str]:

@@ -5,7 +5,12 @@ handler per tool, so a tool added to the registry is listed and callable here
 with no change. A call answers with the tool's text for the model and its
 typed data as ``structuredContent`` (which clients check against the listed
 ``outputSchema``). A failed call is a result with ``isError`` whose text names
-the error code, the message and what to do next, never a protocol error. While
+the error code, the message and what to do next, never a protocol error::
+
+    error CODE: message (hint worded with fields, never CLI flags)
+    What to do: the advice of CODE's row in sleuth.errors.ERRORS
+
+That is the MCP surface's one error shape. While
 a tool runs, its progress (the research stages) goes to clients that asked.
 
 Only ``sleuth mcp`` imports this module, so the ``mcp`` extra stays optional.
@@ -45,7 +50,14 @@ from sleuth import log
 from sleuth._version import __version__
 from sleuth.api import AsyncSleuth
 from sleuth.config import Settings, load_settings
-from sleuth.errors import SleuthError, UsageError
+from sleuth.errors import (
+    ERRORS,
+    OTHER_ADVICE,
+    RETRY_ADVICE,
+    SleuthError,
+    UsageError,
+    api_words,
+)
 from sleuth.log import Progress
 from sleuth.pages.result import ErrorInfo
 from sleuth.tools import CallRecord, CitationLedger, Registry, Tool, ToolContext
@@ -66,31 +78,9 @@ INSTRUCTIONS = (
     "valid, and a URL keeps its id for as long as this server runs. A failed call names an "
     "error code and what to do next."
 )
+
+
 # What a model should do after each kind of failure; the code itself is always shown too.
-_ADVICE = {
-    "unknown_tool": "Call one of the tools this server lists.",
-    "invalid_arguments": "Fix the arguments to match the tool's input schema and call again.",
-    "usage_error": "Change the arguments and call again.",
-    "robots_disallowed": "Do not retry this URL; use another source, such as another result.",
-    "blocked": "Do not retry this URL; sleuth only reads public web addresses.",
-    "block_page": "Do not retry this URL; use another source.",
-    "too_large": "Use another source; this page is too large to read.",
-    "unsupported_type": "Use another source; this is not an HTML or text page.",
-    "empty_extraction": "Use another source; the page has no readable text.",
-    "js_required": "Use another source; the page needs JavaScript to show its text.",
-    "encrypted": "Use another source; this document needs a password.",
-    "corrupt_document": "Use another source; this document is damaged.",
-    "no_text_layer": "Use another source; this document is scanned images without text.",
-    "no_results": "Try other words, or drop the site and recency filters.",
-    "search_unavailable": "Searching is not set up on this server; tell the user.",
-    "provider_auth": "Searching is not set up correctly on this server; tell the user.",
-    "search_budget_exhausted": "The search budget is spent; answer from what you have.",
-    "internal_error": "The tool failed unexpectedly; try once more, then use another tool.",
-}
-_RETRY_ADVICE = "This may be temporary: retry once, or use another source."
-_OTHER_ADVICE = "Use another source or different arguments."
-
-
 @dataclass
 class ServerState:
     """What every call of one server run shares: the web client and the citation ids."""
@@ -187,9 +177,10 @@ def to_result(record: CallRecord) -> CallToolResult:
 
 
 def _error_result(text: str, error: ErrorInfo) -> CallToolResult:
+    text, message = api_words(error.code, text), api_words(error.code, error.message)
     body = text if error.code in text else f"error {error.code}: {text}"
-    if error.message not in body:
-        body += f"\n{error.message}"
+    if message not in body:
+        body += f"\n{message}"
     return CallToolResult(
         content=[TextContent(text=f"{body}\nWhat to do: {advice(error)}")], is_error=True
     )
@@ -197,9 +188,10 @@ def _error_result(text: str, error: ErrorInfo) -> CallToolResult:
 
 def advice(error: ErrorInfo) -> str:
     """What a model should do after ``error``."""
-    if error.code in _ADVICE:
-        return _ADVICE[error.code]
-    return _RETRY_ADVICE if error.retryable else _OTHER_ADVICE
+    row = ERRORS.get(error.code)
+    if row is not None and row.advice:
+        return row.advice
+    return RETRY_ADVICE if error.retryable else OTHER_ADVICE
 
 
 def describe_progress(stage: str, detail: dict[str, Any]) -> str:

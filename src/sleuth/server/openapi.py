@@ -13,11 +13,17 @@ from sleuth.config import Settings
 
 _ERROR = {
     "type": "object",
+    "description": "Every failure of every route. The code is a row of sleuth's one error "
+    "table (docs/exit-codes.md, in capitals), which gives the status too; an error may add "
+    "fields (choices, usage, url, status).",
     "required": ["error", "code", "retryable"],
     "properties": {
-        "error": {"type": "string", "description": "what went wrong and what to do"},
+        "error": {
+            "type": "string",
+            "description": "what went wrong and what to do (naming request fields)",
+        },
         "code": {"type": "string", "examples": ["USAGE_ERROR", "LLM_NOT_CONFIGURED"]},
-        "retryable": {"type": "boolean"},
+        "retryable": {"type": "boolean", "description": "the same request may succeed later"},
     },
 }
 
@@ -31,6 +37,7 @@ def build_spec(settings: Settings | None = None) -> dict[str, Any]:
     from sleuth.llm.providers import PROVIDERS
     from sleuth.pages.result import FetchResult
     from sleuth.server import routes
+    from sleuth.server.crawl import PAGE_SIZE, CrawlBody, CrawlJob
     from sleuth.suggest import Suggestion, SuggestRequest
     from sleuth.websearch import SearchResponse
     from sleuth.websearch.registry import known_providers
@@ -124,7 +131,53 @@ def build_spec(settings: Settings | None = None) -> dict[str, Any]:
             "a valid token, 400 for a bad body or URL, 502 LLM_ERROR when the model fails or "
             "answers something else than the JSON asked for. Invalid fields come back empty.",
         ),
+        "/api/v1/info": _get(
+            "What this server offers, for a page before it asks anything (no token needed).",
+            schema=_INFO,
+            guarded=True,
+        ),
     }
+    job = ref(CrawlJob)
+    start = api(
+        "Start a crawl job",
+        CrawlBody,
+        CrawlJob,
+        "Breadth first within scope, obeying robots.txt and at least the CLI's politeness. "
+        "Answers 202 with the job's id and location; 429 when the caller already runs "
+        "SLEUTH_CRAWL_JOBS_PER_TOKEN jobs.",
+    )["post"]
+    start["responses"]["202"] = {"description": "the job started", "content": _json(job)}
+    del start["responses"]["200"]
+    job_id = {
+        "name": "job",
+        "in": "path",
+        "required": True,
+        "schema": {"type": "string", "minLength": 1},
+        "description": "the id POST /api/v1/crawl answered",
+    }
+    bound = _errors(*API_STATUSES, 404)
+    for status in ("413", "415"):  # no body to refuse
+        bound.pop(status)
+    found = {"200": {"description": "the job", "content": _json(job)}, **bound}
+    paths["/api/v1/crawl"] = {"post": start}
+    paths["/api/v1/crawl/{job}"] = {
+        "parameters": [job_id],
+        "get": {
+            "summary": "A crawl job's status and a page of its page records",
+            "security": [{"bearer": []}],
+            "parameters": [
+                _query("cursor", "records already read (next_cursor of the last page)", 0),
+                _query("limit", f"records in this page (default {PAGE_SIZE})", 1, 100),
+            ],
+            "responses": found,
+        },
+        "delete": {
+            "summary": "Cancel a crawl job (its records stay readable)",
+            "security": [{"bearer": []}],
+            "responses": found,
+        },
+    }
+    _most(components["CrawlBody"], "max_pages", settings.crawl_job_max_pages if settings else 500)
     _tighten_suggest(components[SuggestRequest.__name__])
     # The names the routes accept, as they stand when the server starts (plugins included).
     _only(components["SearchBody"], "provider", known_providers())
@@ -173,6 +226,23 @@ _WHY = {
     503: "not configured (a search provider, a model, the browser) or the cache is down",
     504: "a deadline passed",
 }
+_INFO = {
+    "type": "object",
+    "required": ["version", "auth_required", "llm_configured", "search_providers"],
+    "properties": {
+        "version": {"type": "string"},
+        "auth_required": {"type": "boolean", "description": "API calls need a bearer token"},
+        "llm_configured": {
+            "type": "boolean",
+            "description": "a model is set up, so links/suggest and ask can answer",
+        },
+        "search_providers": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "the search providers tried, in order",
+        },
+    },
+}
 _HEALTH = {
     "type": "object",
     "required": ["status"],
@@ -217,6 +287,27 @@ def _native_search_needs(schema: dict[str, Any], native: list[str], default_has:
         then["required"] = ["provider"]
     schema["if"] = {"required": ["search"], "properties": {"search": {"const": "native"}}}
     schema["then"] = then
+
+
+def _most(schema: dict[str, Any], field: str, maximum: int) -> None:
+    """Cap an optional integer ``field`` of ``schema`` at this server's ``maximum``."""
+    prop = schema["properties"][field]
+    for choice in prop.get("anyOf", [prop]):
+        if choice.get("type") == "integer":
+            choice["maximum"] = maximum
+
+
+def _query(name: str, description: str, minimum: int, maximum: int | None = None) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "integer", "minimum": minimum}
+    if maximum is not None:
+        schema["maximum"] = maximum
+    return {
+        "name": name,
+        "in": "query",
+        "required": False,
+        "description": description,
+        "schema": schema,
+    }
 
 
 def _only(schema: dict[str, Any], field: str, names: list[str]) -> None:

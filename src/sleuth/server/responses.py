@@ -1,8 +1,12 @@
-"""Failures as HTTP answers: ``{"error": message, "code": CODE, "retryable": bool}``.
+"""Failures as HTTP answers, in the one JSON error shape of the HTTP surface::
 
-The code is sleuth's own error code in capitals (``LLM_NOT_CONFIGURED``,
-``BLOCKED``, ``BUDGET_EXCEEDED``), so one table of codes serves the CLI, the
-MCP tools and HTTP clients alike; the status says which family it is in.
+    {"error": message, "code": "CODE", "retryable": bool, ...extra fields}
+
+The code is sleuth's own error code in capitals (``LLM_NOT_CONFIGURED``, ``BLOCKED``,
+``BUDGET_EXCEEDED``); its status comes from the code's row of
+:data:`sleuth.errors.ERRORS`, the table the CLI's exit codes and MCP's advice come from
+too. Extra fields an error carries come along (``choices``, ``usage``, ``url``,
+``status``). The message and hint are worded for an HTTP caller: fields, never flags.
 """
 
 from __future__ import annotations
@@ -13,77 +17,15 @@ from typing import Any
 
 from starlette.responses import JSONResponse
 
-from sleuth.errors import LLMError, SleuthError, TooManyRequests
+from sleuth.errors import ERRORS, LLMError, SleuthError, TooManyRequests
 
 DEFAULT_RETRY_AFTER = 60
-# sleuth's error codes (and fetch outcomes) to HTTP statuses; anything unlisted is a 500.
-STATUS: dict[str, int] = {
-    "usage_error": 400,
-    "invalid_arguments": 400,
-    "suspicious_name": 400,
-    "unknown_tool": 400,
-    "unauthorized": 401,
-    "blocked": 403,
-    "origin_not_allowed": 403,
-    "robots_disallowed": 403,
-    "not_found": 404,
-    "ambiguous": 409,
-    "confirmation_required": 409,
-    "confirmation_denied": 409,
-    "too_large": 422,
-    "start_past_end": 422,
-    "unsupported_type": 422,
-    "encrypted": 422,
-    "corrupt_document": 422,
-    "no_text_layer": 422,
-    "js_required": 422,
-    "empty_extraction": 422,
-    "block_page": 422,
-    "verification_failed": 422,
-    "llm_context_length": 422,
-    "llm_turn_limit": 422,
-    # The model ended without an answer for a reason about the request itself.
-    "llm_content_filtered": 422,
-    "llm_refused": 422,
-    "llm_prompt_blocked": 422,
-    "llm_prohibited_content": 422,
-    "llm_blocklist": 422,
-    "llm_sensitive_info": 422,
-    "llm_recitation": 422,
-    "llm_unsupported_language": 422,
-    "method_not_allowed": 405,
-    "body_too_large": 413,
-    "unsupported_media_type": 415,
-    "misdirected_request": 421,
-    "too_many_requests": 429,
-    "rate_limited": 429,
-    "budget_exceeded": 429,
-    "search_budget_exhausted": 429,
-    "llm_rate_limited": 429,
-    "http_error": 502,
-    "network_error": 502,
-    "search_error": 502,
-    "provider_auth": 502,
-    "discover_search_failed": 502,
-    "discover_error": 502,
-    "llm_error": 502,
-    "llm_auth": 502,
-    "llm_quota": 502,
-    "llm_overloaded": 502,
-    "llm_server_error": 502,
-    "llm_invalid_request": 502,
-    "llm_tools_unsupported": 502,
-    "llm_malformed_reply": 502,
-    "config_error": 503,
-    "cache_error": 503,
-    "render_unavailable": 503,
-    "search_unavailable": 503,
-    "llm_not_configured": 503,
-    "llm_replay_miss": 503,
-    "timeout": 504,
-    "llm_timeout": 504,
-    "discover_timeout": 504,
-}
+
+
+def status_of(code: str) -> int:
+    """The HTTP status of ``code``'s row in :data:`sleuth.errors.ERRORS`; 500 for none."""
+    row = ERRORS.get(code)
+    return row.status if row is not None else 500
 
 
 def error_response(
@@ -96,7 +38,7 @@ def error_response(
     extra: dict[str, Any] | None = None,
     headers: dict[str, str] | None = None,
 ) -> JSONResponse:
-    status = status or STATUS.get(code, 500)
+    status = status or status_of(code)
     body: dict[str, Any] = {"error": message, "code": code.upper(), "retryable": retryable}
     body.update(extra or {})
     headers = dict(headers or {})
@@ -111,7 +53,7 @@ def error_response(
 def error_payload(error: SleuthError) -> dict[str, Any]:
     """The error object for ``error``; extra fields it carries (``choices``) come along."""
     body: dict[str, Any] = {
-        "error": str(error),
+        "error": error.worded("api"),
         "code": error.code.upper(),
         "retryable": error.retryable,
     }
@@ -119,16 +61,6 @@ def error_payload(error: SleuthError) -> dict[str, Any]:
         if key not in ("code", "message", "retryable", "url") and value is not None:
             body[key] = value
     return body
-
-
-def status_for(error: SleuthError) -> int:
-    """The status of ``error``'s own code, else of the nearest base class that has one,
-    so a new error subclass gets its family's status (an unknown LLM failure is a 502)."""
-    for cls in type(error).__mro__:
-        code = getattr(cls, "code", None)
-        if isinstance(code, str) and code in STATUS:
-            return STATUS[code]
-    return 500
 
 
 def from_error(error: SleuthError) -> JSONResponse:
@@ -142,7 +74,7 @@ def from_error(error: SleuthError) -> JSONResponse:
         error.code,
         payload.pop("error"),
         retryable=payload.pop("retryable"),
-        status=status_for(error),
+        status=error.http_status,
         retry_after=retry_after,
         extra={k: v for k, v in payload.items() if k != "code"},
     )

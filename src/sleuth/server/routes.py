@@ -19,7 +19,13 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from sleuth import log
 from sleuth.digest.pipeline import MAX_QUESTION_CHARS
-from sleuth.errors import SleuthError, UsageError
+from sleuth.errors import (
+    BodyTooLarge,
+    SleuthError,
+    UnsupportedMediaType,
+    UsageError,
+    api_words,
+)
 from sleuth.server.responses import error_payload, error_response
 
 if TYPE_CHECKING:
@@ -139,29 +145,6 @@ _NOT_SERVED = {
 MAX_JSON_DEPTH = 32
 
 
-class BodyTooLarge(UsageError):
-    """The request body is over ``SLEUTH_MAX_BODY_BYTES`` (413)."""
-
-    code = "body_too_large"
-    default_hint = "send less, or raise SLEUTH_MAX_BODY_BYTES on the server"
-
-
-class UnsupportedMediaType(UsageError):
-    """A body that is not declared ``application/json`` (415): a browser sends ``text/plain``
-    cross-site without asking first, so it is never read as JSON."""
-
-    code = "unsupported_media_type"
-    default_hint = "send the body with Content-Type: application/json"
-
-
-class StartPastEnd(UsageError):
-    """A valid ``start_index`` beyond the text this page turned out to have (422: the
-    request is well formed, the page is shorter)."""
-
-    code = "start_past_end"
-    default_hint = "start below the length of the page's text"
-
-
 def require_json(content_type: str | None) -> None:
     """Raise :class:`UnsupportedMediaType` unless the media type is ``application/json``."""
     media = (content_type or "").split(";", 1)[0].strip().lower()
@@ -236,6 +219,25 @@ def parse(model: type[M], value: dict[str, Any]) -> M:
         raise UsageError(f"invalid field {where}: {first['msg']}") from None
 
 
+def info(state: ServerState) -> dict[str, Any]:
+    """What a page needs to know before it asks for anything: the version, whether it must
+    send a token, whether suggestions and questions have a model, and which search
+    providers would be tried. Nothing secret, and nothing that opens a connection."""
+    from sleuth._version import __version__
+    from sleuth.websearch.registry import build_providers
+
+    try:
+        providers = [provider.name for provider in build_providers(state.settings)]
+    except SleuthError:  # an unknown name in SLEUTH_SEARCH_PROVIDERS: searching will say so
+        providers = []
+    return {
+        "version": __version__,
+        "auth_required": state.tokens.enabled,
+        "llm_configured": state.suggester is not None,
+        "search_providers": providers,
+    }
+
+
 async def search(state: ServerState, request: Request) -> Response:
     from sleuth.websearch.registry import known_providers
 
@@ -259,19 +261,14 @@ async def search(state: ServerState, request: Request) -> Response:
 async def fetch(state: ServerState, request: Request) -> Response:
     body = parse(FetchBody, await read_json(request, state.settings.max_body_bytes))
     check_uri("url", body.url)
-    try:
-        result = await state.client.fetch(
-            body.url,
-            format=body.format,
-            render=body.render,
-            refresh=body.refresh,
-            max_chars=body.max_chars,
-            start_index=body.start_index,
-        )
-    except UsageError as refused:
-        if body.start_index and "past the end of the text" in refused.message:
-            raise StartPastEnd(refused.message.replace("--start-index", "start_index")) from None
-        raise
+    result = await state.client.fetch(
+        body.url,
+        format=body.format,
+        render=body.render,
+        refresh=body.refresh,
+        max_chars=body.max_chars,
+        start_index=body.start_index,
+    )
     if result.ok:
         return JSONResponse(result.model_dump(mode="json", exclude={"total_chars"}))
     error = result.error
@@ -280,7 +277,7 @@ async def fetch(state: ServerState, request: Request) -> Response:
         extra["status"] = result.status
     return error_response(
         result.outcome,
-        error.message if error else result.outcome,
+        api_words(result.outcome, error.message) if error else result.outcome,
         retryable=error.retryable if error else False,
         extra=extra,
     )
