@@ -61,7 +61,7 @@ def test_markdown_code_blocks_tables_and_numbered_lists() -> None:
     assert "| Policy | Delay before attempt n | Use when |\n| --- | --- | --- |" in text
     assert "| exponential | delay × 2^n, plus jitter | you do not know why it failed |" in text
     assert "1. Retrying non-idempotent consumers" in text
-    assert "\n2. Setting attempts above 20" in text
+    assert "\n2. Setting `attempts` above 20" in text  # inline code stays in its sentence
     assert "## Choosing a policy" in text
 
 

@@ -33,7 +33,7 @@ from lxml import etree
 from trafilatura.settings import Document, Extractor
 
 from sleuth.extract.density import density_content, signature
-from sleuth.extract.dom import number, string, text_of
+from sleuth.extract.dom import itertext, number, string, text_of
 from sleuth.extract.kind import PageType
 from sleuth.extract.metadata import json_ld_types
 from sleuth.extract.page import (
@@ -162,7 +162,7 @@ def _html_vocabulary(body: etree._Element) -> etree._Element:
         elif tag == "quote":
             element.tag = "blockquote"
         elif tag == "code":
-            element.tag = "pre"
+            element.tag = "pre" if _is_block_code(element) else "code"
         elif tag == "hi":
             element.tag = _HI_TAGS.get(element.get("rend") or "", "em")
         elif tag == "ref":
@@ -180,6 +180,24 @@ def _html_vocabulary(body: etree._Element) -> etree._Element:
             element.tag = "span"
     body.tag = "div"
     return body
+
+
+# Containers whose code is part of a sentence unless it stands there alone.
+_INLINE_CONTEXT = frozenset(
+    ("p", "li", "item", "cell", "td", "th", "dd", "dt", "head", "hi", "ref", "quote")
+)
+
+
+def _is_block_code(code: etree._Element) -> bool:
+    """trafilatura calls inline ``<code>`` and a code block the same: a block has lines,
+    or stands alone; code with words around it in a sentence stays inline."""
+    if "\n" in "".join(itertext(code)).strip():
+        return True
+    parent = code.getparent()
+    if parent is None or parent.tag not in _INLINE_CONTEXT:
+        return True
+    words_around = (parent.text or "").strip() or (code.tail or "").strip()
+    return not words_around and len(parent) == 1
 
 
 def is_discussion(json_ld: list[dict[str, Any]], url: str | None) -> bool:
