@@ -32,7 +32,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tools",),
     ("agent", "discovery"),
     ("toolset", "api"),
-    ("server", "commands"),
+    ("server",),
+    ("commands",),
     ("cli",),
     ("__main__", "__init__"),
 )

@@ -12,7 +12,6 @@ import json
 import os
 import sys
 import traceback
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -69,21 +68,6 @@ for command in (
     app.command(cls=PlainHelp)(command)
 app.command("map", cls=PlainHelp)(sitemap.map_command)
 app.command("crawl", cls=PlainHelp)(crawl.crawl_command)
-
-
-def _http_server() -> Callable[..., Any]:
-    from sleuth.server.run import serve as run_server
-
-    return run_server
-
-
-def _mcp_server() -> Callable[..., Any]:
-    from sleuth.server.mcp import run
-
-    return run
-
-
-serve.SERVERS.update(server=_http_server, mcp=_mcp_server)
 
 
 def _version(value: bool) -> None:

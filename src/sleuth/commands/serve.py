@@ -1,8 +1,6 @@
 """``sleuth serve`` (HTTP API, link suggestions and MCP) and ``sleuth mcp``.
 
-The server sits beside the commands in the layer table, not below them, so the commands
-do not import it: :mod:`sleuth.cli` fills :data:`SERVERS` with the functions that load
-each one, on first use.
+Each server is imported when its command runs, so the CLI works without the extras.
 """
 
 from __future__ import annotations
@@ -17,13 +15,20 @@ import typer
 from sleuth.commands.options import STATE, settings
 from sleuth.errors import UsageError
 
-# name -> a function that imports that server and returns its entry point
-SERVERS: dict[str, Callable[[], Callable[..., Any]]] = {}
+
+def _entry(name: str) -> Callable[..., Any]:
+    if name == "mcp":
+        from sleuth.server.mcp import run
+
+        return run
+    from sleuth.server.run import serve as run_server
+
+    return run_server
 
 
 def _load(name: str, what: str) -> Callable[..., Any]:
     try:
-        return SERVERS[name]()
+        return _entry(name)
     except ImportError as exc:
         raise UsageError(
             f"{what} needs the {name} extra ({exc.name} is missing)",
