@@ -199,7 +199,9 @@ ERRORS: dict[str, Row] = {
     "misdirected_request": Row(None, 421),
     "origin_not_allowed": Row(None, 403),
     # A start_index past the page's end: exit 2 (usage) on the CLI, 422 over HTTP.
-    "start_past_end": Row(None, 422),
+    "start_past_end": Row(
+        None, 422, advice="The text is shorter; call again with a smaller start_index."
+    ),
 }
 
 # Classes whose default hint names a way out, by code (for :func:`api_words`).

@@ -74,7 +74,8 @@ ROUTE_LABELS = frozenset(
         "/api/v1/crawl",
     }
 )
-_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+_METHODS = frozenset(_ORDER)
 # The page and /docs run only their own files: no inline code, nothing from elsewhere, no
 # framing (the page holds a token). The API's JSON carries the same headers at no cost.
 SECURITY_HEADERS = {
@@ -227,6 +228,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if status == 405:
             headers = dict(exc.headers or {}) if isinstance(exc, HTTPException) else {}
             allow = headers.get("Allow") or "GET, HEAD"  # StaticFiles names no methods
+            # Starlette joins a set: put the methods in one order, whatever the hash seed.
+            named = allow.split(", ")
+            allow = ", ".join(sorted(named, key=lambda m: _ORDER.index(m) if m in _ORDER else 9))
             return method_not_allowed(request.method, allow)
         if status == 404:
             return error_response("not_found", f"no route {request.url.path}", status=404)
