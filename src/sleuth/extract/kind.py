@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
-from sleuth.extract.dom import number, string
+from sleuth.extract.dom import elements, itertext, number, string
 from sleuth.extract.metadata import json_ld_types
 
 PageType = Literal[
@@ -26,6 +26,13 @@ _OG_TYPE = etree.XPath("string(//meta[@property='og:type']/@content)")
 _CODE_BLOCKS = etree.XPath("count(//pre)")
 _PRICES = etree.XPath("count(//*[contains(@class, 'price')])")
 _CARDS = etree.XPath("count(//article)")
+# A date the page says it was published: what an article carries and a landing page does not.
+_PUBLISHED = etree.XPath(
+    "count(//meta[@property='article:published_time' or @name='article:published_time'"
+    " or @itemprop='datePublished' or @name='date' or @name='pubdate']"
+    " | //time[@datetime] | //*[@itemprop='datePublished'])"
+)
+_PARAGRAPHS = etree.XPath("//p")
 
 _FORUM_TYPES = frozenset(("discussionforumposting", "qapage", "question"))
 _PRODUCT_TYPES = frozenset(("product", "productgroup", "productmodel", "offer"))
@@ -66,6 +73,10 @@ _MANY_PRICES = 4
 _PRICED_GRID = 8
 _MANY_CARDS = 4
 _MANY_CODE_BLOCKS = 2
+# An article without declarations still reads as one: several paragraphs of prose, and a
+# publication date or one <article> around them.
+_PROSE_WORDS = 25
+_PROSE_PARAGRAPHS = 3
 
 
 def _segments(url: str | None) -> set[str]:
@@ -105,4 +116,19 @@ def page_type(root: etree._Element, url: str | None, json_ld: list[dict[str, Any
         return "listing"
     if number(_PRICES, root) >= _PRICED_GRID:
         return "collection"
+    if _reads_as_article(root):
+        return "article"
     return "service"
+
+
+def _reads_as_article(root: etree._Element) -> bool:
+    dated = number(_PUBLISHED, root) > 0 or number(_CARDS, root) == 1
+    if not dated:
+        return False
+    prose = 0
+    for paragraph in elements(_PARAGRAPHS, root):
+        if len("".join(itertext(paragraph)).split()) >= _PROSE_WORDS:
+            prose += 1
+            if prose >= _PROSE_PARAGRAPHS:
+                return True
+    return False
