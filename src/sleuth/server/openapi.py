@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from sleuth._version import __version__
 from sleuth.config import Settings
+from sleuth.errors import ERRORS
 
 _ERROR = {
     "type": "object",
@@ -22,7 +23,7 @@ _ERROR = {
             "type": "string",
             "description": "what went wrong and what to do (naming request fields)",
         },
-        "code": {"type": "string", "examples": ["USAGE_ERROR", "LLM_NOT_CONFIGURED"]},
+        "code": {"enum": sorted(code.upper() for code in ERRORS if code != "ok")},
         "retryable": {"type": "boolean", "description": "the same request may succeed later"},
     },
 }
