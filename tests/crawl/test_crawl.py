@@ -272,3 +272,19 @@ async def test_a_stored_page_that_redirected_away_is_out_of_scope(site: Site) ->
         assert records["/away"]["outcome"] == "out_of_scope"
         assert records["/away"]["cache"] == "hit"
         assert "/deeper" not in other.paths()
+
+
+HUB = (
+    "<!doctype html><html><head><title>Museum</title></head><body><h1>Museum</h1>"
+    '<a href="/a">Ledgers</a> <a href="/b">Guide</a> <a href="/c">Maps</a></body></html>'
+)
+
+
+async def test_a_start_page_of_bare_links_is_a_hub_whose_links_are_followed(site: Site) -> None:
+    site.add("/", HUB)
+    for n, path in enumerate(("/a", "/b", "/c")):
+        site.add(path, page(f"Page {path}", n, []))
+    records = by_path(site, await crawl(site, max_pages=10))
+    assert records["/"]["outcome"] == "empty_extraction"  # too thin to be content ...
+    assert {"/a", "/b", "/c"} <= set(records)  # ... but its links are read
+    assert all(records[p]["outcome"] == "ok" for p in ("/a", "/b", "/c"))

@@ -142,3 +142,14 @@ def test_map_cli_prints_jsonl(site: Site) -> None:
     assert done.returncode == 0, done.stderr
     first = json.loads(done.stdout.splitlines()[0])
     assert first == {"url": f"{site.origin}/x", "source": "sitemap", "lastmod": "2024-01-01"}
+
+
+async def test_a_start_page_of_bare_links_still_gives_its_links(site: Site) -> None:
+    site.add(
+        "/",
+        "<html><head><title>Museum</title></head><body>"
+        '<a href="/a">Ledgers</a> <a href="/b">Guide</a></body></html>',
+    )
+    result = await site_map(settings(site), MemoryCache(100), site.origin)
+    urls = {e.url for e in result.entries}
+    assert {f"{site.origin}/a", f"{site.origin}/b"} <= urls

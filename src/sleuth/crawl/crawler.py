@@ -36,6 +36,9 @@ from sleuth.pages.robots import RobotsChecker
 
 _DIGITS = re.compile(r"\d+")
 _SPACE = re.compile(r"\s+")
+# A page that was read but holds too little text to be content (a hub of links, an app
+# shell): it is a record of its own outcome, and its links are still followed.
+_READ_BUT_THIN = frozenset(("empty_extraction", "js_required"))
 _STATE_ENTRIES = 1_000_000  # a memory-backed crawl's own store; the page LRU is separate
 _IDLE = 0.05  # how often an idle worker looks for new slots in the shared frontier
 _MAX_RETRY_WAIT = 60.0  # a Retry-After longer than this ends the page as rate_limited
@@ -348,13 +351,13 @@ class Crawler:
             result = await self._read(url, host)
         record: dict[str, Any] = result.model_dump(exclude={"total_chars"})
         record.update(depth=depth, parent=parent)
-        if result.ok:
-            await self._after_success(url, depth, record)
+        if result.ok or result.outcome in _READ_BUT_THIN:
+            await self._after_read(url, depth, record)
         if record["outcome"] != "ok":
             self.progress.errors += 1
         return record
 
-    async def _after_success(self, url: str, depth: int, record: dict[str, Any]) -> None:
+    async def _after_read(self, url: str, depth: int, record: dict[str, Any]) -> None:
         final = canonical(record.get("final_url") or url) or url
         if not self.scope.contains(final):  # a stored page that once redirected away
             record.update(

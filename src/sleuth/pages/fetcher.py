@@ -451,6 +451,9 @@ class Fetcher:
             metadata=extraction.metadata if extraction else {},
             rendered=bool(document and document.rendered),
             error=ErrorInfo.from_error(error),
+            # A page read but too thin to be content (a hub of links) still has its links.
+            links=extraction.links if extraction else [],
+            images=extraction.images if extraction else [],
         )
 
     async def _download(self, url: str, robots: _RobotsGate | None) -> _Document:
