@@ -168,3 +168,28 @@ async def test_a_pdf_cut_by_the_page_cap_is_truncated(site: Site, tmp_path: Path
     assert result.truncated
     assert result.next_start_index is None  # nothing more to page through: the cap cut it
     assert "Port records" not in result.text
+
+
+def test_the_cli_prints_a_pdfs_title_once(site: Site, tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    url = site.add("/once.pdf", _paper(), headers={"Content-Type": "application/pdf"})
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SLEUTH_")}
+    env |= {
+        "SLEUTH_ALLOW_HOSTS": f"127.0.0.1:{site.port}",
+        "SLEUTH_CACHE": "memory",
+        "XDG_CONFIG_HOME": str(tmp_path),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "sleuth", "fetch", url, "--ignore-robots"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(TITLE)
+    assert done.stdout.count(TITLE) == 1  # the document opens with its title: no second copy

@@ -68,9 +68,15 @@ def fetch(  # noqa: PLR0917 - typer takes one parameter per flag
         output.print_json(result.model_dump(exclude={"total_chars"}))
     elif result.ok:
         # A continuation (--start-index N > 0) is the text from N and nothing else: the
-        # title heads the first page only.
-        if start_index == 0 and result.title and format is not FetchFormat.html:
-            heading = f"# {result.title}" if format is FetchFormat.markdown else result.title
+        # title heads the first page only, and not when the text opens with it already
+        # (a PDF's first heading is often its title).
+        heading = f"# {result.title}" if format is FetchFormat.markdown else result.title
+        if (
+            start_index == 0
+            and result.title
+            and format is not FetchFormat.html
+            and not result.text.lstrip().startswith(heading or "\0")
+        ):
             output.out(heading + "\n\n")
         output.out(result.text.rstrip("\n") + "\n")
         if result.truncated and result.next_start_index is not None:
