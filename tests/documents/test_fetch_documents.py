@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -171,10 +174,6 @@ async def test_a_pdf_cut_by_the_page_cap_is_truncated(site: Site, tmp_path: Path
 
 
 def test_the_cli_prints_a_pdfs_title_once(site: Site, tmp_path: Path) -> None:
-    import os
-    import subprocess
-    import sys
-
     url = site.add("/once.pdf", _paper(), headers={"Content-Type": "application/pdf"})
     env = {k: v for k, v in os.environ.items() if not k.startswith("SLEUTH_")}
     env |= {
