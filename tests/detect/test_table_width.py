@@ -58,3 +58,9 @@ def test_a_pipe_gets_whole_paths(tmp_path: Path) -> None:
     code, _, piped = run_on_terminal("detect", str(repo), terminal=("stderr",))
     assert code == 0
     assert LONG in piped
+
+
+def test_a_wide_terminal_never_pads_a_short_path() -> None:
+    rows = [Project(path=".", project_name="app", confidence=0.7)]
+    header = render_table(rows, width=220).splitlines()[0]
+    assert header.startswith("PATH  NAME")

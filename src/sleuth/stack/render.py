@@ -49,8 +49,9 @@ def render_table(projects: Sequence[Project], width: int | None = WIDTH) -> str:
     rows = [[getter(p) for _, getter in COLUMNS] for p in projects]
     widths = [max(len(head), *(len(r[i]) for r in rows)) for i, (head, _) in enumerate(COLUMNS)]
     gaps = 2 * (len(widths) - 1)
-    if width is not None:  # the path gives way first, down to a length that still tells apart
-        widths[0] = max(min(widths[0], PATH_FLOOR), widths[0] - (sum(widths) + gaps - width))
+    overflow = 0 if width is None else sum(widths) + gaps - width
+    if overflow > 0:  # the path gives way first, down to a length that still tells apart
+        widths[0] = max(min(widths[0], PATH_FLOOR), widths[0] - overflow)
     while width is not None and sum(widths) + gaps > width:
         widest = max(range(len(widths)), key=lambda i: widths[i])
         if widths[widest] <= MIN_COLUMN:
