@@ -153,3 +153,26 @@ async def test_a_start_page_of_bare_links_still_gives_its_links(site: Site) -> N
     result = await site_map(settings(site), MemoryCache(100), site.origin)
     urls = {e.url for e in result.entries}
     assert {f"{site.origin}/a", f"{site.origin}/b"} <= urls
+
+
+async def test_sitemaps_and_feeds_that_robots_txt_disallows_are_not_read(site: Site) -> None:
+    site.add(
+        "/robots.txt",
+        f"User-agent: *\nDisallow: /private\nSitemap: {site.origin}/maps/index.xml\n",
+    )
+    site.add("/maps/index.xml", index(site, ["/maps/a.xml", "/private/b.xml"]))
+    site.add("/maps/a.xml", urlset(site, ["/a/1"]))
+    site.add("/private/b.xml", urlset(site, ["/b/1"]))
+    head = '<link rel="alternate" type="application/rss+xml" href="/private/feed.rss">'
+    site.add("/", page("Home", 1, [], head=head))
+    site.add(
+        "/private/feed.rss", "<rss><channel><item><link>/posts/1</link></item></channel></rss>"
+    )
+    result = await site_map(settings(site), MemoryCache(100), site.origin + "/")
+    urls = {entry.url for entry in result.entries}
+    assert f"{site.origin}/a/1" in urls
+    assert f"{site.origin}/b/1" not in urls
+    assert f"{site.origin}/posts/1" not in urls
+    assert "/private/b.xml" not in site.paths()
+    assert "/private/feed.rss" not in site.paths()
+    assert any("/private/b.xml" in note for note in result.notes)

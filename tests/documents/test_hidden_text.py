@@ -159,3 +159,36 @@ def test_visible_look_alikes_are_kept(case: str) -> None:
 def test_a_dark_box_elsewhere_or_later_does_not_reveal_white_text(draw: Draw) -> None:
     record = _read(pdf(together(text(72, 700, VISIBLE), draw)))
     assert record["text"] == VISIBLE
+
+
+def _over_a_picture(mode: int, width: float, height: float, alpha: float = 1) -> Draw:
+    """Payload text drawn over a picture of the given size centred on it."""
+
+    def draw(canvas: Canvas) -> None:
+        canvas.drawImage(grey_image(), 300 - width / 2, 604 - height / 2, width, height)
+        canvas.setFillAlpha(alpha)
+        words = canvas.beginText(72, 600)
+        words.setFont("Helvetica", 11)
+        words.setTextRenderMode(mode)
+        words.textLine(PAYLOAD[:90])
+        canvas.drawText(words)
+        canvas.setFillAlpha(1)
+
+    return draw
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        # a speck of a picture under invisible words does not make them a scan's OCR layer
+        _over_a_picture(3, 4, 4),
+        # text used only as a clipping path is never ink, even over a scanned page
+        _over_a_picture(7, 480, 300),
+        # nor is fully transparent text
+        _over_a_picture(0, 480, 300, alpha=0),
+    ],
+    ids=["invisible-over-a-speck", "clip-over-a-scan", "transparent-over-a-scan"],
+)
+def test_a_picture_beneath_is_no_cover_for_hidden_text(draw: Draw) -> None:
+    record = _read(pdf(together(text(72, 700, VISIBLE), draw)))
+    assert record["text"] == VISIBLE

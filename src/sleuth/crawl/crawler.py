@@ -138,8 +138,15 @@ class Crawler:
         )
         self.options = options
         self.scope = Scope(start, options.scope, options.include, options.exclude)
+        # A crawl that obeys robots.txt never resumes one that ignored it: they read
+        # different pages, and the stored records must not cross that line.
         self.id = crawl_id(
-            self.scope.start, {**self.scope.describe(), "sitemaps": options.sitemaps}
+            self.scope.start,
+            {
+                **self.scope.describe(),
+                "sitemaps": options.sitemaps,
+                "robots": options.respect_robots,
+            },
         )
         state_cache = MemoryCache(_STATE_ENTRIES) if cache.name == "memory" else cache
         self.state = CrawlState(state_cache, self.id, ttl=7 * 24 * 3600)
@@ -340,7 +347,12 @@ class Crawler:
         return result
 
     async def _process(self, url: str, depth: int, parent: str | None, host: str) -> dict[str, Any]:
-        if await self.fetcher.is_cached(url, self.options.output, self.options.render):
+        if await self.fetcher.is_cached(
+            url,
+            self.options.output,
+            self.options.render,
+            respect_robots=self.options.respect_robots,
+        ):
             result: Any = await self.fetcher.fetch(  # no request reaches the host
                 url,
                 output=self.options.output,

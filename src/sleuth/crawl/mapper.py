@@ -96,7 +96,18 @@ class SiteMapper:
             roots.append(fallback)
         return roots
 
-    async def sitemap_entries(self, start: str) -> AsyncIterator[Entry]:
+    async def robots_allow(self, url: str) -> bool:
+        """robots.txt's word on a sitemap or feed; a refusal is a note, not an error."""
+        try:
+            await self._robots.check(url)
+        except SleuthError as exc:
+            self.notes.add(f"{url}: not read: {exc.message}")
+            return False
+        return True
+
+    async def sitemap_entries(
+        self, start: str, *, respect_robots: bool = True
+    ) -> AsyncIterator[Entry]:
         roots = await self.sitemap_roots(start)
         fallback = frozenset(roots[-1:])  # a site without /sitemap.xml is normal, not news
         async for entry in walk_sitemaps(
@@ -106,6 +117,7 @@ class SiteMapper:
             seconds=self.settings.fetch_deadline * 2,
             notes=self.notes,
             quiet_missing=fallback,
+            allowed=self.robots_allow if respect_robots else None,
         ):
             yield entry
 
@@ -122,7 +134,7 @@ class SiteMapper:
             seen.add(entry.url)
             return True
 
-        async for entry in self.sitemap_entries(scope.start):
+        async for entry in self.sitemap_entries(scope.start, respect_robots=respect_robots):
             if count >= limit:
                 return
             if fresh(entry):
@@ -137,6 +149,8 @@ class SiteMapper:
         ]
         for feed in feeds[:10]:
             if not scope.contains(feed):
+                continue
+            if respect_robots and not await self.robots_allow(feed):
                 continue
             data = await read_document(
                 self._client,

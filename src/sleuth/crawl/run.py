@@ -110,7 +110,9 @@ class CrawlRun:
         seeds: list[str] = []
         limit = max(self.options.max_pages * 4, 100)
         async with SiteMapper(self.settings, cache=self.cache, resolver=self.resolver) as mapper:
-            async for entry in mapper.sitemap_entries(self.start):
+            async for entry in mapper.sitemap_entries(
+                self.start, respect_robots=self.options.respect_robots
+            ):
                 if self.crawler.scope.allows(entry.url):
                     seeds.append(entry.url)
                 if len(seeds) >= limit:

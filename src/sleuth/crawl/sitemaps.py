@@ -8,7 +8,7 @@ once; a sitemap over the cap is cut at the cap and reported. None of it is fatal
 from __future__ import annotations
 
 import zlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -179,9 +179,10 @@ async def walk_sitemaps(
     seconds: float,
     notes: Notes,
     quiet_missing: frozenset[str] = frozenset(),
+    allowed: Callable[[str], Awaitable[bool]] | None = None,
 ) -> AsyncIterator[Entry]:
     """Pages of every sitemap reachable from ``roots``: each document read once,
-    nesting bounded, loops reported."""
+    nesting bounded, loops reported; ``allowed`` (robots.txt) is asked before each read."""
     seen: set[str] = set()
     queue: list[tuple[str, int]] = [(url, 0) for url in roots]
     while queue and len(seen) < MAX_SITEMAPS:
@@ -189,6 +190,8 @@ async def walk_sitemaps(
         if url in seen:
             continue
         seen.add(url)
+        if allowed is not None and not await allowed(url):
+            continue
         data = await read_document(
             client, url, cap=cap, seconds=seconds, notes=notes, missing_ok=url in quiet_missing
         )

@@ -63,6 +63,9 @@ _font_name = _fn("FPDFFont_GetBaseFontName", ctypes.c_size_t, _VOID, _VOID, ctyp
 
 _TEXT, _PATH, _IMAGE, _SHADING, _FORM = 1, 2, 3, 4, 5
 _INVISIBLE_MODES = (3, 7)  # FPDF_TEXTRENDERMODE_INVISIBLE, _CLIP
+_CLIP_ONLY = 7  # text used only as a clipping path: never ink, even over a picture
+# A picture this share of the page or more is a scanned page: text over it is its OCR layer.
+_SCAN_SHARE = 0.25
 _STROKE_MODES = (1, 5)
 _HEADING_RATIO = 1.15
 _GRID = 16  # cells per side of the page in the index of shapes beneath text
@@ -252,8 +255,17 @@ class _PageReader:
                 continue
             left, bottom, right, top = shape.box
             if left <= x <= right and bottom <= y <= top:
+                if shape.colour is None and not self._scan_sized(shape):
+                    continue  # a small picture does not make text over it a scan's words
                 return shape.colour
         return (255, 255, 255)
+
+    def _scan_sized(self, shape: _Shape) -> bool:
+        """A picture covering a good part of the page, as a scanned page's image does."""
+        left, bottom, right, top = shape.box
+        c_left, c_bottom, c_right, c_top = (float(v) for v in self.crop)
+        page = max((c_right - c_left) * (c_top - c_bottom), 1.0)
+        return bool((right - left) * (top - bottom) >= _SCAN_SHARE * page)
 
     def visible(self, style: _Style, x: float, y: float) -> bool:
         """Whether a reader sees a run of ``style`` centred at (x, y)."""
@@ -262,10 +274,12 @@ class _PageReader:
             return False
         if 0 < style.size < 1.0:
             return False
+        if style.mode == _CLIP_ONLY or style.colour[3] == 0:
+            return False  # never ink, whatever lies beneath
         under = self.beneath(style, x, y)
-        if under is None:  # over a picture: a scanned page's words, whatever their ink
+        if under is None:  # over a scanned page's picture: its OCR words, whatever their ink
             return True
-        if style.mode in _INVISIBLE_MODES or style.colour[3] == 0:
+        if style.mode in _INVISIBLE_MODES:
             return False
         red, green, blue, _ = style.colour
         return abs(red - under[0]) > 12 or abs(green - under[1]) > 12 or abs(blue - under[2]) > 12

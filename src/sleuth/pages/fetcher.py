@@ -406,7 +406,7 @@ class Fetcher:
                 and not is_document(extraction)  # a PDF or a text file has no scripts
             ):
                 document, extraction = await self._render_fallback(
-                    url, output, document, extraction
+                    url, output, document, extraction, robots
                 )
             if extraction.outcome != "ok":
                 # Never suggest the browser for a page the browser already rendered.
@@ -526,11 +526,18 @@ class Fetcher:
         return await _checked(url, _Document(body, content_type, str(response.url), status))
 
     async def _render_fallback(
-        self, url: str, output: OutputFormat, document: _Document, extraction: Extraction
+        self,
+        url: str,
+        output: OutputFormat,
+        document: _Document,
+        extraction: Extraction,
+        robots: _RobotsGate | None,
     ) -> tuple[_Document, Extraction]:
         event("render_fallback", url=url, outcome=extraction.outcome, reason=extraction.reason)
         try:
             rendered = await _checked(url, await self._render(url))
+            if robots and rendered.final_url != url:  # a script or meta refresh moved it
+                await robots.check(rendered.final_url)
         except RenderUnavailable as exc:
             event("render_unavailable", url=url, error=exc.message)
             reason = (

@@ -94,10 +94,12 @@ def check_settings(settings: Settings) -> Tokens:
     if settings.rate_limit:
         parse_rate(settings.rate_limit)
     render(load_template(settings.suggest_prompt), settings.suggest_reserved_slugs)
-    if "*" in settings.cors_origins and tokens.enabled:
+    if "*" in settings.cors_origins and not tokens.enabled:
+        # Without tokens, any page open in the user's browser could drive the server.
         raise ConfigError(
-            "SLEUTH_CORS_ORIGINS=* is allowed only on a server without tokens",
-            hint="list the origins (https://app.example, chrome-extension://ID) instead",
+            "SLEUTH_CORS_ORIGINS=* would let any web page use a server without tokens",
+            hint="set SLEUTH_API_TOKENS, or list the origins "
+            "(https://app.example, chrome-extension://ID) instead",
         )
     for origin in settings.cors_origins:
         if origin != "*" and ("://" not in origin or origin.endswith("/")):
