@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse, Response
 
 from sleuth.cache.base import get_json, set_json
 from sleuth.errors import SleuthError, TooManyRequests, UsageError
-from sleuth.log import event
+from sleuth.log import LOGGER, event
 from sleuth.server.responses import error_response
 from sleuth.server.routes import URL_SCHEMA, Body, check_uri, parse, read_json
 
@@ -137,6 +137,16 @@ async def _run(state: ServerState, record: dict[str, Any], body: CrawlBody) -> N
         raise
     except SleuthError as error:
         record.update(status="failed", error=error.to_dict())
+    except Exception:  # a job must end, not stay "running" until it expires
+        LOGGER.exception("crawl_job_crashed", extra={"job": job})
+        record.update(
+            status="failed",
+            error={
+                "code": "internal_error",
+                "message": "the crawl failed unexpectedly",
+                "retryable": False,
+            },
+        )
     finally:
         await _save(state, record)
         await state.cache.incr(f"crawljobs:running:{who}", JOB_TTL, -1)
