@@ -199,8 +199,11 @@ def cli_workers(
     started = time.perf_counter()
     first = subprocess.Popen([*base, "--exclude", tag], env=env, stdout=subprocess.PIPE, text=True)
     others = []
+    lines = 0
     if workers > 1:
-        time.sleep(0.3)  # the first names the crawl's generation; the others join it
+        # The others join once the first has started the crawl: its first record says so.
+        assert first.stdout is not None
+        lines += bool(first.stdout.readline())
         for _ in range(workers - 1):
             others.append(
                 subprocess.Popen(
@@ -210,7 +213,6 @@ def cli_workers(
                     text=True,
                 )
             )
-    lines = 0
     for process in [first, *others]:
         out, _ = process.communicate()
         lines += len(out.splitlines())

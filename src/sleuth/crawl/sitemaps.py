@@ -21,7 +21,6 @@ from sleuth.net import deadline, read_body
 
 MAX_SITEMAPS = 200  # documents read per map, indexes included
 MAX_NESTING = 5  # index -> index -> ... deeper than this is a loop in disguise
-FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/feed+json")
 _FEED_ENDINGS: tuple[str, ...] = ("/feed", "/feed/", "/rss", "/rss/", ".rss", ".atom")
 _FEED_ENDINGS += ("/atom.xml", "/rss.xml", "/feed.xml", "/index.xml", "/atom", "/atom/")
 

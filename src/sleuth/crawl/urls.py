@@ -5,6 +5,6 @@ tracking parameters dropped and the rest sorted. The code lives with link extrac
 (:mod:`sleuth.extract.links`), beneath the crawler, which reads it from here.
 """
 
-from sleuth.extract.links import canonical, is_tracking
+from sleuth.extract.links import canonical
 
-__all__ = ["canonical", "is_tracking"]
+__all__ = ["canonical"]

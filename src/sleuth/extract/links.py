@@ -140,7 +140,8 @@ _BLOCKS = frozenset(
         "body",
     }
 )
-_FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/feed+json")
+# The feeds a map can read: RSS and Atom (a JSON Feed would need a reader of its own).
+_FEED_TYPES = ("application/rss+xml", "application/atom+xml")
 _MATCH_CHARS = 80  # enough of a block's text to find it again in the content
 
 
@@ -253,11 +254,3 @@ def judge_links(links: list[_Link], content_text: str) -> list[dict[str, Any]]:
             entry["type"] = link.type
         judged.append(entry)
     return judged
-
-
-def links_and_images(
-    root: etree._Element, url: str | None, content_text: str
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Both lists in one call, for a tree whose main content is already known."""
-    links, images = collect(root, url)
-    return judge_links(links, content_text), images

@@ -31,6 +31,7 @@ from sleuth.documents import (
     binary_type,
     is_document,
     is_pdf,
+    media_type,
 )
 from sleuth.documents import read as read_document
 from sleuth.errors import (
@@ -115,10 +116,6 @@ def normalize_input_url(url: str) -> str:
     if not url:
         raise UsageError("the URL has no host name", hint="pass an absolute http(s) URL")
     return url
-
-
-def _media_type(content_type: str | None) -> str:
-    return (content_type or "").split(";", 1)[0].strip().lower()
 
 
 class _Document:
@@ -490,7 +487,7 @@ class Fetcher:
     async def _read(self, url: str, response: httpx.Response) -> _Document:
         status = response.status_code
         content_type = response.headers.get("content-type")
-        media = _media_type(content_type)
+        media = media_type(content_type)
         if status >= 400 and status not in (403, 503):  # no body worth reading
             await _checked(
                 url,
