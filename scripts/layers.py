@@ -21,6 +21,7 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "sleuth"
 # From the ground up. Units on one line share a floor and must not import each other.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("_version", "errors"),
+    ("operation",),
     ("config",),
     ("log",),
     ("net", "cache"),
@@ -31,7 +32,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("session",),
     ("tools",),
     ("agent", "discovery"),
-    ("toolset", "api"),
+    ("api",),
+    ("toolset",),
     ("server",),
     ("commands",),
     ("cli",),

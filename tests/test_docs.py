@@ -194,9 +194,7 @@ def _body_model(path: str) -> type[BaseModel]:
 
     last = path.rstrip("/").rsplit("/", 1)[-1]
     if path == "/api/v1/links/suggest":
-        from sleuth.suggest import SuggestRequest
-
-        return SuggestRequest
+        return routes.SuggestBody
     if path == "/api/v1/crawl":
         from sleuth.server.crawl import CrawlBody
 
@@ -782,7 +780,7 @@ def test_tool_argument_table_names_real_arguments() -> None:
             problems.append(f"no tool {tool}")
             continue
         named = set(re.findall(r"`(\w+)`", re.sub(r"\([^)]*\)", "", row[1])))  # not values
-        fields = set(registry.get(tool).arguments.model_fields)
+        fields = {f.alias or n for n, f in registry.get(tool).arguments.model_fields.items()}
         if named != fields:
             problems.append(
                 f"{tool}: the table says {sorted(named)}, the tool takes {sorted(fields)}"

@@ -12,22 +12,59 @@ import asyncio
 import functools
 import inspect
 from collections.abc import Callable, Coroutine, Sequence
-from typing import TYPE_CHECKING, Any, Concatenate, Literal, ParamSpec, TypeAlias, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Concatenate,
+    Literal,
+    ParamSpec,
+    TypeAlias,
+    TypeVar,
+)
 
 from sleuth.config import Settings
 from sleuth.errors import UsageError
 from sleuth.log import Progress
-from sleuth.session import AsyncSession
+from sleuth.operation import BLANK_PATTERN, OPERATIONS, Arg, Operation, Own, ToolSpec, declare
+from sleuth.session import LLM_ERRORS, SEARCH_ERRORS, AsyncSession
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Iterator
-    from pathlib import Path
 
     from sleuth.agent import Answer
-    from sleuth.crawl.run import SiteMap
     from sleuth.discovery import Chooser, DiscoveryResult
 
 T = TypeVar("T")
+
+# discover's rules for a tool name and a BUILDER:SOURCE, written out for the schemas
+# (the discovery code checks them; pydantic's regex engine has no look-ahead).
+TOOL_NAME = r"^(?!.*(?:\.\.|//))\s*[A-Za-z0-9@][A-Za-z0-9._+@/-]{0,213}\s*$"
+_OWNER = r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}"
+_PACKAGE = r"@?[A-Za-z0-9][A-Za-z0-9._+@-]*(?:/[A-Za-z0-9][A-Za-z0-9._+-]*)?"
+FROM_SOURCE = (
+    r"^\s*(?:"
+    rf"(?:github|gh|GitHub):{_OWNER}/(?!\.\.?\s*$)(?![A-Za-z0-9._-]*\.git\s*$)[A-Za-z0-9._-]{{1,100}}"
+    r"|(?:go|golang):[a-z0-9.-]+\.[a-z]{2,}(?:/[A-Za-z0-9._~+-]+)+"
+    r"|(?:crates\.io|cargo|crates|crate|npm|pypi|pip|pipx|rubygems|gem|gems|homebrew|brew|cask"
+    rf"|cpan):(?!.*\.\.)(?=.{{1,214}}\s*$){_PACKAGE}"
+    r")\s*$"
+)
+
+
+DISCOVER_ERRORS = (
+    "usage_error",
+    "suspicious_name",
+    "not_found",
+    "ambiguous",
+    "confirmation_required",
+    "confirmation_denied",
+    "verification_failed",
+    "discover_timeout",
+    "discover_search_failed",
+    "discover_error",
+    *LLM_ERRORS,
+)
 
 
 class AsyncSleuth(AsyncSession):
@@ -36,14 +73,51 @@ class AsyncSleuth(AsyncSession):
     The session core plus the jobs that run an LLM over it (``ask``, ``discover``).
     """
 
+    @declare(
+        "ask",
+        summary="Answer a question with an LLM that searches and reads the web.",
+        result="sleuth.agent.models:Answer",
+        errors=(*SEARCH_ERRORS, *LLM_ERRORS),
+        surfaces=("cli", "http"),
+    )
     async def ask(
         self,
-        question: str,
+        question: Annotated[
+            str,
+            Arg(
+                "The question to answer.",
+                min_length=1,
+                pattern=BLANK_PATTERN,
+                positional=True,
+                metavar="QUESTION",
+            ),
+        ],
         *,
-        provider: str | None = None,
-        model: str | None = None,
-        search: Literal["auto", "native", "local"] | None = None,
-        max_turns: int | None = None,
+        provider: Annotated[
+            str | None,
+            Arg(
+                "openai, openai-responses, anthropic, gemini or ollama. "
+                "Default: SLEUTH_LLM_PROVIDER, else guessed from the keys that are set.",
+                metavar="NAME",
+            ),
+        ] = None,
+        model: Annotated[str | None, Arg("Default: SLEUTH_LLM_MODEL.", metavar="MODEL")] = None,
+        search: Annotated[
+            Literal["auto", "native", "local"] | None,
+            Arg(
+                "native: the provider's own search; local: sleuth's search providers; "
+                "auto: native for cloud providers that have it. Default: SLEUTH_LLM_SEARCH."
+            ),
+        ] = None,
+        max_turns: Annotated[
+            int | None,
+            Arg(
+                "Model calls at most. Default: SLEUTH_LLM_MAX_TURNS.",
+                ge=1,
+                le=50,
+                metavar="N",
+            ),
+        ] = None,
         on_progress: Progress | None = None,
     ) -> Answer:
         """Answer ``question`` with an LLM that searches and reads through sleuth's tools.
@@ -62,16 +136,99 @@ class AsyncSleuth(AsyncSession):
             on_progress=on_progress,
         )
 
+    @declare(
+        "discover",
+        summary="Find a tool's official source and how to install it.",
+        result="sleuth.discovery.models:DiscoveryResult",
+        errors=DISCOVER_ERRORS,
+        tool=ToolSpec(
+            "discover",
+            "Discover a tool's source",
+            "Find the official source of a developer tool (GitHub repository or package) and "
+            "the command to install it: a curated registry first, then crates.io, npm, PyPI, "
+            "RubyGems, Go, Homebrew and CPAN, then (if configured) an LLM web search verified "
+            "on GitHub. Sources marked confirmation_required must be confirmed by the user.",
+            # A model steered by web pages should not pick what gets installed.
+            in_ask=False,
+        ),
+    )
     async def discover(
         self,
-        name: str,
+        name: Annotated[
+            str,
+            Arg(
+                "The tool, e.g. ripgrep; - reads names from stdin.",
+                min_length=1,
+                max_length=214,
+                # discovery checks the rule (pydantic's regex engine has no look-ahead)
+                schema={"pattern": TOOL_NAME},
+                positional=True,
+                metavar="NAME",
+                own={
+                    "http": Own(help="The tool, e.g. ripgrep."),
+                    "tool": Own(help="The tool's name, e.g. ripgrep."),
+                },
+            ),
+        ],
         *,
-        from_source: str | None = None,
-        deterministic_only: bool = False,
-        stages: Sequence[str] | None = None,
-        batch: bool = False,
-        yes: bool = False,
-        timeout: float | None = None,
+        from_source: Annotated[
+            str | None,
+            Arg(
+                "Use this source, e.g. github:cli/cli.",
+                schema={"pattern": FROM_SOURCE},
+                wire="from",
+                flags=("--from",),
+                metavar="BUILDER:SOURCE",
+                own={
+                    "tool": Own(
+                        help="A source you already know, as builder:source (github:cli/cli)."
+                    )
+                },
+            ),
+        ] = None,
+        deterministic_only: Annotated[
+            bool,
+            Arg(
+                "Registry and ecosystems only, no LLM.",
+                own={
+                    "tool": Own(help="Only the registry and package ecosystems; no LLM web search.")
+                },
+            ),
+        ] = False,
+        stages: Annotated[
+            Sequence[Literal["registry", "ecosystem", "llm"]] | None,
+            Arg(
+                "Stages to run: registry,ecosystem,llm (default all).",
+                comma=True,
+                metavar="LIST",
+                own={"tool": Own(help="Which stages to run, in chain order. Default: all.")},
+            ),
+        ] = None,
+        batch: Annotated[
+            bool,
+            Arg(
+                "Never ask: take the top match when ambiguous; one JSON line per name.",
+                on=("cli", "http"),
+            ),
+        ] = False,
+        yes: Annotated[
+            bool,
+            Arg(
+                "Accept a web-found source without asking (not forks).",
+                on=("cli", "http"),
+                flags=("--yes", "-y"),
+            ),
+        ] = False,
+        timeout: Annotated[
+            float | None,
+            Arg(
+                "Seconds for web discovery. Default 15.",
+                ge=1,
+                le=600,
+                on=("cli", "http"),
+                metavar="S",
+            ),
+        ] = None,
         on_progress: Progress | None = None,
         choose: Chooser | None = None,
     ) -> DiscoveryResult:
@@ -95,85 +252,15 @@ class AsyncSleuth(AsyncSession):
             choose=choose,
         )
 
-    async def map(
-        self,
-        url: str,
-        *,
-        scope: Literal["host", "domain", "prefix"] = "host",
-        include: Sequence[str] = (),
-        exclude: Sequence[str] = (),
-        limit: int = 10_000,
-        respect_robots: bool = True,
-    ) -> SiteMap:
-        """A site's URLs from its sitemaps, feeds and start page, without reading them all."""
-        from sleuth.crawl.run import site_map
 
-        return await site_map(
-            self.settings,
-            self.cache,
-            url,
-            scope=scope,
-            include=tuple(include),
-            exclude=tuple(exclude),
-            limit=limit,
-            respect_robots=respect_robots,
-            resolver=self.resolver,
-        )
-
-    async def crawl(
-        self,
-        url: str,
-        *,
-        scope: Literal["host", "domain", "prefix"] = "host",
-        include: Sequence[str] = (),
-        exclude: Sequence[str] = (),
-        max_pages: int = 100,
-        max_depth: int = 5,
-        sitemaps: bool = False,
-        concurrency: int = 2,
-        delay: float = 0.25,
-        resume: bool = False,
-        respect_robots: bool = True,
-        format: Literal["text", "markdown"] = "text",
-        out: Path | None = None,
-        llms_txt: Path | None = None,
-    ) -> AsyncGenerator[dict[str, Any], None]:
-        """Read a site breadth first within ``scope``; yields each page's record (the fetch
-        result's fields plus ``depth`` and ``parent``) as it is done, failures included."""
-        from sleuth.crawl.crawler import CrawlOptions
-        from sleuth.crawl.run import CrawlRun
-
-        options = CrawlOptions(
-            scope=scope,
-            include=tuple(include),
-            exclude=tuple(exclude),
-            max_pages=max_pages,
-            max_depth=max_depth,
-            sitemaps=sitemaps,
-            concurrency=concurrency,
-            delay=delay,
-            resume=resume,
-            respect_robots=respect_robots,
-            output=format,
-        )
-        run = CrawlRun(
-            self.settings,
-            self.cache,
-            url,
-            options,
-            resolver=self.resolver,
-            out=out,
-            llms_txt=llms_txt,
-        )
-        async with run:
-            async for record in run.pages():
-                yield record
-            await run.finish()
+def operations() -> dict[str, Operation]:
+    """Every declared operation by name: the session core's and this module's."""
+    return dict(OPERATIONS)
 
 
 P = ParamSpec("P")
 R = TypeVar("R")
-Operation: TypeAlias = Callable[Concatenate[AsyncSleuth, P], Coroutine[Any, Any, R]]
+Method: TypeAlias = Callable[Concatenate[AsyncSleuth, P], Coroutine[Any, Any, R]]
 
 
 def _signed(call: Callable[..., Any], method: Callable[..., Any], *, drop_self: bool) -> None:
@@ -185,7 +272,7 @@ def _signed(call: Callable[..., Any], method: Callable[..., Any], *, drop_self: 
     call.__signature__ = signature  # type: ignore[attr-defined]
 
 
-def _blocking(method: Operation[P, R]) -> Callable[Concatenate[Sleuth, P], R]:
+def _blocking(method: Method[P, R]) -> Callable[Concatenate[Sleuth, P], R]:
     def call(self: Sleuth, /, *args: P.args, **kwargs: P.kwargs) -> R:
         return self._run(method(self._async, *args, **kwargs))
 
@@ -193,7 +280,31 @@ def _blocking(method: Operation[P, R]) -> Callable[Concatenate[Sleuth, P], R]:
     return call
 
 
-def _one_shot(method: Operation[P, R]) -> Callable[P, R]:
+def _blocking_stream(
+    method: Callable[Concatenate[AsyncSleuth, P], AsyncGenerator[T, None]],
+) -> Callable[Concatenate[Sleuth, P], Iterator[T]]:
+    """An async iterator of the session as a blocking one, each step on the client's loop."""
+
+    def call(self: Sleuth, /, *args: P.args, **kwargs: P.kwargs) -> Iterator[T]:
+        items = method(self._async, *args, **kwargs)
+
+        async def step() -> T:
+            return await items.__anext__()
+
+        try:
+            while True:
+                try:
+                    yield self._run(step())
+                except StopAsyncIteration:
+                    return
+        finally:
+            self._run(items.aclose())
+
+    _signed(call, method, drop_self=False)
+    return call
+
+
+def _one_shot(method: Method[P, R]) -> Callable[P, R]:
     """A blocking call with default settings, in a client of its own."""
 
     def call(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -204,7 +315,7 @@ def _one_shot(method: Operation[P, R]) -> Callable[P, R]:
     return call
 
 
-def _async_one_shot(method: Operation[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
+def _async_one_shot(method: Method[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
     async def call(*args: P.args, **kwargs: P.kwargs) -> R:
         async with AsyncSleuth() as client:
             return await method(client, *args, **kwargs)
@@ -244,21 +355,7 @@ class Sleuth:
     discover = _blocking(AsyncSleuth.discover)
     map = _blocking(AsyncSleuth.map)
 
-    def crawl(self, url: str, **options: Any) -> Iterator[dict[str, Any]]:
-        """:meth:`AsyncSleuth.crawl` as a blocking iterator of page records."""
-        pages = self._async.crawl(url, **options)
-
-        async def step() -> dict[str, Any]:
-            return await pages.__anext__()
-
-        try:
-            while True:
-                try:
-                    yield self._run(step())
-                except StopAsyncIteration:
-                    return
-        finally:
-            self._run(pages.aclose())
+    crawl = _blocking_stream(AsyncSleuth.crawl)
 
     def close(self) -> None:
         try:

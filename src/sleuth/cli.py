@@ -114,6 +114,10 @@ def _report(error: dict[str, Any]) -> None:
 def _invoked(argv: list[str]) -> typer.Typer:
     """The app with only the command this run names, so that start-up builds one command's
     options rather than every command's. Anything unclear gets the whole app."""
+    if "--version" in argv:  # answered before any command is built (or its declaration read)
+        slim = copy.copy(app)
+        slim.registered_commands, slim.registered_groups = [], []
+        return slim
     args = iter(argv)
     for arg in args:
         if arg == "--config":

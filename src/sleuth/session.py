@@ -8,24 +8,112 @@ own without reaching up to :mod:`sleuth.api`, which adds ``ask`` and ``discover`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncGenerator, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 
 from sleuth.cache import Cache, open_cache
 from sleuth.config import Settings, load_settings
-from sleuth.errors import UsageError
+from sleuth.errors import ERRORS, UsageError
 from sleuth.log import Progress
+from sleuth.operation import BLANK_PATTERN, Arg, Own, ToolSpec, declare, operation_of
 
 if TYPE_CHECKING:
+    from sleuth.crawl.run import CrawlRun, SiteMap
     from sleuth.digest import Digest
     from sleuth.pages import Fetcher, FetchResult
-    from sleuth.pages.fetcher import OutputFormat, RenderMode
     from sleuth.stack import Project
     from sleuth.suggest import Suggester, SuggestResult
     from sleuth.websearch import ProviderChain, SearchResponse
+
+RenderMode = Literal["auto", "always", "never"]
+Scope = Literal["host", "domain", "prefix"]
+MAX_QUERY_CHARS = 400
+MAX_QUESTION_CHARS = 400  # longer questions are refused: search engines cut them anyway
+# What may go wrong when a page is read (pages/result.py's outcomes), and a search.
+FETCH_ERRORS = (
+    "usage_error",
+    "blocked",
+    "robots_disallowed",
+    "http_error",
+    "rate_limited",
+    "timeout",
+    "too_large",
+    "unsupported_type",
+    "block_page",
+    "js_required",
+    "empty_extraction",
+    "network_error",
+    "render_unavailable",
+    "encrypted",
+    "corrupt_document",
+    "no_text_layer",
+    "start_past_end",
+)
+SEARCH_ERRORS = (
+    "usage_error",
+    "search_error",
+    "provider_auth",
+    "search_unavailable",
+    "search_budget_exhausted",
+    "no_results",
+)
+LLM_ERRORS = (
+    "llm_not_configured",
+    "budget_exceeded",
+    *(c for c in ERRORS if c.startswith("llm_") and c != "llm_not_configured"),
+)
+
+# Parameters that several operations share, written once.
+URL_ARG = Arg(
+    "The page to fetch (http or https).",
+    min_length=1,
+    schema={"format": "uri"},
+    positional=True,
+    metavar="URL",
+    own={"tool": Own(help="The http(s) URL of the page to read.")},
+)
+RENDER_ARG = Arg(
+    "Headless browser: auto (only when a page needs JavaScript), always or never. "
+    "Default: SLEUTH_RENDER, else auto.",
+    on=("cli", "http"),
+)
+ROBOTS_ARG = Arg(
+    "Obey the site's robots.txt (only a person at the CLI or in Python may say no).",
+    on=("cli",),
+    negate="--ignore-robots",
+    own={"cli": Own(help="Fetch even where robots.txt forbids it.")},
+)
+RECENCY_ARG = Arg(
+    "Only results from the last DAYS.",
+    ge=1,
+    le=3650,
+    metavar="DAYS",
+    own={"tool": Own(help="Only pages from the last N days.")},
+)
+SITES_ARG = Arg(
+    "Only this site (repeatable).",
+    pattern=BLANK_PATTERN,
+    wire="site",
+    flags=("--site",),
+    metavar="SITE",
+    own={"tool": Own(help="Only results from these domains, e.g. python.org.")},
+)
+SCOPE_ARG = Arg(
+    "host: the start's host; domain: its registrable domain; "
+    "prefix: the start's path up to its last '/'.",
+)
+INCLUDE_ARG = Arg(
+    "Only paths matching GLOB; repeatable.",
+    max_items=20,
+    on=("cli", "http"),
+    flags=("--include",),
+    metavar="GLOB",
+)
+EXCLUDE_ARG = replace(
+    INCLUDE_ARG, help="Skip paths matching GLOB; repeatable.", flags=("--exclude",)
+)
 
 
 class AsyncSession:
@@ -72,16 +160,55 @@ class AsyncSession:
             self._chain = ProviderChain(self.settings, self.cache, resolver=self.resolver)
         return self._chain
 
+    @declare(
+        "fetch",
+        summary="Fetch a page safely and print its main text.",
+        result="sleuth.pages.result:FetchResult",
+        errors=FETCH_ERRORS,
+        tool=ToolSpec(
+            "fetch_page",
+            "Fetch page",
+            "Read the main text of a web page (public http/https URLs; robots.txt is obeyed). "
+            "Long pages come in parts: pass next_start_index as start_index to read on. "
+            "Cite the page as [n].",
+        ),
+    )
     async def fetch(
         self,
-        url: str,
+        url: Annotated[str, URL_ARG],
         *,
-        format: OutputFormat = "text",
-        render: RenderMode | None = None,
-        refresh: bool = False,
-        respect_robots: bool = True,
-        max_chars: int | None = None,
-        start_index: int = 0,
+        format: Annotated[
+            Literal["text", "markdown", "html"],
+            Arg(
+                "Main text, Markdown, or the cleaned main-content HTML.",
+                on=("cli", "http"),
+                flags=("--format", "-f"),
+            ),
+        ] = "text",
+        max_chars: Annotated[
+            int | None,
+            Arg(
+                "At most this many characters of text; read on from start_index.",
+                ge=1,
+                metavar="N",
+                own={
+                    "cli": Own(help="Print at most N characters; page on with --start-index."),
+                    "tool": Own(default=5000, ge=200, le=20000, help="Characters to return."),
+                },
+            ),
+        ] = None,
+        start_index: Annotated[
+            int,
+            Arg(
+                "Start at character N of the text.",
+                ge=0,
+                metavar="N",
+                own={"tool": Own(help="Character to start from, to read on where a page was cut.")},
+            ),
+        ] = 0,
+        render: Annotated[RenderMode | None, RENDER_ARG] = None,
+        refresh: Annotated[bool, Arg("Bypass the cache.", on=("cli", "http"))] = False,
+        respect_robots: Annotated[bool, ROBOTS_ARG] = True,
     ) -> FetchResult:
         """Fetch one page; robots.txt is obeyed unless ``respect_robots=False``."""
         return await self.fetcher.fetch(
@@ -94,35 +221,77 @@ class AsyncSession:
             start_index=start_index,
         )
 
+    @declare(
+        "search",
+        summary="Search the web with provider fallback.",
+        result="sleuth.websearch:SearchResponse",
+        errors=SEARCH_ERRORS,
+        tool=ToolSpec(
+            "web_search",
+            "Web search",
+            "Search the web. Returns numbered results (title, URL, snippet); cite them as [n]. "
+            "Use fetch_page to read a result before relying on it.",
+        ),
+    )
     async def search(
         self,
-        query: str,
+        query: Annotated[
+            str,
+            Arg(
+                "What to search for.",
+                what="the search query",
+                min_length=1,
+                max_length=MAX_QUERY_CHARS,
+                pattern=BLANK_PATTERN,
+                positional=True,
+                metavar="QUERY",
+                own={"tool": Own(help="What to search the web for.")},
+            ),
+        ],
         *,
-        max_results: int | None = None,
-        provider: str | None = None,
-        recency_days: int | None = None,
-        sites: Sequence[str] = (),
-        exclude_sites: Sequence[str] = (),
+        max_results: Annotated[
+            int | None,
+            Arg(
+                "How many results, 1-10. Default: SLEUTH_MAX_RESULTS.",
+                ge=1,
+                le=10,
+                flags=("-n", "--max-results"),
+                metavar="N",
+                own={"tool": Own(default=5, help="How many results, 1-10.")},
+            ),
+        ] = None,
+        provider: Annotated[
+            str | None,
+            Arg(
+                "Ask only this provider (brave, tavily, serpapi, searxng, duckduckgo, "
+                "or a plugin).",
+                on=("cli", "http"),
+                metavar="NAME",
+            ),
+        ] = None,
+        recency_days: Annotated[int | None, RECENCY_ARG] = None,
+        sites: Annotated[Sequence[str], SITES_ARG] = (),
+        exclude_sites: Annotated[
+            Sequence[str],
+            Arg(
+                "Never this site (repeatable).",
+                pattern=BLANK_PATTERN,
+                on=("cli", "http"),
+                wire="exclude_site",
+                flags=("--exclude-site",),
+                metavar="SITE",
+            ),
+        ] = (),
     ) -> SearchResponse:
         from sleuth.websearch import ProviderChain, SearchQuery
 
-        if any(not site.strip() for site in (*sites, *exclude_sites)):
-            raise UsageError("a --site or --exclude-site value is empty", hint="name a domain")
-        try:
-            request = SearchQuery(
-                query=query,
-                max_results=max_results or self.settings.max_results,
-                recency_days=recency_days,
-                site_include=list(sites),
-                site_exclude=list(exclude_sites),
-            )
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            if first["loc"] and first["loc"][0] == "query":
-                raise UsageError(
-                    "the search query is empty", hint="give words to search for"
-                ) from None
-            raise UsageError(f"invalid search: {first['msg']}") from None
+        request = SearchQuery(
+            query=query,
+            max_results=max_results or self.settings.max_results,
+            recency_days=recency_days,
+            site_include=list(sites),
+            site_exclude=list(exclude_sites),
+        )
         if provider:
             from sleuth.websearch.registry import known_providers
 
@@ -140,16 +309,70 @@ class AsyncSession:
                 await chain.aclose()
         return await self.chain.search(request)
 
+    @declare(
+        "research",
+        summary="Answer a question with cited bullets.",
+        result="sleuth.digest.models:Digest",
+        errors=(*SEARCH_ERRORS, "budget_exceeded"),
+        tool=ToolSpec(
+            "research",
+            "Research",
+            "Answer a question from the web: searches, reads the best pages and returns short "
+            "verbatim findings, each citing its page as [n]. Slower than web_search, but every "
+            "finding comes from a page that was actually read.",
+        ),
+    )
     async def research(
         self,
-        question: str,
+        question: Annotated[
+            str,
+            Arg(
+                "The question to research.",
+                what="the research question",
+                min_length=1,
+                max_length=MAX_QUESTION_CHARS,
+                pattern=BLANK_PATTERN,
+                positional=True,
+                metavar="QUESTION",
+            ),
+        ],
         *,
-        focus: str | None = None,
-        max_results: int | None = None,
-        max_pages: int | None = None,
-        recency_days: int | None = None,
-        sites: Sequence[str] = (),
-        deadline: float | None = None,
+        focus: Annotated[
+            str | None, Arg("What matters most in the answer.", metavar="TEXT")
+        ] = None,
+        max_results: Annotated[
+            int | None,
+            Arg(
+                "Search results to consider, 1-10. Default: SLEUTH_MAX_RESULTS.",
+                ge=1,
+                le=10,
+                on=("cli", "http"),
+                metavar="N",
+            ),
+        ] = None,
+        max_pages: Annotated[
+            int | None,
+            Arg(
+                "Pages to read, 1-10. Default: SLEUTH_MAX_PAGES.",
+                ge=1,
+                le=10,
+                metavar="N",
+                own={"tool": Own(default=3, le=5, help="Pages to read, 1-5.")},
+            ),
+        ] = None,
+        recency_days: Annotated[int | None, RECENCY_ARG] = None,
+        sites: Annotated[Sequence[str], replace(SITES_ARG, on=("cli", "http"))] = (),
+        deadline: Annotated[
+            float | None,
+            Arg(
+                "Overall time in seconds; pages still loading then are dropped. "
+                "Default: SLEUTH_RESEARCH_DEADLINE.",
+                ge=0.1,
+                le=600,
+                on=("cli", "http"),
+                metavar="SECONDS",
+            ),
+        ] = None,
         on_progress: Progress | None = None,
     ) -> Digest:
         from sleuth.digest import run_research
@@ -168,19 +391,50 @@ class AsyncSession:
             on_progress=on_progress,
         )
 
+    @declare(
+        "detect",
+        summary="Find every project in a repository: its stack, build and run.",
+        result="sleuth.stack.model:Project",
+        errors=("usage_error", *LLM_ERRORS),
+        surfaces=("cli", "tool"),
+        local=True,
+        tool=ToolSpec(
+            "detect",
+            "Detect stack",
+            "Find every project in a local repository (one per service in a monorepo) with "
+            "its language, build system, framework, runtime, build and run commands and ports.",
+            in_ask=False,
+            open_world=False,
+        ),
+    )
     async def detect(
         self,
-        path: Path | str = ".",
+        path: Annotated[
+            Path | str,
+            Arg(
+                "The repository to scan. Default: here.",
+                min_length=1,
+                positional=True,
+                metavar="PATH",
+                own={"tool": Own(help="The repository folder to scan.")},
+            ),
+        ] = ".",
         *,
-        mode: str | None = None,
-        provider: str | None = None,
-        model: str | None = None,
+        mode: Annotated[
+            Literal["full", "static", "llm", "llm_only"] | None,
+            Arg(
+                "static: detectors only; full: an LLM names what they cannot (when one is "
+                "configured); llm: the LLM names everything. Default: SLEUTH_DETECTION_MODE.",
+                own={"tool": Own(default="static")},
+            ),
+        ] = None,
+        provider: Annotated[
+            str | None,
+            Arg("LLM provider for full and llm modes.", on=("cli",), metavar="NAME"),
+        ] = None,
+        model: Annotated[str | None, Arg("LLM model.", on=("cli",), metavar="MODEL")] = None,
     ) -> list[Project]:
-        """Every project in a repository and its stack; see :mod:`sleuth.stack`.
-
-        ``mode`` is ``full`` (static, then a model for what static cannot place, when one
-        is configured), ``static`` or ``llm``; default ``SLEUTH_DETECTION_MODE``.
-        """
+        """Every project in a repository and its stack; see :mod:`sleuth.stack`."""
         from sleuth.stack.run import detect_stack
 
         return await detect_stack(
@@ -208,11 +462,251 @@ class AsyncSession:
             )
         return self._suggester
 
+    @declare(
+        "suggest",
+        summary="Suggest a link's slug, title, description and tags.",
+        result="sleuth.suggest.fields:Suggestion",
+        errors=(*FETCH_ERRORS, *LLM_ERRORS),
+        surfaces=("cli", "http"),
+        lenient=True,  # the links API's contract: unknown keys are ignored for later use
+    )
     async def suggest(
-        self, url: str, *, title: str | None = None, description: str | None = None
+        self,
+        url: Annotated[
+            str,
+            Arg(
+                "The page to suggest a link for.",
+                positional=True,
+                metavar="URL",
+                # A body without a url gets the suggester's own 400, not a schema error.
+                own={"http": Own(default="")},
+            ),
+        ],
+        *,
+        title: Annotated[str | None, Arg("The page's title, if known.", metavar="TEXT")] = None,
+        description: Annotated[
+            str | None, Arg("The page's description, if known.", metavar="TEXT")
+        ] = None,
     ) -> SuggestResult:
         """Slug, title, description and tags for a link; see :mod:`sleuth.suggest`."""
         return await self.suggester.suggest(url, title, description)
+
+    @declare(
+        "map",
+        summary="List a site's URLs from its sitemaps, feeds and links.",
+        result="sleuth.crawl.run:SiteMap",
+        errors=FETCH_ERRORS,
+        surfaces=("cli", "tool"),
+        tool=ToolSpec(
+            "map_site",
+            "Map site",
+            "List a site's URLs (from its sitemaps, feeds and start page) without reading "
+            "them. Use it to find the right pages of a documentation site, then read them "
+            "with fetch_page.",
+            in_ask=False,
+        ),
+    )
+    async def map(
+        self,
+        url: Annotated[
+            str,
+            Arg(
+                "The site's start page.",
+                min_length=1,
+                positional=True,
+                metavar="URL",
+                own={"tool": Own(help="The site's start page (http or https).")},
+            ),
+        ],
+        *,
+        scope: Annotated[Scope, SCOPE_ARG] = "host",
+        include: Annotated[Sequence[str], INCLUDE_ARG] = (),
+        exclude: Annotated[Sequence[str], EXCLUDE_ARG] = (),
+        limit: Annotated[
+            int,
+            Arg(
+                "At most N URLs.",
+                ge=1,
+                le=100_000,
+                metavar="N",
+                own={"tool": Own(default=100, le=1000, help="At most this many URLs.")},
+            ),
+        ] = 10_000,
+        respect_robots: Annotated[
+            bool,
+            replace(ROBOTS_ARG, own={"cli": Own(help="Read even where robots.txt forbids it.")}),
+        ] = True,
+    ) -> SiteMap:
+        """A site's URLs from its sitemaps, feeds and start page, without reading them all."""
+        from sleuth.crawl.run import site_map
+
+        return await site_map(
+            self.settings,
+            self.cache,
+            url,
+            scope=scope,
+            include=tuple(include),
+            exclude=tuple(exclude),
+            limit=limit,
+            respect_robots=respect_robots,
+            resolver=self.resolver,
+        )
+
+    @declare(
+        "crawl",
+        summary="Read a site breadth first, politely, within a scope.",
+        result="sleuth.pages.result:FetchResult",
+        errors=FETCH_ERRORS,
+        tool=ToolSpec(
+            "crawl_site",
+            "Crawl site",
+            "Read up to 20 pages of one site, breadth first from a start URL (robots.txt "
+            "obeyed, politely). Returns an llms.txt-style index and each page's text, cited "
+            "as [n].",
+            in_ask=False,
+        ),
+    )
+    async def crawl(
+        self,
+        url: Annotated[
+            str,
+            Arg(
+                "Where the crawl starts.",
+                min_length=1,
+                schema={"format": "uri"},
+                positional=True,
+                metavar="URL",
+                own={"tool": Own(help="Where to start (http or https).")},
+            ),
+        ],
+        *,
+        scope: Annotated[Scope, replace(SCOPE_ARG, own={"tool": Own(default="prefix")})] = "host",
+        include: Annotated[Sequence[str], INCLUDE_ARG] = (),
+        exclude: Annotated[Sequence[str], EXCLUDE_ARG] = (),
+        max_pages: Annotated[
+            int,
+            Arg(
+                "Read at most N pages (all runs).",
+                ge=1,
+                metavar="N",
+                own={
+                    "http": Own(help="default: 100, or the server's cap"),
+                    "tool": Own(default=10, le=20, help="Pages to read, 1-20."),
+                },
+            ),
+        ] = 100,
+        max_depth: Annotated[
+            int,
+            Arg(
+                "Links from the start.",
+                ge=0,
+                le=100,
+                on=("cli", "http"),
+                metavar="N",
+                own={"http": Own(le=20)},
+            ),
+        ] = 5,
+        sitemaps: Annotated[
+            bool, Arg("Also start from the URLs the sitemaps list.", on=("cli", "http"))
+        ] = False,
+        concurrency: Annotated[
+            int,
+            Arg(
+                "Requests in flight per host.",
+                ge=1,
+                le=32,
+                on=("cli", "http"),
+                metavar="N",
+                own={"http": Own(le=4)},
+            ),
+        ] = 2,
+        delay: Annotated[
+            float,
+            Arg(
+                "Least time between requests to a host (or Crawl-delay).",
+                ge=0,
+                le=60,
+                on=("cli", "http"),
+                metavar="SECONDS",
+                # A remote caller cannot make sleuth less polite than the CLI's default.
+                own={"http": Own(ge=0.25)},
+            ),
+        ] = 0.25,
+        resume: Annotated[
+            bool,
+            Arg("Continue this crawl where it stopped, or join it as a worker.", on=("cli",)),
+        ] = False,
+        respect_robots: Annotated[
+            bool,
+            replace(ROBOTS_ARG, own={"cli": Own(help="Read even where robots.txt forbids it.")}),
+        ] = True,
+        format: Annotated[
+            Literal["text", "markdown"],
+            Arg("Each page's text as plain text or Markdown.", on=("http",)),
+        ] = "text",
+        render: Annotated[
+            RenderMode | None,
+            replace(
+                RENDER_ARG,
+                on=("cli",),
+                own={
+                    "cli": Own(
+                        help="Headless browser: auto (when a page needs JavaScript), always, never."
+                    )
+                },
+            ),
+        ] = None,
+        out: Annotated[
+            Path | None, Arg("Write one Markdown file per page here.", on=("cli",), metavar="DIR")
+        ] = None,
+        llms_txt: Annotated[
+            Path | None,
+            Arg("Write an llms.txt here.", on=("cli",), flags=("--llms-txt",), metavar="FILE"),
+        ] = None,
+    ) -> AsyncGenerator[dict[str, Any], None]:
+        """Read a site breadth first within ``scope``; yields each page's record (the fetch
+        result's fields plus ``depth`` and ``parent``) as it is done, failures included."""
+        async with self.crawl_run(
+            url,
+            scope=scope,
+            include=include,
+            exclude=exclude,
+            max_pages=max_pages,
+            max_depth=max_depth,
+            sitemaps=sitemaps,
+            concurrency=concurrency,
+            delay=delay,
+            resume=resume,
+            respect_robots=respect_robots,
+            format=format,
+            render=render,
+            out=out,
+            llms_txt=llms_txt,
+        ) as run:
+            async for record in run.pages():
+                yield record
+            await run.finish()
+
+    def crawl_run(self, url: str, **options: Any) -> CrawlRun:
+        """A :class:`~sleuth.crawl.run.CrawlRun` of :meth:`crawl`'s options, for a caller
+        that watches its progress and notes (the CLI's progress bar)."""
+        from sleuth.crawl.crawler import CrawlOptions
+        from sleuth.crawl.run import CrawlRun
+
+        operation_of(AsyncSession.crawl).check(options)  # the CLI comes here directly
+        out, llms_txt = options.pop("out", None), options.pop("llms_txt", None)
+        options["output"] = options.pop("format", "text")
+        for name in ("include", "exclude"):
+            options[name] = tuple(options.get(name, ()))
+        return CrawlRun(
+            self.settings,
+            self.cache,
+            url,
+            CrawlOptions(**options),
+            resolver=self.resolver,
+            out=out,
+            llms_txt=llms_txt,
+        )
 
     async def aclose(self) -> None:
         if self._suggester is not None:

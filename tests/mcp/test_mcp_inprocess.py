@@ -86,7 +86,9 @@ async def test_lists_every_registry_tool_with_schemas_and_annotations(
         assert declared.title == tool.title
         assert declared.description == tool.description
         assert declared.input_schema == tool.parameters
-        assert set(declared.input_schema["properties"]) == set(tool.arguments.model_fields)
+        assert set(declared.input_schema["properties"]) == {
+            f.alias or name for name, f in tool.arguments.model_fields.items()
+        }
         assert declared.output_schema is not None
         assert declared.output_schema["type"] == "object"
         assert set(declared.output_schema["properties"]) == set(tool.output.model_fields)

@@ -82,8 +82,8 @@ def test_the_openapi_document_is_valid_openapi_3_1(launch: Launch) -> None:
     schemas = spec["components"]["schemas"]
     codes = schemas["Error"]["properties"]["code"]["enum"]
     assert {"USAGE_ERROR", "OUT_OF_SCOPE", "START_PAST_END", "MISDIRECTED_REQUEST"} <= set(codes)
-    assert "url" in schemas["SuggestRequest"]["required"]
-    assert schemas["SuggestRequest"]["properties"]["url"]["format"] == "uri"
+    assert "url" in schemas["SuggestBody"]["required"]
+    assert schemas["SuggestBody"]["properties"]["url"]["format"] == "uri"
     assert schemas["FetchBody"]["properties"]["url"]["format"] == "uri"
     assert schemas["ResearchBody"]["properties"]["question"]["pattern"] == r"\S"
     assert spec["paths"]["/api/v1/search"]["post"]["responses"]["429"]["headers"]

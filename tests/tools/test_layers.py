@@ -101,6 +101,12 @@ class Repository:
     async def research(self, question: str, **options: Any) -> Any:
         raise AssertionError("not called")
 
+    async def map(self, url: str, **options: Any) -> Any:
+        raise AssertionError("not called")
+
+    def crawl_run(self, url: str, **options: Any) -> Any:
+        raise AssertionError("not called")
+
     async def detect(self, path: Path | str = ".", *, mode: str | None = None) -> list[Any]:
         self.asked.append((str(path), mode))
         return []

@@ -5,50 +5,20 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sleuth.commands import output
+from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, MarkdownOrJson, session
 
 if TYPE_CHECKING:
     from sleuth.agent import Answer
 
 
-class SearchChoice(StrEnum):
-    auto = "auto"
-    native = "native"
-    local = "local"
-
-
-def ask(  # noqa: PLR0917 - typer takes one parameter per flag
-    question: Annotated[str, typer.Argument(metavar="QUESTION", help="The question to answer.")],
-    provider: Annotated[
-        str | None,
-        typer.Option(
-            metavar="NAME",
-            help="openai, openai-responses, anthropic, gemini or ollama. "
-            "Default: SLEUTH_LLM_PROVIDER, else guessed from the keys that are set.",
-        ),
-    ] = None,
-    model: Annotated[
-        str | None, typer.Option(metavar="MODEL", help="Default: SLEUTH_LLM_MODEL.")
-    ] = None,
-    search: Annotated[
-        SearchChoice | None,
-        typer.Option(
-            help="native: the provider's own search; local: sleuth's search providers; "
-            "auto: native for cloud providers that have it. Default: SLEUTH_LLM_SEARCH."
-        ),
-    ] = None,
-    max_turns: Annotated[
-        int | None,
-        typer.Option(
-            metavar="N", min=1, max=50, help="Model calls at most. Default: SLEUTH_LLM_MAX_TURNS."
-        ),
-    ] = None,
+@derive.command("sleuth.api:AsyncSleuth.ask")
+def ask(
+    arguments: dict[str, Any],
     format: Annotated[
         MarkdownOrJson | None,
         typer.Option(
@@ -80,14 +50,7 @@ def ask(  # noqa: PLR0917 - typer takes one parameter per flag
                 status.update(output.escape(ask_progress(stage, detail)))
 
         async with client:
-            return await client.ask(
-                question,
-                provider=provider,
-                model=model,
-                search=search.value if search else None,
-                max_turns=max_turns,
-                on_progress=progress if watching else None,
-            )
+            return await client.ask(**arguments, on_progress=progress if watching else None)
 
     with output.status("thinking", watching and not json_output, screen) as status:
         answer = asyncio.run(run(status))

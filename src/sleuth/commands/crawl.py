@@ -5,65 +5,20 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from pathlib import Path
-from typing import Annotated
+from typing import Any
 
 import typer
 
-from sleuth.commands import output
-from sleuth.commands.options import RenderChoice, ResolveOption, session
-from sleuth.commands.sitemap import (
-    ExcludeOption,
-    FormatOption,
-    IgnoreRobots,
-    IncludeOption,
-    JsonlFlag,
-    ListFormat,
-    ScopeChoice,
-    ScopeOption,
-)
+from sleuth.commands import derive, output
+from sleuth.commands.options import ResolveOption, session
+from sleuth.commands.sitemap import FormatOption, JsonlFlag, ListFormat
 from sleuth.errors import EXIT_CODES
 
 
-def crawl_command(  # noqa: PLR0917 - typer takes one parameter per flag
-    url: Annotated[str, typer.Argument(metavar="URL", help="Where the crawl starts.")],
-    scope: ScopeOption = ScopeChoice.host,
-    include: IncludeOption = None,
-    exclude: ExcludeOption = None,
-    max_pages: Annotated[
-        int, typer.Option(metavar="N", min=1, help="Read at most N pages (all runs).")
-    ] = 100,
-    max_depth: Annotated[int, typer.Option(metavar="N", min=0, help="Links from the start.")] = 5,
-    sitemaps: Annotated[
-        bool, typer.Option("--sitemaps", help="Also start from the URLs the sitemaps list.")
-    ] = False,
-    concurrency: Annotated[
-        int, typer.Option(metavar="N", min=1, max=32, help="Requests in flight per host.")
-    ] = 2,
-    delay: Annotated[
-        float,
-        typer.Option(
-            metavar="SECONDS", min=0, help="Least time between requests to a host (or Crawl-delay)."
-        ),
-    ] = 0.25,
-    resume: Annotated[
-        bool,
-        typer.Option(
-            "--resume", help="Continue this crawl where it stopped, or join it as a worker."
-        ),
-    ] = False,
+@derive.command("sleuth.api:AsyncSleuth.crawl")
+def crawl_command(
+    arguments: dict[str, Any],
     format: FormatOption = ListFormat.text,
-    out: Annotated[
-        Path | None, typer.Option(metavar="DIR", help="Write one Markdown file per page here.")
-    ] = None,
-    llms_txt: Annotated[
-        Path | None, typer.Option("--llms-txt", metavar="FILE", help="Write an llms.txt here.")
-    ] = None,
-    render: Annotated[
-        RenderChoice | None,
-        typer.Option(help="Headless browser: auto (when a page needs JavaScript), always, never."),
-    ] = None,
-    ignore_robots: IgnoreRobots = False,
     resolve: ResolveOption = None,
     json_output: JsonlFlag = False,
 ) -> None:
@@ -71,38 +26,14 @@ def crawl_command(  # noqa: PLR0917 - typer takes one parameter per flag
 
     One record per page, failures included.
     """
-    from sleuth.crawl.crawler import CrawlOptions
-    from sleuth.crawl.run import CrawlRun
-
     machine = json_output or format is ListFormat.jsonl
-    options = CrawlOptions(
-        scope=scope.value,
-        include=tuple(include or ()),
-        exclude=tuple(exclude or ()),
-        max_pages=max_pages,
-        max_depth=max_depth,
-        sitemaps=sitemaps,
-        concurrency=concurrency,
-        delay=delay,
-        resume=resume,
-        respect_robots=not ignore_robots,
-        render=render.value if render else None,
-    )
     client = session(resolve)
     progress = output.CrawlProgress(sys.stderr.isatty())
     outcomes: list[str] = []
 
     async def run() -> None:
         async with client:
-            crawl = CrawlRun(
-                client.settings,
-                client.cache,
-                url,
-                options,
-                resolver=client.resolver,
-                out=out,
-                llms_txt=llms_txt,
-            )
+            crawl = client.crawl_run(**arguments)
             async with crawl:
                 async for record in crawl.pages():
                     outcomes.append(record["outcome"])

@@ -5,51 +5,24 @@ from __future__ import annotations
 import asyncio
 import shutil
 import sys
-from enum import StrEnum
-from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-import typer
-
-from sleuth.commands import output
+from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, session
 
 
-class DetectMode(StrEnum):
-    full = "full"
-    static = "static"
-    llm = "llm"
-    llm_only = "llm_only"
-
-
-def detect(
-    path: Annotated[
-        Path, typer.Argument(metavar="PATH", help="The repository to scan. Default: here.")
-    ] = Path("."),
-    mode: Annotated[
-        DetectMode | None,
-        typer.Option(
-            help="static: detectors only; full: an LLM names what they cannot (when one is "
-            "configured); llm: the LLM names everything. Default: SLEUTH_DETECTION_MODE."
-        ),
-    ] = None,
-    provider: Annotated[
-        str | None, typer.Option(metavar="NAME", help="LLM provider for full and llm modes.")
-    ] = None,
-    model: Annotated[str | None, typer.Option(metavar="MODEL", help="LLM model.")] = None,
-    json_output: JsonFlag = False,
-) -> None:
+@derive.command("sleuth.api:AsyncSleuth.detect")
+def detect(arguments: dict[str, Any], json_output: JsonFlag = False) -> None:
     """Find every project in a repository: its stack, build and run."""
     from sleuth.stack import render_json, render_table
 
     STATE.json = json_output
     client = session()
+    path = arguments["path"]
 
     async def run() -> Any:
         async with client:
-            return await client.detect(
-                path, mode=mode.value if mode else None, provider=provider, model=model
-            )
+            return await client.detect(**arguments)
 
     with output.status(f"scanning {path}", output.interactive(json_output)):
         projects = asyncio.run(run())

@@ -5,49 +5,15 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from typing import Annotated, Any
+from typing import Any
 
-import typer
-
-from sleuth.commands import output
+from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, session
 from sleuth.errors import SleuthError, UsageError
 
 
-def discover(  # noqa: PLR0917 - typer takes one parameter per flag
-    name: Annotated[
-        str,
-        typer.Argument(metavar="NAME", help="The tool, e.g. ripgrep; - reads names from stdin."),
-    ],
-    from_source: Annotated[
-        str | None,
-        typer.Option(
-            "--from", metavar="BUILDER:SOURCE", help="Use this source, e.g. github:cli/cli."
-        ),
-    ] = None,
-    deterministic_only: Annotated[
-        bool, typer.Option("--deterministic-only", help="Registry and ecosystems only, no LLM.")
-    ] = False,
-    stages: Annotated[
-        str | None,
-        typer.Option(metavar="LIST", help="Stages to run: registry,ecosystem,llm (default all)."),
-    ] = None,
-    batch: Annotated[
-        bool,
-        typer.Option(
-            "--batch", help="Never ask: take the top match when ambiguous; one JSON line per name."
-        ),
-    ] = False,
-    yes: Annotated[
-        bool,
-        typer.Option("--yes", "-y", help="Accept a web-found source without asking (not forks)."),
-    ] = False,
-    timeout: Annotated[
-        float | None,
-        typer.Option(metavar="S", min=1, help="Seconds for web discovery. Default 15."),
-    ] = None,
-    json_output: JsonFlag = False,
-) -> None:
+@derive.command("sleuth.api:AsyncSleuth.discover")
+def discover(arguments: dict[str, Any], json_output: JsonFlag = False) -> None:
     """Find a tool's official source and how to install it.
 
     Registry first, then the package ecosystems, then (with an LLM configured) the web,
@@ -58,6 +24,7 @@ def discover(  # noqa: PLR0917 - typer takes one parameter per flag
 
     STATE.json = json_output
     client = session()
+    name, batch = arguments.pop("name"), arguments.pop("batch")
     names = read_names(sys.stdin) if name == "-" else [name]
     if name == "-" and not names:
         raise UsageError("no names on stdin", hint="one tool name a line")
@@ -80,12 +47,8 @@ def discover(  # noqa: PLR0917 - typer takes one parameter per flag
     async def run_one(tool: str) -> Any:
         result = await client.discover(
             tool,
-            from_source=from_source,
-            deterministic_only=deterministic_only,
-            stages=stages.split(",") if stages else None,
+            **arguments,
             batch=batch or name == "-",
-            yes=yes,
-            timeout=timeout,
             on_progress=progress if person else None,
             choose=(lambda t, matches: choose(t, matches, ask)) if person else None,
         )

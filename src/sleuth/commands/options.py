@@ -64,28 +64,12 @@ def session(resolve: list[str] | None = None) -> AsyncSleuth:
     return client
 
 
-class RenderChoice(StrEnum):
-    auto = "auto"
-    always = "always"
-    never = "never"
-
-
 class MarkdownOrJson(StrEnum):
     markdown = "markdown"
     json = "json"
 
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
-RenderOption = Annotated[
-    RenderChoice | None,
-    typer.Option(
-        help="Headless browser: auto (only when a page needs JavaScript), always or never. "
-        "Default: SLEUTH_RENDER, else auto."
-    ),
-]
-IgnoreRobots = Annotated[
-    bool, typer.Option("--ignore-robots", help="Fetch even where robots.txt forbids it.")
-]
 ResolveOption = Annotated[
     list[str] | None,
     typer.Option(
@@ -93,14 +77,6 @@ ResolveOption = Annotated[
         metavar="HOST:PORT:ADDR",
         help="Pin HOST:PORT to ADDR[,ADDR...] like curl; repeatable.",
     ),
-]
-SiteOption = Annotated[
-    list[str] | None,
-    typer.Option("--site", metavar="SITE", help="Only this site (repeatable)."),
-]
-RecencyOption = Annotated[
-    int | None,
-    typer.Option("--recency-days", metavar="DAYS", min=1, help="Only results from the last DAYS."),
 ]
 
 

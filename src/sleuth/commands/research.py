@@ -7,52 +7,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sleuth.commands import output
-from sleuth.commands.options import (
-    STATE,
-    JsonFlag,
-    MarkdownOrJson,
-    RecencyOption,
-    SiteOption,
-    session,
-)
+from sleuth.commands import derive, output
+from sleuth.commands.options import STATE, JsonFlag, MarkdownOrJson, session
 from sleuth.errors import EXIT_CODES
 
 if TYPE_CHECKING:
     from sleuth.digest import Digest
 
 
-def research(  # noqa: PLR0917 - typer takes one parameter per flag
-    question: Annotated[str, typer.Argument(metavar="QUESTION", help="The question to research.")],
-    max_results: Annotated[
-        int | None,
-        typer.Option(
-            metavar="N",
-            min=1,
-            max=10,
-            help="Search results to consider, 1-10. Default: SLEUTH_MAX_RESULTS.",
-        ),
-    ] = None,
-    max_pages: Annotated[
-        int | None,
-        typer.Option(
-            metavar="N", min=1, max=10, help="Pages to read, 1-10. Default: SLEUTH_MAX_PAGES."
-        ),
-    ] = None,
-    focus: Annotated[
-        str | None, typer.Option(metavar="TEXT", help="What matters most in the answer.")
-    ] = None,
-    recency_days: RecencyOption = None,
-    site: SiteOption = None,
-    deadline: Annotated[
-        float | None,
-        typer.Option(
-            metavar="SECONDS",
-            min=0.1,
-            help="Overall time; pages still loading then are dropped. "
-            "Default: SLEUTH_RESEARCH_DEADLINE.",
-        ),
-    ] = None,
+@derive.command("sleuth.api:AsyncSleuth.research")
+def research(
+    arguments: dict[str, Any],
     format: Annotated[
         MarkdownOrJson | None,
         typer.Option(
@@ -80,16 +45,7 @@ def research(  # noqa: PLR0917 - typer takes one parameter per flag
                 status.update(output.escape(_progress_line(stage, detail)))
 
         async with client:
-            return await client.research(
-                question,
-                focus=focus,
-                max_results=max_results,
-                max_pages=max_pages,
-                recency_days=recency_days,
-                sites=site or (),
-                deadline=deadline,
-                on_progress=progress,
-            )
+            return await client.research(**arguments, on_progress=progress)
 
     with output.status("searching", output.interactive(as_json)) as status:
         digest = asyncio.run(run(status))

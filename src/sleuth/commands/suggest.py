@@ -4,24 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import Annotated, Any
+from typing import Any
 
-import typer
-
-from sleuth.commands import output
+from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, session
 
 
-def suggest(
-    url: Annotated[str, typer.Argument(metavar="URL", help="The page to suggest a link for.")],
-    title: Annotated[
-        str | None, typer.Option(metavar="TEXT", help="The page's title, if known.")
-    ] = None,
-    description: Annotated[
-        str | None, typer.Option(metavar="TEXT", help="The page's description, if known.")
-    ] = None,
-    json_output: JsonFlag = False,
-) -> None:
+@derive.command("sleuth.api:AsyncSleuth.suggest")
+def suggest(arguments: dict[str, Any], json_output: JsonFlag = False) -> None:
     """Suggest a link's slug, title, description and tags.
 
     Asks the configured LLM (SLEUTH_LLM_PROVIDER or SLEUTH_LLM_BASE_URL).
@@ -29,12 +19,12 @@ def suggest(
     from sleuth.suggest import check_url
 
     STATE.json = json_output
-    check_url(url)
+    check_url(arguments["url"])
     client = session()
 
     async def run() -> Any:
         async with client:
-            return await client.suggest(url, title=title, description=description)
+            return await client.suggest(**arguments)
 
     with output.status("asking the model", output.interactive(json_output)):
         result = asyncio.run(run())

@@ -4,32 +4,15 @@ confirm says so in its text, for the client to ask its user."""
 
 from __future__ import annotations
 
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
 
 from sleuth.discovery.chain import discover
 from sleuth.discovery.confirm import render
-from sleuth.discovery.models import DiscoveryResult
-from sleuth.tools.registry import Tool, ToolContext, ToolOutput
+from sleuth.tools.registry import ToolContext, ToolOutput
 
 
-class DiscoverArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = Field(min_length=1, max_length=214, description="The tool's name, e.g. ripgrep.")
-    from_source: str | None = Field(
-        None, description="A source you already know, as builder:source (github:cli/cli)."
-    )
-    deterministic_only: bool = Field(
-        False, description="Only the registry and package ecosystems; no LLM web search."
-    )
-    stages: list[Literal["registry", "ecosystem", "llm"]] | None = Field(
-        None, description="Which stages to run, in chain order. Default: all."
-    )
-
-
-async def run(context: ToolContext, args: DiscoverArgs) -> ToolOutput:
+async def run(context: ToolContext, args: Any) -> ToolOutput:
+    """``args`` are the declared discover operation's tool arguments (see ``sleuth.api``)."""
     result = await discover(
         context.client,
         args.name,
@@ -46,18 +29,3 @@ async def run(context: ToolContext, args: DiscoverArgs) -> ToolOutput:
             "Show them the details above."
         )
     return ToolOutput(text, result)
-
-
-DISCOVER = Tool(
-    name="discover",
-    title="Discover a tool's source",
-    description=(
-        "Find the official source of a developer tool (GitHub repository or package) and the "
-        "command to install it: a curated registry first, then crates.io, npm, PyPI, RubyGems, "
-        "Go, Homebrew and CPAN, then (if configured) an LLM web search verified on GitHub. "
-        "Sources marked confirmation_required must be confirmed by the user."
-    ),
-    arguments=DiscoverArgs,
-    output=DiscoveryResult,
-    run=run,
-)

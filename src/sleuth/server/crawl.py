@@ -13,53 +13,31 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, Field, StrictBool, StrictStr
+from pydantic import BaseModel, Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from sleuth.api import AsyncSleuth
 from sleuth.cache.base import get_json, set_json
 from sleuth.errors import SleuthError, TooManyRequests, UsageError
 from sleuth.log import LOGGER, event
+from sleuth.operation import operation_of
 from sleuth.server.responses import error_response
-from sleuth.server.routes import URL_SCHEMA, Body, check_uri, parse, read_json
+from sleuth.server.routes import check_uri, parse, read_json
 
 if TYPE_CHECKING:
     from sleuth.server.state import ServerState
 
 
 JOB_TTL = 24 * 3600.0  # a job's status and pages stay readable this long
-MIN_DELAY = 0.25  # a remote caller cannot make sleuth less polite than the CLI's default
 PAGE_SIZE = 20
 _TASKS: dict[str, asyncio.Task[None]] = {}  # this instance's running jobs
 
 
-def _json_number(value: object) -> object:
-    """Numbers as JSON has them: no ``"5"`` for 5 and no ``true`` for 1 (a job starts at
-    once, from a body the description would refuse); 4.0 is the integer 4, as JSON says."""
-    if isinstance(value, str | bool):
-        raise ValueError("must be a JSON number")  # noqa: TRY004 (pydantic reads ValueError)
-    return value
-
-
-Whole = Annotated[int, BeforeValidator(_json_number)]
-Number = Annotated[float, BeforeValidator(_json_number)]
-
-
-class CrawlBody(Body):
-    url: str = Field(min_length=1, json_schema_extra=URL_SCHEMA)
-    scope: Literal["host", "domain", "prefix"] = "host"
-    include: list[StrictStr] = Field(default_factory=list, max_length=20)
-    exclude: list[StrictStr] = Field(default_factory=list, max_length=20)
-    max_pages: Annotated[int, Field(ge=1), BeforeValidator(_json_number)] | None = Field(
-        None, description="default: 100, or the server's cap"
-    )
-    max_depth: Whole = Field(5, ge=0, le=20)
-    sitemaps: StrictBool = False
-    concurrency: Whole = Field(2, ge=1, le=4)
-    delay: Number = Field(MIN_DELAY, ge=MIN_DELAY, le=60)
-    format: Literal["text", "markdown"] = "text"
+CRAWL = operation_of(AsyncSleuth.crawl)
+CrawlBody = CRAWL.model("http")
 
 
 class CrawlJob(BaseModel):
@@ -99,28 +77,11 @@ async def _save(state: ServerState, record: dict[str, Any]) -> None:
     await set_json(state.cache, _key(record["id"]), record, JOB_TTL)
 
 
-async def _run(state: ServerState, record: dict[str, Any], body: CrawlBody) -> None:
+async def _run(state: ServerState, record: dict[str, Any], body: Any) -> None:
     """The job itself: each page's record goes to the cache as it is done."""
-    from sleuth.crawl.crawler import CrawlOptions
-    from sleuth.crawl.run import CrawlRun
-
     job, who = record["id"], record["owner"]
-    options = CrawlOptions(
-        scope=body.scope,
-        include=tuple(body.include),
-        exclude=tuple(body.exclude),
-        max_pages=body.max_pages or 100,
-        max_depth=body.max_depth,
-        sitemaps=body.sitemaps,
-        concurrency=body.concurrency,
-        delay=body.delay,
-        output=body.format,
-    )
-    client = state.client
     try:
-        async with CrawlRun(
-            client.settings, state.cache, body.url, options, resolver=client.resolver
-        ) as run:
+        async with state.client.crawl_run(**CRAWL.arguments("http", body)) as run:
             async for page in run.pages():
                 index = await state.cache.incr(_key(job, "count"), JOB_TTL)
                 await set_json(state.cache, _key(job, f"page:{index}"), page, JOB_TTL)
@@ -157,10 +118,11 @@ async def _run(state: ServerState, record: dict[str, Any], body: CrawlBody) -> N
 async def start(state: ServerState, request: Request) -> Response:
     """Start a job; 202 with its id and where to read it."""
     who = await state.admit(request, limit=False)
-    body = parse(CrawlBody, await read_json(request, state.settings.max_body_bytes))
+    body: Any = parse(CrawlBody, await read_json(request, state.settings.max_body_bytes))
     check_uri("url", body.url)
     cap = state.settings.crawl_job_max_pages
-    body.max_pages = body.max_pages or min(100, cap)
+    if "max_pages" not in body.model_fields_set:
+        body.max_pages = min(body.max_pages, cap)
     if body.max_pages > cap:
         raise UsageError(
             f"max_pages {body.max_pages} is over this server's "

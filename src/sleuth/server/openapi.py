@@ -39,7 +39,7 @@ def build_spec(settings: Settings | None = None) -> dict[str, Any]:
     from sleuth.pages.result import FetchResult
     from sleuth.server import routes
     from sleuth.server.crawl import PAGE_SIZE, CrawlBody, CrawlJob
-    from sleuth.suggest import Suggestion, SuggestRequest
+    from sleuth.suggest import Suggestion
     from sleuth.websearch import SearchResponse
     from sleuth.websearch.registry import known_providers
 
@@ -126,7 +126,7 @@ def build_spec(settings: Settings | None = None) -> dict[str, Any]:
         ),
         "/api/v1/links/suggest": api(
             "Suggest slug, title, description and tags for a URL",
-            SuggestRequest,
+            routes.SuggestBody,
             Suggestion,
             "503 LLM_NOT_CONFIGURED when no model is set up (before anything else), 401 without "
             "a valid token, 400 for a bad body or URL, 502 LLM_ERROR when the model fails or "
@@ -179,7 +179,7 @@ def build_spec(settings: Settings | None = None) -> dict[str, Any]:
         },
     }
     _most(components["CrawlBody"], "max_pages", settings.crawl_job_max_pages if settings else 500)
-    _tighten_suggest(components[SuggestRequest.__name__])
+    _tighten_suggest(components[routes.SuggestBody.__name__])
     # The names the routes accept, as they stand when the server starts (plugins included).
     _only(components["SearchBody"], "provider", known_providers())
     _only(components["AskBody"], "provider", sorted(PROVIDERS))

@@ -11,14 +11,14 @@ import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from sleuth import log
-from sleuth.digest.pipeline import MAX_QUESTION_CHARS
+from sleuth.api import AsyncSleuth
 from sleuth.errors import (
     BodyTooLarge,
     SleuthError,
@@ -26,6 +26,7 @@ from sleuth.errors import (
     UsageError,
     api_words,
 )
+from sleuth.operation import operation_of
 from sleuth.server.responses import error_payload, error_response
 
 if TYPE_CHECKING:
@@ -34,15 +35,6 @@ if TYPE_CHECKING:
 M = TypeVar("M", bound=BaseModel)
 
 
-class Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-# Blank text is refused: the pattern says so in the schema as well as in validation.
-NONBLANK = r"\S"
-# A URL, as the description says (the fetch itself decides which URLs it reads).
-URL_SCHEMA: dict[str, Any] = {"format": "uri"}
-Site = Annotated[str, Field(pattern=NONBLANK)]
 # RFC 3986 (appendix A), the grammar ``format: uri`` names: an absolute URI, ASCII only.
 _UNRESERVED_SUB = r"A-Za-z0-9\-._~!$&'()*+,;="
 _PCT = r"%[0-9A-Fa-f]{2}"
@@ -71,67 +63,19 @@ def check_uri(field: str, value: str) -> None:
         )
 
 
-# discover's rules for a tool name and a BUILDER:SOURCE, written out for the description
-# (the discovery code checks them; pydantic's regex engine has no look-ahead).
-TOOL_NAME = r"^(?!.*(?:\.\.|//))\s*[A-Za-z0-9@][A-Za-z0-9._+@/-]{0,213}\s*$"
-_OWNER = r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}"
-_PACKAGE = r"@?[A-Za-z0-9][A-Za-z0-9._+@-]*(?:/[A-Za-z0-9][A-Za-z0-9._+-]*)?"
-FROM_SOURCE = (
-    r"^\s*(?:"
-    rf"(?:github|gh|GitHub):{_OWNER}/(?!\.\.?\s*$)(?![A-Za-z0-9._-]*\.git\s*$)[A-Za-z0-9._-]{{1,100}}"
-    r"|(?:go|golang):[a-z0-9.-]+\.[a-z]{2,}(?:/[A-Za-z0-9._~+-]+)+"
-    r"|(?:crates\.io|cargo|crates|crate|npm|pypi|pip|pipx|rubygems|gem|gems|homebrew|brew|cask"
-    rf"|cpan):(?!.*\.\.)(?=.{{1,214}}\s*$){_PACKAGE}"
-    r")\s*$"
-)
-
-
-class SearchBody(Body):
-    query: str = Field(min_length=1, pattern=NONBLANK)
-    max_results: int | None = Field(None, ge=1, le=10)
-    provider: str | None = None
-    recency_days: int | None = Field(None, ge=1)
-    site: list[Site] = Field(default_factory=list)
-    exclude_site: list[Site] = Field(default_factory=list)
-
-
-class FetchBody(Body):
-    url: str = Field(min_length=1, json_schema_extra=URL_SCHEMA)
-    format: Literal["text", "markdown", "html"] = "text"
-    max_chars: int | None = Field(None, ge=1)
-    start_index: int = Field(0, ge=0)
-    render: Literal["auto", "always", "never"] | None = None
-    refresh: bool = False
-
-
-class ResearchBody(Body):
-    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS, pattern=NONBLANK)
-    max_results: int | None = Field(None, ge=1, le=10)
-    max_pages: int | None = Field(None, ge=1, le=10)
-    focus: str | None = None
-    recency_days: int | None = Field(None, ge=1)
-    site: list[Site] = Field(default_factory=list)
-    deadline: float | None = Field(None, ge=0.1, le=600)
-
-
-class AskBody(Body):
-    question: str = Field(min_length=1, pattern=NONBLANK)
-    provider: str | None = None
-    model: str | None = None
-    search: Literal["auto", "native", "local"] | None = None
-    max_turns: int | None = Field(None, ge=1, le=50)
-
-
-class DiscoverBody(Body):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
-    name: str = Field(min_length=1, json_schema_extra={"pattern": TOOL_NAME})
-    from_source: str | None = Field(None, alias="from", json_schema_extra={"pattern": FROM_SOURCE})
-    deterministic_only: bool = False
-    stages: list[Literal["registry", "ecosystem", "llm"]] | None = None
-    batch: bool = False
-    yes: bool = False
-    timeout: float | None = Field(None, gt=0, le=600)
+# Each route's body is its operation's declaration as HTTP offers it.
+SEARCH = operation_of(AsyncSleuth.search)
+FETCH = operation_of(AsyncSleuth.fetch)
+RESEARCH = operation_of(AsyncSleuth.research)
+ASK = operation_of(AsyncSleuth.ask)
+DISCOVER = operation_of(AsyncSleuth.discover)
+SUGGEST = operation_of(AsyncSleuth.suggest)
+SearchBody = SEARCH.model("http")
+FetchBody = FETCH.model("http")
+ResearchBody = RESEARCH.model("http")
+AskBody = ASK.model("http")
+DiscoverBody = DISCOVER.model("http")
+SuggestBody = SUGGEST.model("http")
 
 
 # Options the CLI has that a remote caller must not have.
@@ -209,7 +153,7 @@ async def read_json(request: Request, cap: int) -> dict[str, Any]:
 
 def parse(model: type[M], value: dict[str, Any]) -> M:
     for name, why in _NOT_SERVED.items():
-        if name in value:
+        if name in value and model.model_config.get("extra") == "forbid":
             raise UsageError(f"{name} is not accepted: {why}")
     try:
         return model.model_validate(value)
@@ -239,36 +183,15 @@ def info(state: ServerState) -> dict[str, Any]:
 
 
 async def search(state: ServerState, request: Request) -> Response:
-    from sleuth.websearch.registry import known_providers
-
-    body = parse(SearchBody, await read_json(request, state.settings.max_body_bytes))
-    if body.provider is not None and body.provider not in known_providers():
-        raise UsageError(
-            f"unknown search provider {body.provider!r}",
-            hint=f"known providers: {', '.join(known_providers())}",
-        )
-    response = await state.client.search(
-        body.query,
-        max_results=body.max_results,
-        provider=body.provider,
-        recency_days=body.recency_days,
-        sites=body.site,
-        exclude_sites=body.exclude_site,
-    )
+    body: Any = parse(SearchBody, await read_json(request, state.settings.max_body_bytes))
+    response = await state.client.search(**SEARCH.arguments("http", body))
     return JSONResponse(response.model_dump(mode="json"))
 
 
 async def fetch(state: ServerState, request: Request) -> Response:
-    body = parse(FetchBody, await read_json(request, state.settings.max_body_bytes))
+    body: Any = parse(FetchBody, await read_json(request, state.settings.max_body_bytes))
     check_uri("url", body.url)
-    result = await state.client.fetch(
-        body.url,
-        format=body.format,
-        render=body.render,
-        refresh=body.refresh,
-        max_chars=body.max_chars,
-        start_index=body.start_index,
-    )
+    result = await state.client.fetch(**FETCH.arguments("http", body))
     if result.ok:
         return JSONResponse(result.model_dump(mode="json", exclude={"total_chars"}))
     error = result.error
@@ -284,22 +207,16 @@ async def fetch(state: ServerState, request: Request) -> Response:
 
 
 async def research(state: ServerState, request: Request) -> Response:
-    body = parse(ResearchBody, await read_json(request, state.settings.max_body_bytes))
-    options: dict[str, Any] = {
-        "focus": body.focus,
-        "max_results": body.max_results,
-        "max_pages": body.max_pages,
-        "recency_days": body.recency_days,
-        "sites": body.site,
-        "deadline": body.deadline,
-    }
+    body: Any = parse(ResearchBody, await read_json(request, state.settings.max_body_bytes))
+    options = RESEARCH.arguments("http", body)
+    question = options.pop("question")
     if "text/event-stream" in request.headers.get("accept", ""):
         return StreamingResponse(
-            _research_events(state, body.question, options),
+            _research_events(state, question, options),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
-    digest = await state.client.research(body.question, **options)
+    digest = await state.client.research(question, **options)
     return JSONResponse(digest.model_dump(mode="json"))
 
 
@@ -337,47 +254,26 @@ async def _research_events(
 
 
 async def ask(state: ServerState, request: Request) -> Response:
-    body = parse(AskBody, await read_json(request, state.settings.max_body_bytes))
-    answer = await state.client.ask(
-        body.question,
-        provider=body.provider,
-        model=body.model,
-        search=body.search,
-        max_turns=body.max_turns,
-    )
+    body: Any = parse(AskBody, await read_json(request, state.settings.max_body_bytes))
+    answer = await state.client.ask(**ASK.arguments("http", body))
     state.metrics.llm("/api/v1/ask", answer.provider, answer.turns, answer.usage, answer.cost_usd)
     return JSONResponse(answer.model_dump(mode="json"))
 
 
 async def discover(state: ServerState, request: Request) -> Response:
-    body = parse(DiscoverBody, await read_json(request, state.settings.max_body_bytes))
-    result = await state.client.discover(
-        body.name,
-        from_source=body.from_source,
-        deterministic_only=body.deterministic_only,
-        stages=body.stages,
-        batch=body.batch,
-        yes=body.yes,
-        timeout=body.timeout,
-    )
+    body: Any = parse(DiscoverBody, await read_json(request, state.settings.max_body_bytes))
+    result = await state.client.discover(**DISCOVER.arguments("http", body))
     payload: dict[str, Any] = result.to_json()
     return JSONResponse(payload)
 
 
 async def suggest(state: ServerState, request: Request) -> Response:
-    from sleuth.suggest import SuggestRequest
     from sleuth.suggest.suggester import check_url
 
-    value = await read_json(request, state.settings.max_body_bytes)
-    try:
-        body = SuggestRequest.model_validate(value)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "body"
-        raise UsageError(f"invalid field {where}: {first['msg']}") from None
+    body: Any = parse(SuggestBody, await read_json(request, state.settings.max_body_bytes))
     check_url(body.url)  # the suggester's own words for a missing or non-http(s) URL first
     check_uri("url", body.url)
-    result = await state.client.suggest(body.url, title=body.title, description=body.description)
+    result = await state.client.suggest(**SUGGEST.arguments("http", body))
     state.metrics.llm(
         "/api/v1/links/suggest", result.provider, result.calls, result.usage, result.cost_usd
     )

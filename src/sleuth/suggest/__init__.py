@@ -6,14 +6,12 @@ Served at ``POST /api/v1/links/suggest`` and run by ``sleuth suggest``.
 from sleuth.suggest.fields import Suggestion, clean
 from sleuth.suggest.suggester import (
     Suggester,
-    SuggestRequest,
     SuggestResult,
     check_url,
     llm_configured,
 )
 
 __all__ = [
-    "SuggestRequest",
     "SuggestResult",
     "Suggester",
     "Suggestion",

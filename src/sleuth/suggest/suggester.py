@@ -17,8 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict
-
 from sleuth import log
 from sleuth.cache import Cache
 from sleuth.config import Settings
@@ -35,16 +33,6 @@ from sleuth.suggest.prompt import load_template, render
 RAW_LOG_LIMIT = 2048
 MAX_OUTPUT_TOKENS = 600
 MAX_INPUT_CHARS = 4000  # of the title and the description each, as sent to the model
-
-
-class SuggestRequest(BaseModel):
-    """The body of ``POST /api/v1/links/suggest``; unknown keys are ignored for later use."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    url: str = ""
-    title: str | None = None
-    description: str | None = None
 
 
 @dataclass

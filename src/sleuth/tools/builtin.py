@@ -7,27 +7,23 @@ every URL carries the id the session's citation ledger issued for it.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from sleuth.digest.models import Digest
 from sleuth.extract.text import clean_line
+from sleuth.operation import operation_of
+from sleuth.session import AsyncSession
 from sleuth.tools.registry import Tool, ToolContext, ToolOutput
 
+SEARCH = operation_of(AsyncSession.search)
+FETCH = operation_of(AsyncSession.fetch)
+RESEARCH_OPERATION = operation_of(AsyncSession.research)
+MAP = operation_of(AsyncSession.map)
+CRAWL = operation_of(AsyncSession.crawl)
+
 SNIPPET_CHARS = 300
-CRAWL_TOOL_MAX_PAGES = 20  # a model's crawl stays small; people use `sleuth crawl`
-
-
-class WebSearchArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    query: str = Field(min_length=1, max_length=400, description="What to search the web for.")
-    max_results: int = Field(5, ge=1, le=10, description="How many results, 1-10.")
-    recency_days: int | None = Field(
-        None, ge=1, le=3650, description="Only pages from the last N days."
-    )
-    site: str | None = Field(None, description="Only results from this domain, e.g. python.org.")
 
 
 class SearchItem(BaseModel):
@@ -45,16 +41,6 @@ class WebSearchOutput(BaseModel):
     providers: list[str] = Field(description="Search providers asked, in order.")
 
 
-class FetchPageArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    url: str = Field(min_length=1, description="The http(s) URL of the page to read.")
-    start_index: int = Field(
-        0, ge=0, description="Character to start from, to read on where a page was cut."
-    )
-    max_chars: int = Field(5000, ge=200, le=20000, description="Characters to return.")
-
-
 class PageOutput(BaseModel):
     id: int = Field(description="Cite this page as [id].")
     url: str
@@ -70,24 +56,8 @@ class PageOutput(BaseModel):
     )
 
 
-class ResearchArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    question: str = Field(min_length=1, max_length=400, description="The question to research.")
-    focus: str | None = Field(None, description="What matters most in the answer.")
-    max_pages: int = Field(3, ge=1, le=5, description="Pages to read, 1-5.")
-    recency_days: int | None = Field(
-        None, ge=1, le=3650, description="Only pages from the last N days."
-    )
-
-
-async def web_search(context: ToolContext, args: WebSearchArgs) -> ToolOutput:
-    response = await context.client.search(
-        args.query,
-        max_results=args.max_results,
-        recency_days=args.recency_days,
-        sites=[args.site] if args.site else (),
-    )
+async def web_search(context: ToolContext, args: Any) -> ToolOutput:
+    response = await context.client.search(**SEARCH.arguments("tool", args))
     items = [
         SearchItem(
             id=context.ledger.issue(hit.url, clean_line(hit.title), kind="search_result"),
@@ -118,11 +88,9 @@ async def web_search(context: ToolContext, args: WebSearchArgs) -> ToolOutput:
     return ToolOutput("\n".join(lines), data)
 
 
-async def fetch_page(context: ToolContext, args: FetchPageArgs) -> ToolOutput:
+async def fetch_page(context: ToolContext, args: Any) -> ToolOutput:
     # robots.txt is obeyed: a model asked for this page, not a person.
-    result = await context.client.fetch(
-        args.url, max_chars=args.max_chars, start_index=args.start_index, respect_robots=True
-    )
+    result = await context.client.fetch(**FETCH.arguments("tool", args), respect_robots=True)
     if result.error is not None:
         return ToolOutput(
             f"error {result.error.code}: could not read {args.url}: {result.error.message}",
@@ -158,13 +126,9 @@ async def fetch_page(context: ToolContext, args: FetchPageArgs) -> ToolOutput:
     return ToolOutput("\n".join(lines), data)
 
 
-async def research(context: ToolContext, args: ResearchArgs) -> ToolOutput:
+async def research(context: ToolContext, args: Any) -> ToolOutput:
     digest = await context.client.research(
-        args.question,
-        focus=args.focus,
-        max_pages=args.max_pages,
-        recency_days=args.recency_days,
-        on_progress=context.on_progress,
+        **RESEARCH_OPERATION.arguments("tool", args), on_progress=context.on_progress
     )
     renumbered = {
         citation.id: context.ledger.issue(citation.url, citation.title, kind="page", fetched=True)
@@ -197,33 +161,10 @@ async def research(context: ToolContext, args: ResearchArgs) -> ToolOutput:
     return ToolOutput("\n".join(lines), digest)
 
 
-class MapSiteArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    url: str = Field(min_length=1, description="The site's start page (http or https).")
-    scope: Literal["host", "domain", "prefix"] = Field(
-        "host", description="host, domain (subdomains too) or prefix (the start's folder)."
-    )
-    limit: int = Field(100, ge=1, le=1000, description="At most this many URLs.")
-
-
 class MapSiteOutput(BaseModel):
     url: str
     entries: list[dict[str, Any]] = Field(description="{url, source, lastmod} per URL.")
     notes: list[str] = Field(description="Sitemaps or feeds that could not be read.")
-
-
-class CrawlSiteArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    url: str = Field(min_length=1, description="Where to start (http or https).")
-    max_pages: int = Field(10, ge=1, le=CRAWL_TOOL_MAX_PAGES, description="Pages to read, 1-20.")
-    scope: Literal["host", "domain", "prefix"] = Field(
-        "prefix", description="host, domain (subdomains too) or prefix (the start's folder)."
-    )
-    max_chars: int = Field(
-        8000, ge=200, le=20000, description="Characters of page text to return, in all."
-    )
 
 
 class CrawlPageItem(BaseModel):
@@ -241,18 +182,8 @@ class CrawlSiteOutput(BaseModel):
     pages: list[CrawlPageItem]
 
 
-async def map_site(context: ToolContext, args: MapSiteArgs) -> ToolOutput:
-    from sleuth.crawl.run import site_map
-
-    client = context.client
-    found = await site_map(
-        client.settings,
-        client.cache,
-        args.url,
-        scope=args.scope,
-        limit=args.limit,
-        resolver=client.resolver,
-    )
+async def map_site(context: ToolContext, args: Any) -> ToolOutput:
+    found = await context.client.map(**MAP.arguments("tool", args))
     entries = [entry.model_dump() for entry in found.entries]
     lines = [f"{len(entries)} URLs of {found.url} (from sitemaps, feeds and the start page):"]
     lines += [f"- {e['url']} ({e['source']})" for e in entries]
@@ -262,17 +193,12 @@ async def map_site(context: ToolContext, args: MapSiteArgs) -> ToolOutput:
     return ToolOutput("\n".join(lines), data)
 
 
-async def crawl_site(context: ToolContext, args: CrawlSiteArgs) -> ToolOutput:
-    from sleuth.crawl.crawler import CrawlOptions, summary
+async def crawl_site(context: ToolContext, args: Any) -> ToolOutput:
+    from sleuth.crawl.crawler import summary
     from sleuth.crawl.output import llms_txt
-    from sleuth.crawl.run import CrawlRun
 
-    client = context.client
-    options = CrawlOptions(scope=args.scope, max_pages=args.max_pages)  # robots.txt obeyed
-    records: list[dict[str, Any]] = []
-    async with CrawlRun(
-        client.settings, client.cache, args.url, options, resolver=client.resolver
-    ) as run:
+    records: list[dict[str, Any]] = []  # robots.txt obeyed: the tool surface cannot say no
+    async with context.client.crawl_run(**CRAWL.arguments("tool", args)) as run:
         records = [record async for record in run.pages()]
         start = run.start
     read = [r for r in records if r["outcome"] == "ok"]
@@ -310,63 +236,18 @@ def _clip(text: str) -> str:
     return text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 1].rstrip() + "…"
 
 
-WEB_SEARCH = Tool(
-    name="web_search",
-    title="Web search",
-    description=(
-        "Search the web. Returns numbered results (title, URL, snippet); cite them as [n]. "
-        "Use fetch_page to read a result before relying on it."
+WEB_SEARCH = Tool.declared(AsyncSession.search, web_search, WebSearchOutput)
+FETCH_PAGE = Tool.declared(AsyncSession.fetch, fetch_page, PageOutput)
+RESEARCH = Tool.declared(AsyncSession.research, research, Digest)
+MAP_SITE = Tool.declared(AsyncSession.map, map_site, MapSiteOutput)
+CRAWL_SITE = Tool.declared(
+    AsyncSession.crawl,
+    crawl_site,
+    CrawlSiteOutput,
+    # The tool's own: how much page text comes back to the model, in all.
+    max_chars=(
+        int,
+        Field(8000, ge=200, le=20000, description="Characters of page text to return, in all."),
     ),
-    arguments=WebSearchArgs,
-    output=WebSearchOutput,
-    run=web_search,
-)
-FETCH_PAGE = Tool(
-    name="fetch_page",
-    title="Fetch page",
-    description=(
-        "Read the main text of a web page (public http/https URLs; robots.txt is obeyed). "
-        "Long pages come in parts: pass next_start_index as start_index to read on. "
-        "Cite the page as [n]."
-    ),
-    arguments=FetchPageArgs,
-    output=PageOutput,
-    run=fetch_page,
-)
-RESEARCH = Tool(
-    name="research",
-    title="Research",
-    description=(
-        "Answer a question from the web: searches, reads the best pages and returns short "
-        "verbatim findings, each citing its page as [n]. Slower than web_search, but every "
-        "finding comes from a page that was actually read."
-    ),
-    arguments=ResearchArgs,
-    output=Digest,
-    run=research,
-)
-MAP_SITE = Tool(
-    name="map_site",
-    title="Map site",
-    description=(
-        "List a site's URLs (from its sitemaps, feeds and start page) without reading them. "
-        "Use it to find the right pages of a documentation site, then read them with fetch_page."
-    ),
-    arguments=MapSiteArgs,
-    output=MapSiteOutput,
-    run=map_site,
-    in_ask=False,
-)
-CRAWL_SITE = Tool(
-    name="crawl_site",
-    title="Crawl site",
-    description=(
-        "Read up to 20 pages of one site, breadth first from a start URL (robots.txt obeyed, "
-        "politely). Returns an llms.txt-style index and each page's text, cited as [n]."
-    ),
-    arguments=CrawlSiteArgs,
-    output=CrawlSiteOutput,
-    run=crawl_site,
-    in_ask=False,
 )
 BUILTIN_TOOLS = (WEB_SEARCH, FETCH_PAGE, RESEARCH, MAP_SITE, CRAWL_SITE)

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from sleuth.errors import SleuthError, ToolError, UnknownTool
 from sleuth.log import Progress
+from sleuth.operation import Operation, operation_of
 from sleuth.pages.result import ErrorInfo
 from sleuth.tools.ledger import CitationLedger
 from sleuth.tools.schema import argument_schema, output_schema
@@ -60,6 +61,35 @@ class Tool:
     # Offered to ``ask``'s own model. A site crawl per question would spend the answer's
     # time and context budget, so the crawl tools are for callers' loops and MCP only.
     in_ask: bool = True
+
+    operation: Operation | None = None  # the declaration its arguments come from
+
+    @classmethod
+    def declared(
+        cls,
+        method: Callable[..., Any],
+        run: Runner,
+        output: type[BaseModel],
+        **extra: Any,
+    ) -> Tool:
+        """The tool of a declared session operation: name, words and arguments are the
+        declaration's; ``extra`` adds the tool's own presentation fields."""
+        operation = operation_of(method)
+        spec = operation.tool
+        if spec is None:
+            raise ValueError(f"{operation.name} is not declared as a tool")
+        return cls(
+            name=spec.name,
+            title=spec.title,
+            description=spec.description,
+            arguments=operation.model("tool", **extra),
+            output=output,
+            run=run,
+            open_world=spec.open_world,
+            local=operation.local,
+            in_ask=spec.in_ask,
+            operation=operation,
+        )
 
     @property
     def parameters(self) -> dict[str, Any]:

@@ -6,45 +6,26 @@ MCP clients and callers' own loops, which run on behalf of the person at the mac
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
 
+from sleuth.operation import operation_of
+from sleuth.session import AsyncSession
 from sleuth.stack.model import Project
 from sleuth.stack.render import render_table
 from sleuth.tools.registry import Tool, ToolContext, ToolOutput
-
-
-class DetectArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    path: str = Field(min_length=1, description="The repository folder to scan.")
-    mode: Literal["static", "full", "llm"] = Field(
-        "static",
-        description="static: deterministic detectors only; full: an LLM names what they "
-        "cannot; llm: the LLM names everything.",
-    )
 
 
 class DetectOutput(BaseModel):
     projects: list[Project]
 
 
-async def detect(context: ToolContext, args: DetectArgs) -> ToolOutput:
-    projects = await context.client.detect(args.path, mode=args.mode)
+async def detect(context: ToolContext, args: Any) -> ToolOutput:
+    projects = await context.client.detect(
+        **operation_of(AsyncSession.detect).arguments("tool", args)
+    )
     return ToolOutput(render_table(projects), DetectOutput(projects=projects))
 
 
-DETECT = Tool(
-    name="detect",
-    title="Detect stack",
-    description=(
-        "Find every project in a local repository (one per service in a monorepo) with its "
-        "language, build system, framework, runtime, build and run commands and ports."
-    ),
-    arguments=DetectArgs,
-    output=DetectOutput,
-    run=detect,
-    open_world=False,
-    local=True,
-)
+DETECT = Tool.declared(AsyncSession.detect, detect, DetectOutput)

@@ -1,6 +1,6 @@
 """What tools and the agent loop use of a session, as a protocol that lives below them.
 
-Tools search, fetch, research and detect; the loop also needs the settings,
+Tools search, fetch, research, detect, map and crawl; the loop also needs the settings,
 the resolver and the cache. Naming only these keeps the data path one way:
 ``sleuth.api`` on top, ``sleuth.agent`` and ``sleuth.tools`` beneath it, the session
 core (:class:`sleuth.session.AsyncSession`, which satisfies :class:`Services`
@@ -10,15 +10,13 @@ object with these members.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
-
-from sleuth.log import Progress
 
 if TYPE_CHECKING:
     from sleuth.cache import Cache
     from sleuth.config import Settings
+    from sleuth.crawl.run import CrawlRun, SiteMap
     from sleuth.digest import Digest
     from sleuth.pages import FetchResult
     from sleuth.stack import Project
@@ -40,32 +38,22 @@ class Services(Protocol):
     @property
     def cache(self) -> Cache: ...
 
-    async def search(
-        self,
-        query: str,
-        *,
-        max_results: int | None = None,
-        recency_days: int | None = None,
-        sites: Sequence[str] = (),
-    ) -> SearchResponse: ...
+    # The operations, by name only: their parameters are declared once, on the session
+    # (``sleuth.session``); a tool passes them what the declaration's tool surface offers.
+    @property
+    def search(self) -> Callable[..., Awaitable[SearchResponse]]: ...
 
-    async def fetch(
-        self,
-        url: str,
-        *,
-        respect_robots: bool = True,
-        max_chars: int | None = None,
-        start_index: int = 0,
-    ) -> FetchResult: ...
+    @property
+    def fetch(self) -> Callable[..., Awaitable[FetchResult]]: ...
 
-    async def research(
-        self,
-        question: str,
-        *,
-        focus: str | None = None,
-        max_pages: int | None = None,
-        recency_days: int | None = None,
-        on_progress: Progress | None = None,
-    ) -> Digest: ...
+    @property
+    def research(self) -> Callable[..., Awaitable[Digest]]: ...
 
-    async def detect(self, path: Path | str = ".", *, mode: str | None = None) -> list[Project]: ...
+    @property
+    def detect(self) -> Callable[..., Awaitable[list[Project]]]: ...
+
+    @property
+    def map(self) -> Callable[..., Awaitable[SiteMap]]: ...
+
+    @property
+    def crawl_run(self) -> Callable[..., CrawlRun]: ...

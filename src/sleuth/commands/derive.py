@@ -1,0 +1,143 @@
+"""A command's options, derived from its operation's declaration.
+
+A command module writes only what is the CLI's own (``--json``, where output goes, how it
+is shown); the operation's parameters, their flags, help and bounds come from
+:mod:`sleuth.operation`. The declaration is read when typer builds the command, so a run
+of another command (or ``--version``) never imports the session.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, Literal, get_args, get_origin
+
+import typer
+
+from sleuth.operation import Operation, Param, optional
+
+
+class Command:
+    """A typer callback: the operation's CLI parameters, then the function's own.
+
+    ``function(arguments, **own)`` gets the operation's keyword arguments as one dict, in
+    Python's terms (``--ignore-robots`` already turned into ``respect_robots=False``).
+    """
+
+    def __init__(self, method: str, function: Callable[..., None]) -> None:
+        self._method = method  # "sleuth.api:AsyncSleuth.fetch", resolved on first use
+        self._function = function
+        functools.update_wrapper(self, function, assigned=("__module__", "__name__", "__doc__"))
+        delattr(self, "__wrapped__")  # typer must read our signature, not the function's
+
+    @functools.cached_property
+    def operation(self) -> Operation:
+        module, _, path = self._method.partition(":")
+        owner, name = path.split(".")
+        method = getattr(getattr(importlib.import_module(module), owner), name)
+        found: Operation = method.__operation__
+        return found
+
+    @functools.cached_property
+    def _params(self) -> tuple[Param, ...]:
+        # Arguments first, in order, as typer lists them.
+        cli = self.operation.on("cli")
+        return tuple(p for p in cli if p.arg.positional) + tuple(
+            p for p in cli if not p.arg.positional
+        )
+
+    @functools.cached_property
+    def __signature__(self) -> inspect.Signature:
+        own = [
+            parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY)
+            for parameter in list(
+                inspect.signature(self._function, eval_str=True).parameters.values()
+            )[1:]
+        ]
+        derived = [_parameter(param) for param in self._params]
+        return inspect.Signature([*derived, *own])
+
+    @property
+    def __annotations__(self) -> dict[str, Any]:  # type: ignore[override]
+        return {p.name: p.annotation for p in self.__signature__.parameters.values()}
+
+    def __call__(self, **values: Any) -> None:
+        arguments = {param.name: _from_cli(param, values.pop(param.name)) for param in self._params}
+        self._function(arguments, **values)
+
+
+def command(method: str) -> Callable[[Callable[..., None]], Command]:
+    """Make the decorated function the command of ``method`` (``"module:Class.name"``)."""
+
+    def wrap(function: Callable[..., None]) -> Command:
+        return Command(method, function)
+
+    return wrap
+
+
+def _cli_type(param: Param) -> Any:
+    """The type typer parses: lists as repeated options, ``Path | str`` as a path."""
+    kind, is_optional = optional(param.type)
+    if param.arg.negate:
+        return bool
+    if param.arg.comma:
+        return str | None
+    if get_origin(kind) in (list, tuple) or str(get_origin(kind)).endswith("Sequence'>"):
+        (item,) = get_args(kind)[:1]
+        return list[item] | None  # type: ignore[valid-type]
+    if get_origin(kind) is not Literal and len(members := get_args(kind)) > 1:
+        kind = Path if Path in members else members[0]
+    return kind | None if is_optional else kind
+
+
+def _parameter(param: Param) -> inspect.Parameter:
+    bounds = param.bounds("cli")
+    help_text = param.help_on("cli")
+    default: Any = param.default_on("cli")
+    info: Any
+    if param.arg.positional:
+        info = typer.Argument(metavar=param.arg.metavar, help=help_text, show_default=False)
+    else:
+        flags = (param.arg.negate,) if param.arg.negate else param.arg.flags
+        flags = flags or ("--" + param.name.replace("_", "-"),)
+        info = typer.Option(
+            *flags,
+            metavar=param.arg.metavar,
+            help=help_text,
+            min=bounds.get("ge", bounds.get("gt")),
+            max=bounds.get("le"),
+            show_default=default not in (None, (), False) and not param.arg.negate,
+        )
+        if param.arg.negate:
+            default = False
+        elif param.is_list:
+            default = None
+    if default is inspect.Parameter.empty:
+        default = inspect.Parameter.empty
+    elif isinstance(default, Path | str) and param.arg.positional and param.type is not str:
+        default = Path(default)
+    return inspect.Parameter(
+        param.name,
+        inspect.Parameter.KEYWORD_ONLY,
+        default=default,
+        annotation=Annotated[_cli_type(param), info],
+    )
+
+
+def _from_cli(param: Param, value: Any) -> Any:
+    """A parsed option's value as the Python parameter takes it."""
+    if param.arg.negate:
+        return not value
+    if param.arg.comma:
+        if value is None:
+            return None
+        return [part.strip() for part in value.split(",") if part.strip()]
+    if param.is_list:
+        return tuple(value or ())
+    return value
+
+
+__all__ = ["Command", "command"]

@@ -1,0 +1,425 @@
+"""One declaration per operation, from which every surface is derived.
+
+An operation is an async method of the session. Its signature *is* the declaration: each
+parameter a surface may offer carries an :class:`Arg` in ``Annotated`` (help, bounds, the
+surfaces that offer it, its JSON and CLI spellings), and :func:`declare` adds what the
+signature cannot say (summary, result, errors, surfaces, the tool it becomes). The CLI's
+options, the HTTP request models and their OpenAPI, the tool arguments an LLM or an MCP
+client sees and the checks a Python call passes are all read from here, so a bound or a
+name is written once. A parameter without ``Arg`` is for Python callers only (a callback).
+
+As the MCP SDK does with a function's signature, and as httpx keeps its one-shots typed,
+the Python surface stays a plain typed method; the other surfaces are views of it.
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+import inspect
+import operator
+import re
+import sys
+import types
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictStr,
+    create_model,
+)
+
+from sleuth.errors import UsageError
+
+Surface = Literal["python", "cli", "http", "tool"]
+# python: the typed methods and one-shots; cli: the sleuth command; http: /api/v1; tool: what
+# an LLM (ask's loop, a caller's loop) and an MCP client (stdio or /mcp) are offered.
+SURFACES: tuple[Surface, ...] = ("python", "cli", "http", "tool")
+_EVERYWHERE: frozenset[Surface] = frozenset(SURFACES)
+_UNSET: Any = type("Unset", (), {"__repr__": lambda self: "UNSET"})()
+BLANK_PATTERN = r"\S"  # text that must hold more than whitespace
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class Own:
+    """One surface's own default, bounds or wording. Allowed only in a declaration: a
+    model's context is smaller than a program's, so a tool may read less by default."""
+
+    default: Any = _UNSET
+    ge: float | None = None
+    le: float | None = None
+    help: str | None = None
+
+
+@dataclass(frozen=True)
+class Arg:
+    """How one parameter shows on every surface that offers it.
+
+    Bounds hold everywhere; on a list they bound each item (``max_items`` bounds the list).
+    ``schema`` adds JSON Schema words that describe a check done elsewhere (a URI format,
+    a pattern the validator's engine cannot run).
+    """
+
+    help: str
+    ge: float | None = None
+    gt: float | None = None
+    le: float | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    max_items: int | None = None
+    pattern: str | None = None
+    schema: Mapping[str, Any] | None = None
+    on: Iterable[Surface] = _EVERYWHERE
+    wire: str | None = None  # its name in JSON (request bodies, tool arguments)
+    flags: tuple[str, ...] = ()  # its CLI spellings; default --the-name
+    metavar: str | None = None
+    positional: bool = False  # a CLI argument rather than an option
+    negate: str | None = None  # a CLI flag that passes False (--ignore-robots for robots=True)
+    comma: bool = False  # a CLI list given as one comma-separated value, not a repeated flag
+    what: str | None = None  # how an error names it ("the search query"); default its name
+    own: Mapping[Surface, Own] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "on", frozenset(self.on) | {"python"})
+
+
+@dataclass(frozen=True)
+class Param:
+    """A declared parameter: its Python name, type and default, and its :class:`Arg`."""
+
+    name: str
+    type: Any
+    default: Any
+    arg: Arg
+
+    @property
+    def required(self) -> bool:
+        return self.default is inspect.Parameter.empty
+
+    @property
+    def wire(self) -> str:
+        return self.arg.wire or self.name
+
+    @property
+    def is_list(self) -> bool:
+        return _list_item(self.type) is not None
+
+    def offered(self, surface: Surface) -> bool:
+        return surface in self.arg.on
+
+    def default_on(self, surface: Surface) -> Any:
+        own = self.arg.own.get(surface)
+        return own.default if own is not None and own.default is not _UNSET else self.default
+
+    def help_on(self, surface: Surface) -> str:
+        own = self.arg.own.get(surface)
+        return own.help if own is not None and own.help is not None else self.arg.help
+
+    def bounds(self, surface: Surface) -> dict[str, Any]:
+        """The bounds ``surface`` shows and checks (a surface's own replacing the common)."""
+        found = {
+            "ge": self.arg.ge,
+            "gt": self.arg.gt,
+            "le": self.arg.le,
+            "min_length": self.arg.min_length,
+            "max_length": self.arg.max_length,
+            "max_items": self.arg.max_items,
+            "pattern": self.arg.pattern,
+        }
+        own = self.arg.own.get(surface)
+        if own is not None:
+            found.update({k: v for k, v in (("ge", own.ge), ("le", own.le)) if v is not None})
+        return {k: v for k, v in found.items() if v is not None}
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """How the operation is offered as a tool: the name and words a model reads."""
+
+    name: str
+    title: str
+    description: str
+    in_ask: bool = True  # offered to ask's own model too
+    open_world: bool = True  # it reaches the web, whose content nobody vouches for
+
+
+@dataclass(frozen=True, eq=False)
+class Operation:
+    name: str
+    summary: str
+    result: str  # "module:Name", loaded when a surface asks, so declaring costs no import
+    errors: tuple[str, ...]
+    surfaces: frozenset[Surface]
+    function: Callable[..., Any]
+    tool: ToolSpec | None = None
+    local: bool = False  # reads this machine's files: never served over HTTP (/api or /mcp)
+    lenient: bool = False  # its HTTP body ignores unknown keys and coerces (a kept contract)
+
+    @functools.cached_property
+    def signature(self) -> inspect.Signature:
+        return inspect.signature(self.function)
+
+    @functools.cached_property
+    def params(self) -> tuple[Param, ...]:
+        """Every declared parameter, in signature order (``self`` and Python-only ones out)."""
+        found = []
+        for name, parameter in self.signature.parameters.items():
+            annotation = _evaluate(parameter.annotation, self.function)
+            if get_origin(annotation) is not Annotated:
+                continue
+            kind, *extras = get_args(annotation)
+            arg = next((extra for extra in extras if isinstance(extra, Arg)), None)
+            if arg is not None:
+                found.append(Param(name, kind, parameter.default, arg))
+        return tuple(found)
+
+    def on(self, surface: Surface) -> tuple[Param, ...]:
+        return tuple(param for param in self.params if param.offered(surface))
+
+    def result_model(self) -> type[BaseModel]:
+        module, _, name = self.result.partition(":")
+        __import__(module)
+        model: type[BaseModel] = getattr(sys.modules[module], name)
+        return model
+
+    def model(self, surface: Literal["http", "tool"], **extra: Any) -> type[BaseModel]:
+        """The JSON arguments ``surface`` takes, as a pydantic model (its JSON Schema is the
+        request body's or the tool's input schema). ``extra`` adds a surface's presentation
+        fields (how much of a crawl's text a tool returns), which are not the operation's."""
+        return _model(self, surface, tuple(sorted(extra.items())))
+
+    def arguments(self, surface: Surface, values: BaseModel | Mapping[str, Any]) -> dict[str, Any]:
+        """Python keyword arguments from a surface's validated values (by Python name)."""
+        get = values.get if isinstance(values, Mapping) else functools.partial(getattr, values)
+        return {param.name: get(param.name) for param in self.on(surface)}
+
+    def check(self, arguments: Mapping[str, Any], surface: Surface = "python") -> None:
+        """Refuse a value outside the declared bounds, as :class:`UsageError` naming it."""
+        for param in self.params:
+            value = arguments.get(param.name)
+            if value is not None and param.name in arguments:
+                _check(param, value, param.bounds(surface))
+
+
+OPERATIONS: dict[str, Operation] = {}
+
+
+def declare(
+    name: str,
+    *,
+    summary: str,
+    result: str,
+    errors: Sequence[str] = (),
+    surfaces: Iterable[Surface] = SURFACES,
+    tool: ToolSpec | None = None,
+    local: bool = False,
+    lenient: bool = False,
+) -> Callable[[F], F]:
+    """Declare the decorated session method as operation ``name``; its calls are checked
+    against the declared bounds, as every other surface's are."""
+    offered: frozenset[Surface] = frozenset((*surfaces, "python"))
+    if local and "http" in offered:
+        raise ValueError(f"{name} reads local files and cannot be offered over HTTP")
+    if tool is None and "tool" in offered:
+        raise ValueError(f"{name} is offered as a tool but declares no ToolSpec")
+
+    def wrap(function: F) -> F:
+        operation = Operation(
+            name,
+            summary,
+            result,
+            tuple(errors),
+            offered,
+            function,
+            tool=tool,
+            local=local,
+            lenient=lenient,
+        )
+
+        def checked(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+            operation.check(operation.signature.bind_partial(*args, **kwargs).arguments)
+
+        wrapped: Callable[..., Any]
+        if inspect.isasyncgenfunction(function):
+
+            async def stream(*args: Any, **kwargs: Any) -> Any:
+                checked(args, kwargs)
+                async for item in function(*args, **kwargs):
+                    yield item
+
+            wrapped = stream
+        else:
+
+            async def call(*args: Any, **kwargs: Any) -> Any:
+                checked(args, kwargs)
+                return await function(*args, **kwargs)
+
+            wrapped = call
+        functools.update_wrapper(wrapped, function)
+        setattr(wrapped, "__operation__", operation)  # noqa: B010 - read by operation_of
+        OPERATIONS[name] = operation
+        return wrapped  # type: ignore[return-value]
+
+    return wrap
+
+
+def operation_of(method: Callable[..., Any]) -> Operation:
+    """The declaration behind a session method."""
+    found: Operation = getattr(method, "__operation__")  # noqa: B009 - set by declare
+    return found
+
+
+# -- what the surfaces share ------------------------------------------------------------
+
+
+def optional(kind: Any) -> tuple[Any, bool]:
+    """``X | None`` as ``(X, True)``; anything else as ``(kind, False)``."""
+    if get_origin(kind) in (Union, types.UnionType):
+        members = [m for m in get_args(kind) if m is not type(None)]
+        if len(members) < len(get_args(kind)):
+            joined = members[0] if len(members) == 1 else functools.reduce(operator.or_, members)
+            return joined, True
+    return kind, False
+
+
+def _list_item(kind: Any) -> Any:
+    inner, _ = optional(kind)
+    if get_origin(inner) in (list, tuple, Sequence, Iterable) and inner is not str:
+        return get_args(inner)[0]
+    return None
+
+
+def _evaluate(annotation: Any, function: Callable[..., Any]) -> Any:
+    """A string annotation evaluated in its module; names only a type checker imports
+    (a callback's type) stand for ``Any``, as they only ever annotate Python-only parameters."""
+    if not isinstance(annotation, str):
+        return annotation
+    module = vars(sys.modules[function.__module__])
+
+    class Lenient(dict[str, Any]):
+        def __missing__(self, key: str) -> Any:
+            return module.get(key, getattr(builtins, key, Any))
+
+    return eval(annotation, {"__builtins__": builtins}, Lenient())  # our own source
+
+
+def _check(param: Param, value: Any, bounds: dict[str, Any]) -> None:
+    name = param.arg.what or param.wire
+    if isinstance(value, (list, tuple)):
+        if "max_items" in bounds and len(value) > bounds["max_items"]:
+            raise UsageError(f"{name} takes at most {bounds['max_items']} values")
+        for item in value:
+            _check_one(name, item, bounds)
+    else:
+        _check_one(name, value, bounds)
+
+
+def _check_one(name: str, value: Any, bounds: dict[str, Any]) -> None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "ge" in bounds and value < bounds["ge"]:
+            raise UsageError(f"{name} must be at least {_number(bounds['ge'])}, not {value}")
+        if "gt" in bounds and value <= bounds["gt"]:
+            raise UsageError(f"{name} must be more than {_number(bounds['gt'])}, not {value}")
+        if "le" in bounds and value > bounds["le"]:
+            raise UsageError(f"{name} must be at most {_number(bounds['le'])}, not {value}")
+    elif isinstance(value, str):
+        if "min_length" in bounds and len(value) < bounds["min_length"]:
+            raise UsageError(f"{name} is empty" if not value else f"{name} is too short")
+        if "max_length" in bounds and len(value) > bounds["max_length"]:
+            raise UsageError(f"{name} is longer than {bounds['max_length']} characters")
+        if "pattern" in bounds and not re.search(bounds["pattern"], value):
+            blank = bounds["pattern"] == BLANK_PATTERN
+            raise UsageError(f"{name} is empty" if blank else f"{name} is not valid: {value!r}")
+
+
+def _number(bound: float) -> str:
+    return str(int(bound)) if float(bound).is_integer() else str(bound)
+
+
+def pascal(name: str) -> str:
+    return "".join(part.title() for part in name.split("_"))
+
+
+@functools.cache
+def _model(
+    operation: Operation, surface: Literal["http", "tool"], extra: tuple[tuple[str, Any], ...]
+) -> type[BaseModel]:
+    fields: dict[str, Any] = {}
+    # JSON says what it means over HTTP: "5" is not a number and 1 is not true.
+    strict = surface == "http" and not operation.lenient
+    for param in operation.on(surface):
+        fields[param.name] = _field(param, surface, strict=strict)
+    fields.update(dict(extra))
+    if surface == "http":
+        name = f"{pascal(operation.name)}Body"
+        config = ConfigDict(extra="forbid", validate_by_name=False)
+        if operation.lenient:
+            config = ConfigDict(extra="ignore", validate_by_name=False)
+    else:
+        assert operation.tool is not None
+        name = f"{pascal(operation.tool.name)}Args"
+        config = ConfigDict(extra="forbid", validate_by_name=False)
+    model: type[BaseModel] = create_model(name, __config__=config, **fields)
+    return model
+
+
+def _json_number(value: object) -> object:
+    """No ``"5"`` for 5 and no ``true`` for 1; 4.0 is the integer 4, as JSON says."""
+    if isinstance(value, str | bool):
+        raise ValueError("must be a JSON number")  # noqa: TRY004 (pydantic reads ValueError)
+    return value
+
+
+def _typed(kind: Any, constraints: dict[str, Any], *, strict: bool) -> Any:
+    """``kind`` with its bounds, taking only the JSON type it names when ``strict`` (lax
+    pydantic would coerce). The bounds come first, so JSON Schema shows them."""
+    metadata: list[Any] = [Field(**constraints)] if constraints else []
+    if strict and kind in (int, float):
+        metadata.append(BeforeValidator(_json_number))
+    elif strict:
+        kind = {bool: StrictBool, str: StrictStr}.get(kind, kind)
+    return Annotated[(kind, *metadata)] if metadata else kind
+
+
+def _field(param: Param, surface: Surface, *, strict: bool) -> tuple[Any, Any]:
+    """The pydantic field of ``param`` on a JSON surface. Bounds sit on the value's own
+    type (inside ``| None`` and on a list's items), where JSON Schema shows them."""
+    bounds = param.bounds(surface)
+    kind, is_optional = optional(param.type)
+    item = _list_item(param.type)
+    base = item if item is not None else kind
+    members = get_args(base) if get_origin(base) in (Union, types.UnionType) else (base,)
+    base = str if Path in members else base  # a path travels as a string
+    own: dict[str, Any] = {
+        k: bounds.pop(k)
+        for k in ("ge", "gt", "le", "min_length", "max_length", "pattern")
+        if k in bounds
+    }
+    base = _typed(base, own, strict=strict)
+    kind = base
+    if item is not None:
+        kind = list[base]  # type: ignore[valid-type]
+        if "max_items" in bounds:
+            kind = Annotated[kind, Field(max_length=bounds["max_items"])]
+    if is_optional:
+        kind = kind | None
+    options: dict[str, Any] = {"description": param.help_on(surface)}
+    if param.wire != param.name:
+        options["alias"] = param.wire
+    if param.arg.schema:
+        options["json_schema_extra"] = dict(param.arg.schema)
+    default = param.default_on(surface)
+    if param.required:
+        return kind, Field(**options)
+    if isinstance(default, (tuple, list)) and not default:
+        return kind, Field(default_factory=list, **options)
+    return kind, Field(default, **options)
