@@ -176,7 +176,7 @@ def _check_json(op: Operation, surface: Surface, schema: dict[str, Any], extra: 
         for key, value in (param.arg.schema or {}).items():
             assert prop[key] == value, (op.name, wire, key)
         assert _enum(prop) == _literal(param.type), (op.name, wire)
-        if param.required:
+        if param.required_on(surface):
             assert wire in required
         elif wire in required:  # a default the surface still shows
             pytest.fail(f"{op.name}.{wire} has a default but is required on {surface}")

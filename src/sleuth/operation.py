@@ -105,6 +105,9 @@ class Param:
     def required(self) -> bool:
         return self.default is inspect.Parameter.empty
 
+    def required_on(self, surface: Surface) -> bool:
+        return self.default_on(surface) is inspect.Parameter.empty
+
     @property
     def wire(self) -> str:
         return self.arg.wire or self.name
@@ -418,7 +421,7 @@ def _field(param: Param, surface: Surface, *, strict: bool) -> tuple[Any, Any]:
     if param.arg.schema:
         options["json_schema_extra"] = dict(param.arg.schema)
     default = param.default_on(surface)
-    if param.required:
+    if param.required_on(surface):
         return kind, Field(**options)
     if isinstance(default, (tuple, list)) and not default:
         return kind, Field(default_factory=list, **options)

@@ -43,13 +43,13 @@ async def acall(
     registry = default_registry()
     tool, parsed = registry.validate(name, arguments)
     if client is not None:
-        return await _run(registry, client, tool.name, parsed.model_dump(), ledger)
+        return await _run(registry, client, tool.name, parsed.model_dump(by_alias=True), ledger)
     # The one-shot convenience for callers without a session opens the session core,
     # which sits below the tools.
     from sleuth.session import AsyncSession
 
     async with AsyncSession() as session:
-        return await _run(registry, session, tool.name, parsed.model_dump(), ledger)
+        return await _run(registry, session, tool.name, parsed.model_dump(by_alias=True), ledger)
 
 
 async def _run(
