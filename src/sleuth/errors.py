@@ -68,15 +68,17 @@ what to do, whether trying again may help, and the exit code the CLI uses::
     │   ├── DiscoverTimeout      the discovery ran out of time
     │   ├── VerificationFailed   GitHub says no (404, archived)
     │   ├── ConfirmationDenied   the person said no
-    │   ├── ConfirmationRequired nobody could be asked and --yes was not given
+    │   ├── ConfirmationRequired nobody could be asked, and web-found sources were not accepted
     │   ├── DiscoverSearchFailed the web search behind LLM discovery failed (retryable)
-    │   ├── Ambiguous            several packages fit; ``choices`` lists the --from strings
+    │   ├── Ambiguous            several packages fit; ``choices`` lists BUILDER:SOURCE strings
     │   └── NotFound             no stage found the tool
     └── ToolError                a tool call named no tool, or bad arguments
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Literal, NamedTuple
 
@@ -219,6 +221,25 @@ class Remedy(NamedTuple):
     api: str
 
 
+_WAY_OUT = re.compile(r"\{(\w+)\}")
+
+
+def _fill(template: str, remedies: Mapping[str, Remedy], surface: Surface) -> str:
+    """``template`` with each ``{name}`` of ``remedies`` in ``surface``'s words.
+
+    Only named ways out are replaced: any other brace (a JSON schema in a hint, a URL a
+    raiser put in its message) stays as written, so a template never fails to format.
+    """
+    if not remedies or "{" not in template:
+        return template
+
+    def word(match: re.Match[str]) -> str:
+        remedy = remedies.get(match.group(1))
+        return match.group(0) if remedy is None else getattr(remedy, surface)
+
+    return _WAY_OUT.sub(word, template)
+
+
 def api_words(code: str, text: str) -> str:
     """``text`` (an error as ``str()`` gives it, in the CLI's words) with the default hint
     of ``code``'s class worded for HTTP and MCP callers: for a message that has already
@@ -238,7 +259,13 @@ class SleuthError(Exception):
 
     A class's ``default_hint`` may name a way out as ``{name}``; ``remedies[name]`` words
     it for each surface, so the CLI names a flag and an HTTP or MCP caller a field, and
-    neither sees the other's words. ``str(error)`` is the CLI's wording; HTTP and MCP use
+    neither sees the other's words. A raiser does the same for one error: its ``message``
+    and ``hint`` may name ways out that its ``remedies`` (and the class's) word::
+
+        UsageError("no native search", hint="use {local}",
+                   remedies={"local": Remedy("--search local", 'search: "local"')})
+
+    ``str(error)``, ``message`` and ``hint`` are the CLI's wording; HTTP and MCP use
     :meth:`worded` with ``"api"``. Exit code, HTTP status and the default of ``retryable``
     come from the class's row of :data:`ERRORS` (or its nearest base class's).
     """
@@ -261,26 +288,51 @@ class SleuthError(Exception):
         message: str,
         *,
         hint: str | None = None,
+        remedies: Mapping[str, Remedy] | None = None,
         url: str | None = None,
         retryable: bool | None = None,
     ) -> None:
-        super().__init__(message)
-        self.message = message
-        self._own_hint = hint is not None
-        self.hint = hint if hint is not None else self.hint_for("cli")
+        self._ways_out: dict[str, Remedy] = {**type(self).remedies, **(remedies or {})}
+        self._message = message
+        self._hint = hint  # None: the class's default hint
+        super().__init__(self.message)
         self.url = url
         self.retryable = self.default_retryable if retryable is None else retryable
+
+    @property
+    def message(self) -> str:
+        """The message in the CLI's words."""
+        return _fill(self._message, self._ways_out, "cli")
+
+    @message.setter
+    def message(self, text: str) -> None:
+        self._message = text
+
+    @property
+    def hint(self) -> str:
+        """The hint in the CLI's words."""
+        return self.hint_in("cli")
+
+    @hint.setter
+    def hint(self, text: str) -> None:
+        """A hint set after the fact replaces the class's default on every surface."""
+        self._hint = text
 
     @classmethod
     def hint_for(cls, surface: Surface) -> str:
         """The class's default hint in ``surface``'s words."""
-        words = {name: getattr(remedy, surface) for name, remedy in cls.remedies.items()}
-        return cls.default_hint.format(**words) if words else cls.default_hint
+        return _fill(cls.default_hint, cls.remedies, surface)
+
+    def hint_in(self, surface: Surface) -> str:
+        """This error's hint in ``surface``'s words: the raiser's, else the class's."""
+        if self._hint is None:
+            return self.hint_for(surface)
+        return _fill(self._hint, self._ways_out, surface)
 
     def worded(self, surface: Surface) -> str:
         """Message and hint as ``surface`` says them (``str(error)`` is the CLI's)."""
-        hint = self.hint if self._own_hint else self.hint_for(surface)
-        return f"{self.message} ({hint})" if hint else self.message
+        message, hint = _fill(self._message, self._ways_out, surface), self.hint_in(surface)
+        return f"{message} ({hint})" if hint else message
 
     @classmethod
     def row(cls) -> Row:
@@ -305,7 +357,7 @@ class SleuthError(Exception):
         return self.row().status
 
     def __str__(self) -> str:
-        return f"{self.message} ({self.hint})" if self.hint else self.message
+        return self.worded("cli")
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -394,10 +446,11 @@ class FetchError(SleuthError):
         *,
         status: int | None = None,
         hint: str | None = None,
+        remedies: Mapping[str, Remedy] | None = None,
         url: str | None = None,
         retryable: bool | None = None,
     ) -> None:
-        super().__init__(message, hint=hint, url=url, retryable=retryable)
+        super().__init__(message, hint=hint, remedies=remedies, url=url, retryable=retryable)
         self.status = status
 
 
@@ -496,9 +549,10 @@ class SearchError(SleuthError):
         *,
         provider: str | None = None,
         hint: str | None = None,
+        remedies: Mapping[str, Remedy] | None = None,
         retryable: bool | None = None,
     ) -> None:
-        super().__init__(message, hint=hint, retryable=retryable)
+        super().__init__(message, hint=hint, remedies=remedies, retryable=retryable)
         self.provider = provider
 
 
@@ -531,10 +585,11 @@ class LLMError(SleuthError):
         provider: str | None = None,
         status: int | None = None,
         hint: str | None = None,
+        remedies: Mapping[str, Remedy] | None = None,
         retryable: bool | None = None,
         retry_after: float | None = None,
     ) -> None:
-        super().__init__(message, hint=hint, retryable=retryable)
+        super().__init__(message, hint=hint, remedies=remedies, retryable=retryable)
         self.provider = provider
         self.status = status
         self.retry_after = retry_after
@@ -794,8 +849,15 @@ class Ambiguous(DiscoverError):
 
     code = "ambiguous"
 
-    def __init__(self, message: str, *, choices: list[str], hint: str | None = None) -> None:
-        super().__init__(message, hint=hint)
+    def __init__(
+        self,
+        message: str,
+        *,
+        choices: list[str],
+        hint: str | None = None,
+        remedies: Mapping[str, Remedy] | None = None,
+    ) -> None:
+        super().__init__(message, hint=hint, remedies=remedies)
         self.choices = choices
 
     def to_dict(self) -> dict[str, object]:

@@ -73,3 +73,15 @@ async def test_a_failure_is_a_tool_error_with_its_code(regs: Registries) -> None
         result = await client.call_tool("discover", {"name": "rіpgrep"})
     assert result.is_error
     assert "suspicious_name" in text(result)
+
+
+async def test_a_source_not_found_says_what_to_do_in_the_tools_words(regs: Registries) -> None:
+    async with served(regs) as client:
+        result = await client.call_tool(
+            "discover", {"name": "nothing-here", "deterministic_only": True}
+        )
+    assert result.is_error
+    assert "not_found" in text(result)
+    assert 'from: "BUILDER:SOURCE"' in text(result)
+    assert "--from" not in text(result)
+    assert "sleuth discover" not in text(result)

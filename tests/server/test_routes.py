@@ -415,7 +415,10 @@ def test_discover_answers_an_ambiguous_name_with_its_choices(
     body = ambiguous.json()
     assert body["code"] == "AMBIGUOUS"
     assert body["choices"] == ["npm:thing", "crates.io:thing"]
-    assert "--from npm:thing" in body["error"]
+    # The way out in the HTTP caller's words: the field, never the CLI's flag.
+    assert 'from: "npm:thing"' in body["error"]
+    assert "--" not in body["error"]
+    assert "sleuth discover" not in body["error"]
     assert batch.status_code == 200
     assert batch.json()["builder"] == "npm"
     assert batch.json()["high_risk"] is True

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from sleuth.agent.loop import Session
 from sleuth.agent.models import Answer
-from sleuth.errors import UsageError
+from sleuth.errors import Remedy, UsageError
 from sleuth.llm.setup import SearchChoice, choose_search
 from sleuth.log import Progress
 from sleuth.tools.loop import ToolCallInfo
@@ -39,7 +39,10 @@ async def ask(
         raise UsageError("the question is empty", hint="ask something")
     turns = max_turns or settings.llm_max_turns
     if not 1 <= turns <= 50:
-        raise UsageError(f"--max-turns must be 1-50, not {turns}")
+        raise UsageError(
+            f"{{turns}} must be 1-50, not {turns}",
+            remedies={"turns": Remedy("--max-turns", "max_turns")},
+        )
     meter = Meter.connect(
         settings,
         client.cache,

@@ -28,7 +28,7 @@ from sleuth.crawl.polite import HostGate, Wakeup, retry_after_seconds
 from sleuth.crawl.scope import Scope, ScopeKind
 from sleuth.crawl.state import HEARTBEAT_TTL, CrawlState, crawl_id
 from sleuth.crawl.urls import canonical
-from sleuth.errors import OutOfScope, UsageError
+from sleuth.errors import OutOfScope, Remedy, UsageError
 from sleuth.log import event
 from sleuth.net import make_client
 from sleuth.pages.fetcher import ACCEPT_HEADER, Fetcher, OutputFormat, RenderMode
@@ -70,7 +70,11 @@ class CrawlOptions:
     def check(self) -> None:
         if self.max_pages < 1 or self.max_depth < 0 or self.concurrency < 1 or self.delay < 0:
             raise UsageError(
-                "--max-pages and --concurrency must be >= 1, --max-depth and --delay >= 0"
+                "{max_pages} and {concurrency} must be >= 1, {max_depth} and {delay} >= 0",
+                remedies={
+                    name: Remedy("--" + name.replace("_", "-"), name)
+                    for name in ("max_pages", "concurrency", "max_depth", "delay")
+                },
             )
 
 

@@ -15,7 +15,7 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from sleuth.crawl.urls import canonical
-from sleuth.errors import UsageError
+from sleuth.errors import Remedy, UsageError
 
 ScopeKind = Literal["host", "domain", "prefix"]
 SCOPES: tuple[ScopeKind, ...] = ("host", "domain", "prefix")
@@ -46,7 +46,13 @@ class Scope:
     def __post_init__(self) -> None:
         if self.kind not in SCOPES:
             raise UsageError(
-                f"unknown scope {self.kind!r}", hint="use --scope host, domain or prefix"
+                f"unknown scope {self.kind!r}",
+                hint="use {scope}",
+                remedies={
+                    "scope": Remedy(
+                        "--scope host, domain or prefix", 'scope: "host", "domain" or "prefix"'
+                    )
+                },
             )
         start = canonical(self.start)
         if start is None:

@@ -23,7 +23,7 @@ from sleuth.digest.compose import Page, compose
 from sleuth.digest.models import Digest, DigestError, DigestMeta
 from sleuth.digest.rank import Finding, build_query, rank_passages, select
 from sleuth.digest.sources import Candidate, choose_pages, source_prior
-from sleuth.errors import SearchError, SleuthError, UsageError
+from sleuth.errors import Remedy, SearchError, SleuthError, UsageError
 from sleuth.log import Progress, Stopwatch, event
 from sleuth.pages import Fetcher, FetchResult
 from sleuth.websearch import ProviderChain, SearchQuery, SearchResponse, attempts_of, normalize_url
@@ -265,7 +265,8 @@ async def run_research(
         raise UsageError(
             f"the research question has {len(question)} characters; at most "
             f"{MAX_QUESTION_CHARS} are searched",
-            hint="ask a shorter question and move detail into --focus",
+            hint="ask a shorter question and move detail into {focus}",
+            remedies={"focus": Remedy("--focus", "focus")},
         )
     _check("max_results", max_results, 1, 10)
     _check("max_pages", max_pages, 1, 10)

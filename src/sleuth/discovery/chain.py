@@ -25,7 +25,7 @@ from sleuth.discovery.models import (
 )
 from sleuth.discovery.names import near_misses, normalize_name
 from sleuth.discovery.registry import Hit, Registry
-from sleuth.discovery.sources import parse_from
+from sleuth.discovery.sources import FROM, name_it, parse_from
 from sleuth.errors import (
     Ambiguous,
     ConfirmationDenied,
@@ -33,6 +33,7 @@ from sleuth.errors import (
     DiscoverTimeout,
     LLMNotConfigured,
     NotFound,
+    Remedy,
     UsageError,
     VerificationFailed,
 )
@@ -65,7 +66,8 @@ def parse_stages(stages: Sequence[str] | None) -> list[str]:
     if unknown or not wanted:
         raise UsageError(
             f"unknown stage {unknown[0]!r}" if unknown else "no stage named",
-            hint=f"--stages takes a comma list of {', '.join(STAGES)}",
+            hint="{stages} of " + ", ".join(STAGES),
+            remedies={"stages": Remedy("--stages takes a comma list", "stages takes a list")},
         )
     return [stage for stage in STAGES if stage in wanted]
 
@@ -113,8 +115,12 @@ class Discovery:
         order = parse_stages(stages)
         if deterministic_only and order == ["llm"]:
             raise UsageError(
-                "--deterministic-only leaves no stage to run with --stages llm",
+                "{deterministic} leaves no stage to run with {llm}",
                 hint="drop one of the two",
+                remedies={
+                    "deterministic": Remedy("--deterministic-only", "deterministic_only: true"),
+                    "llm": Remedy("--stages llm", 'stages: ["llm"]'),
+                },
             )
         if from_source:
             return await self._from(tool, from_source)
@@ -152,8 +158,8 @@ class Discovery:
         raise NotFound(
             f"no source found for {tool!r} (searched: {', '.join(searched)})"
             f"{llm_note}{failed}{near}",
-            hint=f"name it yourself: sleuth discover {tool} --from BUILDER:SOURCE "
-            "(for example github:OWNER/REPO)",
+            hint="name it yourself: {source} (for example github:OWNER/REPO)",
+            remedies={"source": name_it(tool)},
             retryable=bool(self.probe_failures),
         )
 
@@ -257,12 +263,18 @@ class Discovery:
                 reason, high_risk = "priority_fallback", True
                 gap = ratio(ranked[0], ranked[1])
             else:
-                choices = [f"sleuth discover {tool} --from {r.source}" for r in ranked]
+                # Each choice is a way out: the CLI's command line, the field over HTTP.
+                choices = {f"choice{n}": name_it(tool, r.source) for n, r in enumerate(ranked)}
                 raise Ambiguous(
                     f"{tool!r} matches {len(ranked)} packages with no clear winner:\n  "
-                    + "\n  ".join(choices),
+                    + "\n  ".join(f"{{{name}}}" for name in choices),
                     choices=[r.source for r in ranked],
-                    hint="pick one with --from, or pass --batch to take the top match",
+                    hint="pick one with {from}, or {batch} to take the top match",
+                    remedies={
+                        **choices,
+                        "from": FROM,
+                        "batch": Remedy("pass --batch", "set batch: true"),
+                    },
                 )
         builder, _, source = chosen.source.partition(":")
         evidence = [
@@ -353,7 +365,8 @@ class Discovery:
                 return self._instructions(tool, pages[0], findings.usage, rejected)
             failure = VerificationFailed(
                 f"the model's answer for {tool!r} failed verification: " + "; ".join(rejected),
-                hint=f"name the source yourself: sleuth discover {tool} --from github:OWNER/REPO",
+                hint="name the source yourself: {source}",
+                remedies={"source": name_it(tool, "github:OWNER/REPO")},
             )
             failure.usage = findings.usage.model_dump(mode="json")
             raise failure

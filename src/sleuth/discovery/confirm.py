@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from sleuth.discovery.models import DiscoveryResult, ProbeResult
-from sleuth.errors import ConfirmationDenied, ConfirmationRequired
+from sleuth.errors import ConfirmationDenied, ConfirmationRequired, Remedy
 
 Ask = Callable[[str], str]  # shows a prompt, returns the answer line (input() on stderr)
 
@@ -138,15 +138,17 @@ def settle(
         return result
     reason = result.confirmation_reason or "it needs review"
     if not interactive:
-        hint = (
-            "run it on a terminal to review it, or name it with "
-            f"--from {result.spec} if you trust it"
-            if result.high_risk
-            else "run it on a terminal, or pass --yes to accept web-found sources"
-        )
+        # Only a person confirms: the CLI asks on a terminal, another caller asks its user.
         raise ConfirmationRequired(
             f"not using {result.spec} for {result.tool!r} without confirmation: {reason}",
-            hint=hint,
+            hint="{ask} to review it, or name it with {source} if you trust it"
+            if result.high_risk
+            else "{ask}, or {yes} to accept web-found sources",
+            remedies={
+                "ask": Remedy("run it on a terminal", "ask the user"),
+                "source": Remedy(f"--from {result.spec}", f'from: "{result.spec}"'),
+                "yes": Remedy("pass --yes", "set yes: true"),
+            },
         )
     show(render(result))
     if not confirm(result, ask):

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sleuth.discovery.defence import plain_text
 from sleuth.discovery.models import DiscoveryUsage, Instructions
-from sleuth.discovery.sources import github_from_url
+from sleuth.discovery.sources import github_from_url, name_it
 from sleuth.errors import (
     DiscoverSearchFailed,
     DiscoverTimeout,
@@ -289,5 +289,6 @@ class LLMStage:
         )
         raise NotFound(
             f"the model found no confident source for {name!r}{detail}",
-            hint=f"name it yourself: sleuth discover {name} --from github:OWNER/REPO",
+            hint="name it yourself: {source}",
+            remedies={"source": name_it(name, "github:OWNER/REPO")},
         )

@@ -12,7 +12,8 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from sleuth.errors import SuspiciousName, UsageError
+from sleuth.discovery.sources import FROM
+from sleuth.errors import Remedy, SuspiciousName, UsageError
 
 MAX_LENGTH = 214  # npm's limit, the longest of the ecosystems
 _ALLOWED = re.compile(r"^[a-z0-9@][a-z0-9._+@/-]*$")
@@ -27,7 +28,11 @@ def _script(char: str) -> str:
 def normalize_name(raw: str) -> str:
     name = raw.strip()
     if not name:
-        raise UsageError("the tool name is empty", hint="name a tool, e.g. `sleuth discover jq`")
+        raise UsageError(
+            "the tool name is empty",
+            hint="name a tool, e.g. {jq}",
+            remedies={"jq": Remedy("`sleuth discover jq`", 'name: "jq"')},
+        )
     name = unicodedata.normalize("NFKC", name)
     foreign = [char for char in name if ord(char) > 127]
     if foreign:
@@ -40,7 +45,8 @@ def normalize_name(raw: str) -> str:
         raise SuspiciousName(
             f"refusing {raw.strip()!r}: the name {kind} ({', '.join(scripts)}: {shown}); "
             "look-alike letters are how typosquatted tools pass for real ones",
-            hint="type the name in plain ASCII letters, or name the source with --from",
+            hint="type the name in plain ASCII letters, or name the source with {from}",
+            remedies={"from": FROM},
         )
     name = name.lower()
     if len(name) > MAX_LENGTH:

@@ -11,13 +11,23 @@ import re
 from urllib.parse import urlsplit
 
 from sleuth.discovery.models import BUILDER_ALIASES, BUILDERS
-from sleuth.errors import UsageError
+from sleuth.errors import Remedy, UsageError
 
 # GitHub: owners are 1-39 alphanumerics or single hyphens; repositories . _ - too.
 _OWNER = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$")
 _REPO = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
 _PACKAGE = re.compile(r"^@?[A-Za-z0-9][A-Za-z0-9._+@-]*(?:/[A-Za-z0-9][A-Za-z0-9._+-]*)?$")
 _MODULE = re.compile(r"^[a-z0-9.-]+\.[a-z]{2,}(?:/[A-Za-z0-9._~+-]+)+$")
+
+
+# How a caller names a source itself: the CLI's flag, the HTTP and MCP field.
+FROM = Remedy("--from", "from")
+
+
+def name_it(tool: str, source: str = "BUILDER:SOURCE") -> Remedy:
+    """The way out of a discovery that found nothing sure: name ``source`` for ``tool``
+    (the CLI's whole command line; the field for an HTTP or MCP caller)."""
+    return Remedy(f"sleuth discover {tool} --from {source}", f'from: "{source}"')
 
 
 def canonical_builder(name: str) -> str | None:
@@ -54,14 +64,20 @@ def parse_from(spec: str) -> tuple[str, str]:
     builder_name, colon, source = spec.strip().partition(":")
     if not colon or not source.strip():
         raise UsageError(
-            f"--from {spec!r} is not BUILDER:SOURCE",
-            hint="for example --from github:cli/cli or --from crates.io:ripgrep",
+            f"{{from}} {spec!r} is not BUILDER:SOURCE",
+            hint="for example {github} or {crates}",
+            remedies={
+                "from": FROM,
+                "github": Remedy("--from github:cli/cli", 'from: "github:cli/cli"'),
+                "crates": Remedy("--from crates.io:ripgrep", 'from: "crates.io:ripgrep"'),
+            },
         )
     builder = canonical_builder(builder_name)
     if builder is None:
         raise UsageError(
-            f"--from names an unknown builder {builder_name!r}",
+            f"{{from}} names an unknown builder {builder_name!r}",
             hint=f"use one of {', '.join(BUILDERS)}",
+            remedies={"from": FROM},
         )
     source = source.strip()
     if builder == "github":
@@ -69,7 +85,7 @@ def parse_from(spec: str) -> tuple[str, str]:
     try:
         check_source(builder, source)
     except ValueError as error:
-        raise UsageError(f"--from: {error}") from None
+        raise UsageError(f"{{from}}: {error}", remedies={"from": FROM}) from None
     return builder, source
 
 

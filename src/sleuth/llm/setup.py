@@ -16,7 +16,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from sleuth.config import Settings
-from sleuth.errors import LLMNotConfigured, UsageError
+from sleuth.errors import LLMNotConfigured, Remedy, UsageError
 from sleuth.llm.cassette import Cassette
 from sleuth.llm.http import LLMHttp
 from sleuth.llm.providers import PROVIDERS, Provider
@@ -158,7 +158,11 @@ def choose_search(
         if provider.native_search is None:
             raise UsageError(
                 f"the {provider.name} provider has no native web search",
-                hint="use --search local (sleuth's providers) or --search auto",
+                hint="use {local} (sleuth's providers) or {auto}",
+                remedies={
+                    "local": Remedy("--search local", 'search: "local"'),
+                    "auto": Remedy("--search auto", 'search: "auto"'),
+                },
             )
         return "native"
     if choice == "auto" and provider.native_search is not None and not config.local:

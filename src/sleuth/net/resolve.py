@@ -13,7 +13,7 @@ from typing import Protocol
 
 import anyio.to_thread
 
-from sleuth.errors import UsageError
+from sleuth.errors import Remedy, UsageError
 from sleuth.net.hosts import parse_host
 from sleuth.net.ranges import IPAddress
 
@@ -74,8 +74,9 @@ def parse_resolve_pins(entries: Iterable[str]) -> dict[tuple[str, int], list[IPA
 def _parse_pin(entry: str) -> tuple[str, int, list[IPAddress]]:
     def bad(why: str) -> UsageError:
         return UsageError(
-            f"--resolve {entry!r}: {why}",
+            f"{{resolve}} {entry!r}: {why}",
             hint="write HOST:PORT:ADDRESS[,ADDRESS...], e.g. example.com:443:93.184.215.14",
+            remedies={"resolve": Remedy("--resolve", "the resolve pin")},
         )
 
     if entry.startswith("-"):

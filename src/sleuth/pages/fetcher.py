@@ -43,6 +43,7 @@ from sleuth.errors import (
     JSRequired,
     NetworkError,
     RateLimited,
+    Remedy,
     RenderUnavailable,
     SleuthError,
     TooLarge,
@@ -278,7 +279,13 @@ class Fetcher:
     ) -> FetchResult:
         """The one policy path: every read of a web page, cached or not, goes through here."""
         if start_index < 0 or (max_chars is not None and max_chars <= 0):
-            raise UsageError("--start-index must be >= 0 and --max-chars > 0")
+            raise UsageError(
+                "{start_index} must be >= 0 and {max_chars} > 0",
+                remedies={
+                    "start_index": Remedy("--start-index", "start_index"),
+                    "max_chars": Remedy("--max-chars", "max_chars"),
+                },
+            )
         try:
             url = normalize_input_url(url)
         except BlockedError as error:  # file:, javascript: ... end as outcomes like any refusal

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from sleuth.errors import SleuthError
+from sleuth.errors import SleuthError, Surface
 
 SCHEMA_VERSION = 1
 
@@ -43,8 +43,9 @@ class ErrorInfo(BaseModel):
     retryable: bool = False
 
     @classmethod
-    def from_error(cls, error: SleuthError) -> ErrorInfo:
-        return cls(code=error.code, message=str(error), retryable=error.retryable)
+    def from_error(cls, error: SleuthError, surface: Surface = "cli") -> ErrorInfo:
+        """``error`` as a result carries it, in ``surface``'s words (a tool's are the API's)."""
+        return cls(code=error.code, message=error.worded(surface), retryable=error.retryable)
 
 
 def utc_now() -> str:

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sleuth.errors import SleuthError, UsageError
+from sleuth.errors import Remedy, SleuthError, UsageError
 from sleuth.log import event
 from sleuth.stack.assemble import late_member, to_project
 from sleuth.stack.candidate import Candidate, Files
@@ -205,7 +205,11 @@ def _plan(
         if fallback is None:
             raise UsageError(
                 "mode llm asks only the LLM, and no LLM detector is configured",
-                hint="configure a model, or use --mode static or --mode full",
+                hint="configure a model, or use {static} or {full}",
+                remedies={
+                    "static": Remedy("--mode static", 'mode: "static"'),
+                    "full": Remedy("--mode full", 'mode: "full"'),
+                },
             )
         return folder, [], fallback
     return folder, static, fallback

@@ -14,6 +14,7 @@ from sleuth.cache.base import Cache, cache_key, get_json, set_json
 from sleuth.config import Settings
 from sleuth.errors import (
     ProviderAuthError,
+    Remedy,
     SearchError,
     SearchUnavailable,
     SleuthError,
@@ -211,11 +212,12 @@ class ProviderChain:
         hint = (
             f"try again in {math.ceil(min(retry_in))} s, or configure another provider"
             if cls is SearchError and retry_in
-            else "check the provider settings with `sleuth config show`"
+            else "check the provider settings{show}"
         )
         error = cls(
             f"every search provider failed: {summary}",
             hint=hint,
+            remedies={"show": Remedy(" with `sleuth config show`", " on the server")},
             retryable=cls is SearchError,
         )
         # SearchError has no typed field for these yet; attempts_of() reads them back.
