@@ -356,6 +356,7 @@ class Sleuth:
     map = _blocking(AsyncSleuth.map)
 
     crawl = _blocking_stream(AsyncSleuth.crawl)
+    extract = _blocking_stream(AsyncSleuth.extract)
 
     def close(self) -> None:
         try:

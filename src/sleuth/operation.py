@@ -24,7 +24,7 @@ import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, NoReturn, TypeVar, Union, get_args, get_origin
 
 from pydantic import (
     BaseModel,
@@ -36,7 +36,7 @@ from pydantic import (
     create_model,
 )
 
-from sleuth.errors import UsageError
+from sleuth.errors import Remedy, UsageError
 
 Surface = Literal["python", "cli", "http", "tool"]
 # python: the typed methods and one-shots; cli: the sleuth command; http: /api/v1; tool: what
@@ -316,32 +316,46 @@ def _evaluate(annotation: Any, function: Callable[..., Any]) -> Any:
 
 
 def _check(param: Param, value: Any, bounds: dict[str, Any]) -> None:
-    name = param.arg.what or param.wire
     if isinstance(value, (list, tuple)):
         if "max_items" in bounds and len(value) > bounds["max_items"]:
-            raise UsageError(f"{name} takes at most {bounds['max_items']} values")
+            _refuse(param, f"takes at most {bounds['max_items']} values")
         for item in value:
-            _check_one(name, item, bounds)
+            _check_one(param, item, bounds)
     else:
-        _check_one(name, value, bounds)
+        _check_one(param, value, bounds)
 
 
-def _check_one(name: str, value: Any, bounds: dict[str, Any]) -> None:
+def _check_one(param: Param, value: Any, bounds: dict[str, Any]) -> None:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if "ge" in bounds and value < bounds["ge"]:
-            raise UsageError(f"{name} must be at least {_number(bounds['ge'])}, not {value}")
+            _refuse(param, f"must be at least {_number(bounds['ge'])}, not {value}")
         if "gt" in bounds and value <= bounds["gt"]:
-            raise UsageError(f"{name} must be more than {_number(bounds['gt'])}, not {value}")
+            _refuse(param, f"must be more than {_number(bounds['gt'])}, not {value}")
         if "le" in bounds and value > bounds["le"]:
-            raise UsageError(f"{name} must be at most {_number(bounds['le'])}, not {value}")
+            _refuse(param, f"must be at most {_number(bounds['le'])}, not {value}")
     elif isinstance(value, str):
         if "min_length" in bounds and len(value) < bounds["min_length"]:
-            raise UsageError(f"{name} is empty" if not value else f"{name} is too short")
+            _refuse(param, "is empty" if not value else "is too short")
         if "max_length" in bounds and len(value) > bounds["max_length"]:
-            raise UsageError(f"{name} is longer than {bounds['max_length']} characters")
+            _refuse(param, f"is longer than {bounds['max_length']} characters")
         if "pattern" in bounds and not re.search(bounds["pattern"], value):
-            blank = bounds["pattern"] == BLANK_PATTERN
-            raise UsageError(f"{name} is empty" if blank else f"{name} is not valid: {value!r}")
+            _refuse(
+                param,
+                "is empty" if bounds["pattern"] == BLANK_PATTERN else f"is not valid: {value!r}",
+            )
+
+
+def _refuse(param: Param, what: str) -> NoReturn:
+    """A :class:`UsageError` naming the parameter as each surface spells it: the CLI's flag
+    (or argument), HTTP's and a tool's field; an ``Arg.what`` is the same everywhere."""
+    if param.arg.what:
+        raise UsageError(f"{param.arg.what} {what}")
+    if param.arg.positional:
+        cli = param.arg.metavar or param.name.upper()
+    else:
+        flags = [f for f in (param.arg.negate, *param.arg.flags) if f and f.startswith("--")]
+        cli = flags[0] if flags else "--" + param.name.replace("_", "-")
+    raise UsageError(f"{{param}} {what}", remedies={"param": Remedy(cli, param.wire)})
 
 
 def _number(bound: float) -> str:

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 RenderMode = Literal["auto", "always", "never"]
 Scope = Literal["host", "domain", "prefix"]
 MAX_QUERY_CHARS = 400
+HTTP_URL_PATTERN = r"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#]"
 MAX_QUESTION_CHARS = 400  # longer questions are refused: search engines cut them anyway
 # What may go wrong when a page is read (pages/result.py's outcomes), and a search.
 FETCH_ERRORS = (
@@ -220,6 +221,57 @@ class AsyncSession:
             max_chars=max_chars,
             start_index=start_index,
         )
+
+    @declare(
+        "extract",
+        summary="Extract text from local HTML, PDF and text.",
+        result="sleuth.documents.files:Record",
+        errors=(
+            "usage_error",
+            "too_large",
+            "unsupported_type",
+            "empty_extraction",
+            "encrypted",
+            "corrupt_document",
+            "no_text_layer",
+        ),
+        surfaces=("cli",),
+        local=True,
+    )
+    async def extract(
+        self,
+        paths: Annotated[
+            Sequence[str],
+            Arg(
+                "HTML, PDF or text files (plain or .gz), folders, or - for stdin (the default).",
+                positional=True,
+                metavar="PATH",
+            ),
+        ] = ("-",),
+        *,
+        url: Annotated[
+            str | None,
+            Arg(
+                "The page's address: resolves the canonical URL and recognises forum threads.",
+                pattern=HTTP_URL_PATTERN,
+                metavar="URL",
+            ),
+        ] = None,
+        output: Literal["text", "markdown"] = "text",
+        on_progress: Progress | None = None,
+    ) -> AsyncGenerator[dict[str, Any], None]:
+        """One record per document, offline: a folder gives every file sleuth reads in it,
+        ``-`` is stdin. A file that cannot be read is a record whose outcome says so
+        (``unreadable``), and the batch goes on. ``on_progress("file", {"done", "total"})``
+        follows each one."""
+        from sleuth.documents import files
+
+        names = files.expand(list(paths) or ["-"])
+        limit = max(self.settings.max_decoded_bytes, self.settings.max_document_bytes)
+        for done, name in enumerate(names, 1):
+            yield files.record(name, files.read(name, limit), url, output, self.settings)
+            if on_progress is not None:
+                on_progress("file", {"done": done, "total": len(names)})
 
     @declare(
         "search",

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
+from typing import Annotated, Any
 
 import typer
 
-from sleuth.commands import files, output
-from sleuth.commands.options import STATE, settings
+from sleuth.commands import derive, output
+from sleuth.commands.options import STATE, session
 from sleuth.errors import EXIT_CODES, UsageError
 
 
@@ -23,22 +23,9 @@ class ExtractFormat(StrEnum):
     jsonl = "jsonl"
 
 
+@derive.command("sleuth.api:AsyncSleuth.extract")
 def extract(
-    paths: Annotated[
-        list[str] | None,
-        typer.Argument(
-            metavar="PATH",
-            show_default=False,
-            help="HTML, PDF or text files (plain or .gz), folders, or - for stdin (the default).",
-        ),
-    ] = None,
-    url: Annotated[
-        str | None,
-        typer.Option(
-            metavar="URL",
-            help="The page's address: resolves the canonical URL and recognises forum threads.",
-        ),
-    ] = None,
+    arguments: dict[str, Any],
     format: Annotated[
         ExtractFormat,
         typer.Option(
@@ -67,47 +54,35 @@ def extract(
     as_json = json_output and format is not ExtractFormat.jsonl
     fmt = ExtractFormat.json if as_json else format
     STATE.json = fmt in (ExtractFormat.json, ExtractFormat.jsonl)
-    loaded = settings()
-    if url is not None:
-        _check_url(url)
-    text: Literal["text", "markdown"] = "markdown" if format is ExtractFormat.markdown else "text"
-    inputs = paths or ["-"]
+    client = session()
+    inputs = arguments["paths"] or ("-",)
     batch = len(inputs) > 1 or any(p != "-" and Path(p).is_dir() for p in inputs)
     records: list[dict[str, Any]] = []
-    names = files.expand(inputs)
-    limit = max(loaded.max_decoded_bytes, loaded.max_document_bytes)
-    showing = batch and len(names) > 1 and output.batch_progress_wanted(STATE.json)
-    with output.batch_progress(len(names), showing) as advance:
-        for name in names:
-            data = files.read(name, limit)
-            if isinstance(data, str) and not batch:
-                raise UsageError(f"{name}: {data}")
-            record = files.record(name, data, url, text, loaded)
-            records.append(record)
-            if fmt is ExtractFormat.jsonl:
-                output.out(json.dumps(record, ensure_ascii=False) + "\n")
-            elif fmt is not ExtractFormat.json:
-                _print_extracted(record, batch)
-            advance()
+    shown = output.ProgressOnDemand(batch and output.batch_progress_wanted(STATE.json))
+
+    async def run() -> None:
+        async with client:
+            async for record in client.extract(
+                **arguments,
+                output="markdown" if format is ExtractFormat.markdown else "text",
+                on_progress=shown.update,
+            ):
+                if record["outcome"] == "unreadable" and not batch:
+                    raise UsageError(f"{record['file']}: {record['reason']}")
+                records.append(record)
+                if fmt is ExtractFormat.jsonl:
+                    output.out(json.dumps(record, ensure_ascii=False) + "\n")
+                elif fmt is not ExtractFormat.json:
+                    _print_extracted(record, batch)
+
+    with shown:
+        asyncio.run(run())
     if fmt is ExtractFormat.json:
         output.print_json(records if batch else records[0])
     failed = [r["outcome"] for r in records if r["outcome"] != "ok"]
     if batch:
         output.finish(EXIT_CODES["empty_extraction"] if failed else 0)
     output.finish(EXIT_CODES.get(failed[0], 1) if failed else 0)
-
-
-def _check_url(url: str) -> None:
-    try:
-        parts = urlsplit(url)
-        valid = parts.scheme in ("http", "https") and bool(parts.hostname)
-    except ValueError:  # "http://[::1/"
-        valid = False
-    if not valid:
-        raise UsageError(
-            f"--url {url!r} is not an absolute http(s) URL",
-            hint="pass the page's address, like https://example.com/page",
-        )
 
 
 def _print_extracted(record: dict[str, Any], batch: bool) -> None:

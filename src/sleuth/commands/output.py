@@ -13,7 +13,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
@@ -117,6 +117,29 @@ def status(message: str, enabled: bool, screen: Console | None = None) -> Iterat
 def batch_progress_wanted(machine_output: bool) -> bool:
     """A batch's progress bar: for a person at the terminal, never beside JSON for a pipe."""
     return sys.stderr.isatty() and (sys.stdout.isatty() or not machine_output)
+
+
+class ProgressOnDemand:
+    """A batch's bar that opens at the first report, when the number of files is known
+    (a folder is listed by the operation, not here), and only for more than one."""
+
+    def __init__(self, enabled: bool) -> None:
+        self._enabled = enabled
+        self._open = ExitStack()
+        self._advance: Callable[[], None] | None = None
+
+    def update(self, stage: str, detail: dict[str, Any]) -> None:
+        if not self._enabled or detail.get("total", 0) <= 1:
+            return
+        if self._advance is None:
+            self._advance = self._open.enter_context(batch_progress(detail["total"], True))
+        self._advance()
+
+    def __enter__(self) -> ProgressOnDemand:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._open.close()
 
 
 @contextmanager

@@ -1,4 +1,4 @@
-"""Local documents for ``sleuth extract``: which files a folder gives, their bytes
+"""Local documents for the extract operation: which files a folder gives, their bytes
 (gunzipped, within the size limit) and each one's JSON record."""
 
 from __future__ import annotations
@@ -8,10 +8,24 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from pydantic import BaseModel
+
 from sleuth.errors import SleuthError, UsageError
 
 if TYPE_CHECKING:
     from sleuth.config import Settings
+
+
+class Record(BaseModel):
+    """One document's record, as ``sleuth extract --json`` prints it (a dict at run time)."""
+
+    file: str
+    title: str | None
+    text: str
+    metadata: dict[str, Any]
+    outcome: str  # "ok", an outcome code, or "unreadable"
+    reason: str | None
+    truncated: bool = False
 
 
 def expand(paths: list[str]) -> list[str]:
