@@ -13,11 +13,12 @@ import importlib
 import inspect
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args, get_origin
 
 import typer
 
-from sleuth.operation import Operation, Param, optional
+if TYPE_CHECKING:  # the declarations load when typer builds a command, not at start-up
+    from sleuth.operation import Operation, Param
 
 
 class Command:
@@ -80,6 +81,8 @@ def command(method: str) -> Callable[[Callable[..., None]], Command]:
 
 def _cli_type(param: Param) -> Any:
     """The type typer parses: lists as repeated options, ``Path | str`` as a path."""
+    from sleuth.operation import optional
+
     kind, is_optional = optional(param.type)
     if param.arg.negate:
         return bool
