@@ -422,8 +422,10 @@ async def test_progress_is_reported_stage_by_stage(web: Web, cache: MemoryCache)
 async def test_bad_input_raises_usage_error(
     question: str, options: dict[str, Any], cache: MemoryCache
 ) -> None:
-    with pytest.raises(UsageError):
-        await research(question, settings=Settings(cache="memory"), cache=cache, **options)
+    """Refused by the research operation's declared bounds, before any search."""
+    async with AsyncSleuth(Settings(cache="memory"), cache=cache) as client:
+        with pytest.raises(UsageError):
+            await client.research(question, **options)
 
 
 def test_the_blocking_api_runs_research(web: Web) -> None:

@@ -28,7 +28,7 @@ from sleuth.crawl.polite import HostGate, Wakeup, retry_after_seconds
 from sleuth.crawl.scope import Scope, ScopeKind
 from sleuth.crawl.state import HEARTBEAT_TTL, CrawlState, crawl_id
 from sleuth.crawl.urls import canonical
-from sleuth.errors import OutOfScope, Remedy, UsageError
+from sleuth.errors import OutOfScope
 from sleuth.log import event
 from sleuth.net import make_client
 from sleuth.pages.fetcher import ACCEPT_HEADER, Fetcher, OutputFormat, RenderMode
@@ -47,7 +47,8 @@ _RETRIES = 2
 
 @dataclass(frozen=True)
 class CrawlOptions:
-    """How far and how politely to crawl; also what names a crawl for ``resume``."""
+    """How far and how politely to crawl; also what names a crawl for ``resume``. The
+    bounds are the crawl operation's declaration's (``sleuth.session``), checked there."""
 
     scope: ScopeKind = "host"
     include: tuple[str, ...] = ()
@@ -66,16 +67,6 @@ class CrawlOptions:
     max_per_pattern: int = 1000  # /cal/N/N: a calendar; /p/N: maybe a big site
     max_query_variants: int = 20
     follow_nofollow: bool = False
-
-    def check(self) -> None:
-        if self.max_pages < 1 or self.max_depth < 0 or self.concurrency < 1 or self.delay < 0:
-            raise UsageError(
-                "{max_pages} and {concurrency} must be >= 1, {max_depth} and {delay} >= 0",
-                remedies={
-                    name: Remedy("--" + name.replace("_", "-"), name)
-                    for name in ("max_pages", "concurrency", "max_depth", "delay")
-                },
-            )
 
 
 @dataclass
@@ -132,7 +123,6 @@ class Crawler:
         cache: Cache,
         resolver: Any = None,
     ) -> None:
-        options.check()
         self.settings = settings.model_copy(
             update={
                 "max_concurrent_fetches": max(

@@ -74,11 +74,6 @@ class _Run:
         return compose(self.question, pages, findings, errors=self.errors, meta=meta)
 
 
-def _check(name: str, value: int | None, low: int, high: int) -> None:
-    if value is not None and not low <= value <= high:
-        raise UsageError(f"{name} must be between {low} and {high}, not {value}")
-
-
 async def _search(
     run: _Run, chain: ProviderChain, query: SearchQuery, end_at: float
 ) -> SearchResponse | None:
@@ -268,10 +263,6 @@ async def run_research(
             hint="ask a shorter question and move detail into {focus}",
             remedies={"focus": Remedy("--focus", "focus")},
         )
-    _check("max_results", max_results, 1, 10)
-    _check("max_pages", max_pages, 1, 10)
-    if deadline is not None and deadline <= 0:
-        raise UsageError(f"the deadline must be positive, not {deadline:g}")
     try:
         query = SearchQuery(
             query=question,
