@@ -718,23 +718,9 @@ class AsyncSession:
     ) -> AsyncGenerator[dict[str, Any], None]:
         """Read a site breadth first within ``scope``; yields each page's record (the fetch
         result's fields plus ``depth`` and ``parent``) as it is done, failures included."""
-        async with self.crawl_run(
-            url,
-            scope=scope,
-            include=include,
-            exclude=exclude,
-            max_pages=max_pages,
-            max_depth=max_depth,
-            sitemaps=sitemaps,
-            concurrency=concurrency,
-            delay=delay,
-            resume=resume,
-            respect_robots=respect_robots,
-            format=format,
-            render=render,
-            out=out,
-            llms_txt=llms_txt,
-        ) as run:
+        arguments = dict(locals())  # the declared parameters as given, not listed twice
+        del arguments["self"]
+        async with self.crawl_run(**arguments) as run:
             async for record in run.pages():
                 yield record
             await run.finish()
