@@ -12,10 +12,11 @@ from collections.abc import AsyncGenerator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
+from urllib.parse import urlsplit
 
 from sleuth.cache import Cache, open_cache
 from sleuth.config import Settings, load_settings
-from sleuth.errors import ERRORS, UsageError
+from sleuth.errors import ERRORS, Remedy, UsageError
 from sleuth.log import Progress
 from sleuth.operation import BLANK_PATTERN, Arg, Own, ToolSpec, declare, operation_of
 
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
 RenderMode = Literal["auto", "always", "never"]
 Scope = Literal["host", "domain", "prefix"]
 MAX_QUERY_CHARS = 400
-HTTP_URL_PATTERN = r"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#]"
 MAX_QUESTION_CHARS = 400  # longer questions are refused: search engines cut them anyway
 # What may go wrong when a page is read (pages/result.py's outcomes), and a search.
 FETCH_ERRORS = (
@@ -115,6 +115,21 @@ INCLUDE_ARG = Arg(
 EXCLUDE_ARG = replace(
     INCLUDE_ARG, help="Skip paths matching GLOB; repeatable.", flags=("--exclude",)
 )
+
+
+def _check_page_url(url: str) -> None:
+    """An absolute http(s) URL, or a :class:`UsageError` naming the parameter per surface."""
+    try:
+        parts = urlsplit(url)
+        valid = parts.scheme in ("http", "https") and bool(parts.hostname)
+    except ValueError:  # "http://[::1/"
+        valid = False
+    if not valid:
+        raise UsageError(
+            f"{{url}} {url!r} is not an absolute http(s) URL",
+            hint="pass the page's address, like https://example.com/page",
+            remedies={"url": Remedy("--url", "url")},
+        )
 
 
 class AsyncSession:
@@ -253,7 +268,6 @@ class AsyncSession:
             str | None,
             Arg(
                 "The page's address: resolves the canonical URL and recognises forum threads.",
-                pattern=HTTP_URL_PATTERN,
                 metavar="URL",
             ),
         ] = None,
@@ -266,6 +280,8 @@ class AsyncSession:
         follows each one."""
         from sleuth.documents import files
 
+        if url is not None:
+            _check_page_url(url)
         names = files.expand(list(paths) or ["-"])
         limit = max(self.settings.max_decoded_bytes, self.settings.max_document_bytes)
         for done, name in enumerate(names, 1):
