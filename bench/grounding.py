@@ -15,18 +15,26 @@ every quote against the page it cites:
   the text of the HTML ``<body>`` with ``script``, ``style``, ``noscript``,
   ``template``, form controls and inline ``display:none``/``visibility:hidden``
   elements removed (the ``hidden`` attribute is not applied: pages streamed
-  by a server renderer show such blocks once their script runs), block
-  elements separated by a space and every whitespace run collapsed to one
-  space on both sides (the same comparison the Chromium test makes on
-  ``document.body.innerText``, without a browser for speed; CSS
-  from style sheets is not applied, so a quote from text a style sheet hides
-  counts as found).
-* ``in main``: the quote is inside ``ground_truth.main_content``, after folding
-  typographic quotes and dashes to ASCII on both sides (as the data writes
-  them), dropping the data's list markers (``- ``, ``* ``, ``1. ``), heading
-  marks and table pipes, and collapsing whitespace.
+  by a server renderer show such blocks once their script runs), parsed as
+  sleuth parses it (markup after ``</body>`` or ``</html>`` belongs to the
+  body, where a browser places it), block
+  elements separated by a space, characters without a glyph (format
+  characters such as zero-width spaces, variation selectors) dropped and every
+  whitespace run collapsed to one space on both sides (the comparison the
+  Chromium test makes on ``document.body.innerText``, without a browser for
+  speed; CSS from style sheets is not applied, so a quote from text a style
+  sheet hides counts as found).
+* ``in main``: the quote's words are inside ``ground_truth.main_content``, in
+  the same order with nothing between them. Words are runs of word characters,
+  lower-cased, after folding typographic quotes and dashes to ASCII (as the
+  data writes them), dropping the data's list markers (``- ``, ``* ``, ``1. ``; a quote's
+  leading ``1. `` too, since the data writes a page's own numbering and its
+  list marks alike) and repairing UTF-8 read as cp1252 (mojibake the page
+  shows and the data writes repaired). Punctuation and spacing do not count:
+  the data writes its own ("( Sansevieria )" for "(Sansevieria)"); the words
+  must match.
 * ``boilerplate``: the quote contains one of the page's ``without`` snippets
-  (folded and collapsed the same way).
+  (folded and collapsed, character for character).
 
 Figures are per page type of the quoted page; ``target`` counts runs whose
 digest cites the page the question came from. Goals: every quote in its page,
@@ -46,6 +54,7 @@ import re
 import sys
 import threading
 import time
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -62,6 +71,7 @@ from sleuth.config import Settings
 from sleuth.digest import research
 from sleuth.digest.compose import estimate_tokens
 from sleuth.extract.decode import decode
+from sleuth.extract.parse import parse_html
 from sleuth.pages import Fetcher
 
 TYPES = ("article", "documentation", "service", "forum", "collection", "listing", "product")
@@ -90,6 +100,12 @@ _FOLD = str.maketrans(
         "\u2026": "...",
         "\u00a0": " ",
     }
+)
+_WORD = re.compile(r"\w+")
+_MOJIBAKE = re.compile(
+    "[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d"
+    "\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018\u2019\u201a\u201c\u201d\u201e\u2020"
+    "\u2021\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]{1,3}"
 )
 _MARKER = re.compile(r"^[ \t]*(?:[-*+\u2022]|\d{1,3}[.)]|#{1,6})[ \t]+", re.MULTILINE)
 _INVISIBLE = ("script", "style", "noscript", "template", "head", "iframe", "svg", "select")
@@ -129,12 +145,40 @@ _INLINE = frozenset(
 )
 
 
+def _glyphless(char: str) -> bool:
+    code = ord(char)
+    return (
+        unicodedata.category(char) == "Cf" or 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF
+    )
+
+
+# Characters a reader cannot see: format characters (zero-width space and joiners,
+# bidi marks, soft hyphens) and variation selectors ("➡️" shows as "➡").
+_GLYPHLESS = dict.fromkeys(c for c in range(0x110000) if _glyphless(chr(c)))
+
+
 def collapse(text: str) -> str:
-    return _SPACE.sub(" ", text).strip()
+    return _SPACE.sub(" ", text.translate(_GLYPHLESS)).strip()
 
 
 def fold(text: str) -> str:
     return collapse(text.translate(_FOLD))
+
+
+def _repaired(match: re.Match[str]) -> str:
+    for codec in ("cp1252", "latin-1"):
+        with contextlib.suppress(UnicodeError):
+            return match.group().encode(codec).decode("utf-8")
+    return match.group()
+
+
+def words(text: str) -> str:
+    """The words of ``text`` in order, lower-cased, as `` w1 w2 ... ``: a quote is in the
+    main content when its words are, consecutively. UTF-8 read as cp1252 or Latin-1
+    (the page's own mojibake, "itâ\x80\x99s", which the data writes repaired) is
+    repaired first."""
+    text = _MOJIBAKE.sub(_repaired, _MARKER.sub("", text))
+    return f" {' '.join(_WORD.findall(fold(text).lower()))} "
 
 
 def plain_main(text: str) -> str:
@@ -144,7 +188,10 @@ def plain_main(text: str) -> str:
 
 def visible_text(html: str) -> str:
     """The body's text a reader sees, whitespace collapsed (see the module docstring)."""
-    root = lxml.html.document_fromstring(html or "<html></html>")
+    # sleuth's parser is libxml2's plus a browser's placement of markup after </body>
+    # or </html> (painted as part of the page, where libxml2 would drop it)
+    parsed = parse_html(html)
+    root = parsed if parsed is not None else lxml.html.document_fromstring("<html></html>")
     doomed = [
         e
         for e in root.iter()
@@ -207,7 +254,7 @@ def load(data: Path, articles: int, others: int, seed: int) -> dict[str, Page]:
                 collapse(gt["title"]),
                 raw,
                 visible_text(decode(raw, "text/html")),
-                plain_main(gt["main_content"]),
+                words(plain_main(gt["main_content"])),
                 [fold(html.unescape(s)) for s in gt.get("without") or [] if s.strip()],
             )
     return pages
@@ -267,7 +314,9 @@ class Tally:
     max_tokens: int = 0
 
 
-async def run(pages: dict[str, Page], seed: int, show: int) -> dict[str, Tally]:
+async def run(
+    pages: dict[str, Page], seed: int, show: int, dump: Path | None = None
+) -> dict[str, Tally]:
     state: dict[str, Any] = {"results": []}
     tallies: dict[str, Tally] = defaultdict(Tally)
     rng = random.Random(seed)
@@ -275,6 +324,7 @@ async def run(pages: dict[str, Page], seed: int, show: int) -> dict[str, Tally]:
     for page in pages.values():
         by_type[page.kind].append(page.id)
     misses: list[str] = []
+    records: list[str] = []
     lengths: dict[str, int] = {}
     with loopback(pages, state) as origin:
         settings = Settings(
@@ -298,7 +348,7 @@ async def run(pages: dict[str, Page], seed: int, show: int) -> dict[str, Tally]:
                 for pid in chosen
             ]
             digest = await research(page.title, settings=settings, cache=cache, max_pages=3)
-            if show:  # where in its page's text each quote sits, for the examples
+            if show or dump:  # where in its page's text each quote sits
                 async with Fetcher(settings, cache=cache) as fetcher:
                     for citation in digest.citations:
                         if citation.url in url_to_id:
@@ -318,11 +368,24 @@ async def run(pages: dict[str, Page], seed: int, show: int) -> dict[str, Tally]:
                 counted.quotes += 1
                 plain = collapse(bullet.quote)
                 found = plain in source.visible
-                inside = fold(plain) in source.main
+                # the data cannot tell a page's own "1. " from its list marks: drop both
+                inside = words(plain) in source.main
                 boiler = any(snippet in fold(plain) for snippet in source.without)
                 counted.in_page += found
                 counted.in_main += inside
                 counted.boilerplate += boiler
+                if dump is not None:
+                    where = bullet.source_offset / max(1, lengths.get(source.id, 1))
+                    record = {
+                        "page": source.id,
+                        "kind": source.kind,
+                        "at": round(where, 3),
+                        "quote": plain,
+                        "in_page": found,
+                        "in_main": inside,
+                        "boiler": boiler,
+                    }
+                    records.append(json.dumps(record, ensure_ascii=False))
                 if (not found or not inside or boiler) and len(misses) < show:
                     why = ",".join(
                         w
@@ -337,6 +400,8 @@ async def run(pages: dict[str, Page], seed: int, show: int) -> dict[str, Tally]:
                     misses.append(
                         f"  [{source.kind} {source.id} @{where:.2f} not:{why}] {plain[:150]}"
                     )
+    if dump is not None:
+        dump.write_text("".join(f"{r}\n" for r in records))
     if misses:
         print("Examples of quotes that miss:")
         print("\n".join(misses))
@@ -387,6 +452,7 @@ def main() -> None:
     parser.add_argument("--others", type=int, default=30, help="pages to sample of each other type")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--show", type=int, default=0, help="print this many failing quotes")
+    parser.add_argument("--dump", type=Path, help="write every quote and its checks here (JSONL)")
     args = parser.parse_args()
     if not (args.data / "dev" / "ground-truth").is_dir():
         parser.error(f"{args.data} does not hold dev/ground-truth (the WCXB dev split)")
@@ -394,7 +460,7 @@ def main() -> None:
     pages = load(args.data, args.articles, args.others, args.seed)
     counts = Counter(p.kind for p in pages.values())
     print(f"{len(pages)} pages: " + ", ".join(f"{k} {counts[k]}" for k in TYPES if counts[k]))
-    tallies = asyncio.run(run(pages, args.seed, args.show))
+    tallies = asyncio.run(run(pages, args.seed, args.show, args.dump))
     report(tallies, time.perf_counter() - started)
 
 

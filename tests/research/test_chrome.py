@@ -118,3 +118,48 @@ def test_a_long_paragraph_keeps_its_statements_when_its_ends_are_trimmed() -> No
     text = f"Read more: Kettle Care. {middle} Subscribe for more tips."
     start, end = finding_span(text, 0, len(text)) or (0, 0)
     assert text[start:end] == middle
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Learn how to descale a kettle with citric acid in fifteen minutes.",
+        "Find out why kettles scale faster in hard water areas.",
+        "Learn about the methods we used to rank every kettle descaler.",
+        "If you need help choosing a descaler, do not hesitate to reach out to the shop.",
+    ],
+)
+def test_teaser_and_contact_lines_are_calls_to_action(sentence: str) -> None:
+    assert call_to_action(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Uncover the pan and bake the loaf for another ten minutes.",
+        "Learn to knead by feel rather than by the clock.",
+    ],
+)
+def test_steps_that_open_with_a_teaser_verb_are_statements(sentence: str) -> None:
+    assert not call_to_action(sentence)
+
+
+def test_the_sites_pitch_around_a_call_to_action_is_no_finding() -> None:
+    text = (
+        "If you need a new kettle, do not hesitate to reach out to Kettle Weekly. We have "
+        "experts to help you pick the right descaler for your water, and we test every kettle "
+        "we sell. Whatever you need, we are here to support your tea breaks."
+    )
+    assert finding_span(text, 0, len(text)) is None
+
+
+def test_a_report_in_the_first_person_plural_is_still_a_finding() -> None:
+    text = (
+        "We boiled each kettle 200 times with hard water before weighing the scale. Our "
+        "vinegar-descaled kettles lost 90 percent of it in an hour, and we saw no damage to "
+        "the heating plates of any of them."
+    )
+    assert finding_span(text, 0, len(text)) == (0, len(text))
+    framed = f"{text} Subscribe to our newsletter for more tests."
+    start, end = finding_span(framed, 0, len(framed)) or (0, 0)
+    assert framed[start:end] == text  # no reader addressed: a report, not a pitch

@@ -101,6 +101,39 @@ Best Kettle Descaler?</p>
 <footer><p>&copy; 2025 Kettle Weekly. All rights reserved.</p></footer>
 </body></html>"""
 
+# A comparison guide: each method is a card of <div> facts in a list item (blocks that
+# extraction flattens), a bold label before a sentence, references in brackets, a
+# superscript, and the site's pitch around a call to action at the end.
+CARD_FACT = "One hour of soaking descales a kettle with vinegar"
+CARD_PRICE = "$0.40 for one vinegar descale"
+REFERENCE = (
+    "Citric acid dissolves kettle scale about four times faster than vinegar [3], because it "
+    "is the stronger acid at the same strength"
+)
+PITCH = "We have descaling experts to advise you on the best method for your kettle"
+COMPARISON = f"""<!doctype html><html lang="en"><head><title>Kettle descalers compared</title>
+</head><body><main><article>
+<h1>Vinegar or citric acid: descaling a kettle compared</h1>
+<p>We descaled forty kettles with white vinegar and with citric acid to compare how long each
+method takes, what it costs and how much scale it leaves on the heating plate.</p>
+<ul class="methods">
+<li><h4>Vinegar</h4>
+<div class="fact"><span class="label">Time</span> <span>{CARD_FACT}</span></div>
+<div class="fact"><span class="label">Cost</span> <span>{CARD_PRICE}</span></div></li>
+<li><h4>Citric acid</h4>
+<div class="fact"><span class="label">Time</span> <span>Fifteen minutes of boiling with citric
+acid descales a kettle</span></div>
+<div class="fact"><span class="label">Cost</span> <span>$0.25 for one citric acid descale</span>
+</div></li>
+</ul>
+<div class="tip"><strong>Tip</strong> Descale a kettle with citric acid once a month in hard water
+areas, and with vinegar only when the scale is already thick.</div>
+<p>{REFERENCE.replace("[3]", '[<span class="footers"><a href="#r3">3</a></span>]')}, and a kettle
+descaled every 2<sup>nd</sup> month with vinegar still boils as fast as a new one.</p>
+<p>If you need help choosing a descaler for your kettle, do not hesitate to reach out to the
+Kettle Lab. {PITCH}, and we test every vinegar and citric acid descaler we sell.</p>
+</article></main></body></html>"""
+
 FORUM_THREAD = """<!doctype html><html lang="en"><head><title>Kettle scale keeps coming back</title>
 </head><body>
 <nav><ul><li><a href="/">Forum home</a></li><li><a href="/new">New posts</a></li></ul></nav>
@@ -206,6 +239,28 @@ async def test_quotes_carry_no_markup_and_come_from_the_content(web: Web) -> Non
             assert chrome.lower() not in quote.lower(), (chrome, quote)
     assert len(digest.bullets) <= 8
     assert estimate_tokens(digest) <= 1500
+
+
+async def test_quotes_from_flattened_blocks_and_references_read_as_the_page() -> None:
+    with serve() as site:
+        web = Web(site)
+        site.add("/search", handler=web._search)
+        web.result(site.add("/compared", COMPARISON), "Kettle descalers compared")
+        web.result(site.add("/guide", KETTLE_GUIDE), "How to descale a kettle")
+        digest = await research(QUESTION, settings=web.settings(), cache=MemoryCache(64))
+        urls = {c.id: c.url for c in digest.citations}
+        visible = {
+            url: collapse(text) for url, text in (await visible_texts(list(urls.values()))).items()
+        }
+    compared = [b for b in digest.bullets if urls[b.citations[0]].endswith("/compared")]
+    assert len(compared) >= 3  # the comparison is quoted ...
+    for bullet in compared:  # ... as the page reads: nothing glued, dropped or marked
+        assert collapse(bullet.quote) in visible[urls[bullet.citations[0]]], bullet.quote
+        assert "[]" not in bullet.quote
+        assert "^" not in bullet.quote
+        assert PITCH not in bullet.quote
+    quotes = " ".join(b.quote for b in compared)
+    assert CARD_FACT in quotes or REFERENCE in quotes
 
 
 async def test_quote_offsets_point_into_the_fetched_text(web: Web) -> None:

@@ -12,9 +12,13 @@ the shape of a passage, not at any site's words:
 * a *call to action* is a sentence addressed to the reader: a question, an
   exclamation, an offer (the reader with "our", "now", "today" or "free"),
   or an imperative of the small set of verbs that interfaces use (click,
-  subscribe, share, read more...). Such sentences are trimmed from either
-  end of a passage; what remains is quoted only if it is still a statement
-  of some length;
+  subscribe, share, read more, learn how, find out why, reach out...). Such
+  sentences are trimmed from either end of a passage; what remains is
+  quoted only if it is still a statement of some length;
+* a *pitch* is what is left of a passage a call to action was trimmed from
+  when every sentence of it is the site speaking of itself ("we", "our", "us")
+  and one speaks to the reader: "Do not hesitate to reach out. We have
+  experts to consult with you on your project.";
 * a *link run* is many words without one punctuation mark: link texts run
   together by extraction (tags, teaser titles, menus);
 * a *repeated line* (a short line the page carries twice or more) is a menu
@@ -38,6 +42,8 @@ _YOU = re.compile(r"\b(?:you|your|you're|you've|you'd|you'll)\b", re.IGNORECASE)
 # "If you liked this guide, share it": the imperative follows the condition.
 _CONDITION = re.compile(r"^\W*if\b[^,]{0,80},\s*", re.IGNORECASE)
 _OFFER = re.compile(r"\b(?:our|today|now|free)\b", re.IGNORECASE)
+# The site speaking of itself: "we", "our", "us".
+_WE = re.compile(r"\b(?:we|we're|we've|we'll|our|ours|us)\b", re.IGNORECASE)
 # Verbs that open a button, a banner or a teaser line rather than a statement. Words
 # that often open a statement too ("like", "order", "book") are left out.
 _CALL_VERBS = frozenset(
@@ -47,7 +53,8 @@ _CALL_VERBS = frozenset(
         *("shop", "sign", "signup", "skip", "subscribe", "tap", "view", "visit", "watch"),
     )
 )
-# Matched after punctuation became spaces, so "don't miss" is "don t miss".
+# Matched after punctuation became spaces, so "don't miss" is "don t miss". "Learn" and
+# "find out" open a teaser only with what they promise ("learn to knead" is a step).
 _CALL_PHRASES = (
     "learn more",
     "read more",
@@ -56,6 +63,13 @@ _CALL_PHRASES = (
     "get started",
     "sign up",
     "don t miss",
+    *("learn how", "learn about", "learn why", "learn what", "learn ways", "learn the best"),
+    *("find out how", "find out why", "find out what"),
+    "do not hesitate",
+    "don t hesitate",
+    "reach out",
+    "get in touch",
+    "talk to us",
 )
 MIN_WORDS = 10
 TITLE_SHARE = 0.5
@@ -213,7 +227,19 @@ def finding_span(text: str, start: int, end: int) -> Span | None:
         return whole
     if end - start < MIN_FINDING_CHARS or title_like(text[start:end]):
         return None
+    if pitch(text[start:end]):
+        return None  # what a call to action framed is the site's pitch
     return start, end
+
+
+def pitch(text: str) -> bool:
+    """The site speaking of itself to the reader in every sentence ("we ... your project")."""
+    sentences = [text[s:e] for s, e in sentence_spans(text)]
+    return (
+        bool(sentences)
+        and all(_WE.search(sentence) for sentence in sentences)
+        and any(_YOU.search(sentence) for sentence in sentences)
+    )
 
 
 class RepeatedLines:

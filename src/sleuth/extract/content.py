@@ -32,6 +32,7 @@ import trafilatura
 from lxml import etree
 from trafilatura.settings import Document, Extractor
 
+from sleuth.extract.breaks import breaks_from_marks, marked_copy
 from sleuth.extract.density import density_content, signature
 from sleuth.extract.dom import itertext, number, string, text_of
 from sleuth.extract.kind import PageType
@@ -179,6 +180,7 @@ def _html_vocabulary(body: etree._Element) -> etree._Element:
         elif tag == "graphic":
             element.tag = "span"
     body.tag = "div"
+    breaks_from_marks(body)
     return body
 
 
@@ -223,7 +225,7 @@ def _words(element: etree._Element) -> int:
 
 def _trafilatura(root: etree._Element, options: Extractor) -> etree._Element | None:
     discussion = options.comments
-    document = trafilatura.bare_extraction(root, options=options)
+    document = trafilatura.bare_extraction(marked_copy(root), options=options)
     if not isinstance(document, Document) or document.body is None:
         return None
     body = document.body

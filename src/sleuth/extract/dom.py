@@ -38,12 +38,13 @@ def text_of(element: etree._Element) -> str:
     return " ".join("".join(itertext(element)).split())
 
 
-def remove(element: etree._Element) -> None:
-    """Detach an element but keep its tail text where it was."""
+def remove(element: etree._Element, *, keep_space: bool = False) -> None:
+    """Detach an element but keep its tail text where it was (a blank tail too with
+    ``keep_space``: it may be what separates two words)."""
     parent = element.getparent()
     if parent is None:
         return
-    if element.tail and element.tail.strip():
+    if element.tail and (keep_space or element.tail.strip()):
         previous = element.getprevious()
         if previous is not None:
             previous.tail = (previous.tail or "") + element.tail

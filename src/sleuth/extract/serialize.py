@@ -1,11 +1,13 @@
 """Turn a main-content tree (plain HTML vocabulary) into text, Markdown or clean HTML.
 
 One walk serves text and Markdown: block elements become paragraphs separated by a
-blank line; list items and table rows stay one per line; one ``<br>`` is a line
-break and two a paragraph break. Markdown adds heading marks, numbered lists,
-emphasis, quotes, code fences and tables; text keeps the words and the ``- ``
-bullets, which carry meaning. Link targets are left out of both: the extractor's
-job is the prose, and URLs would double its size.
+blank line; list items and table rows stay one per line (a line break or a block
+inside an item continues it on an indented line); one ``<br>`` is a line break and
+two a paragraph break; a block inside inline content is on lines of its own, as a
+browser shows it. Markdown adds heading marks, numbered lists, emphasis, quotes,
+code fences, tables and ``^`` before a superscript; text keeps the words as a reader
+sees them and the ``- `` bullets, which carry meaning. Link targets are left out of
+both: the extractor's job is the prose, and URLs would double its size.
 """
 
 from __future__ import annotations
@@ -70,6 +72,11 @@ _HTML_TAGS = frozenset(
     )
 )
 _SPACE_RE = re.compile(r"\s+")
+# Where a block sits inside inline content: a line break, however many blocks meet
+# there (innerText's rule); whitespace to ``_SPACE_RE``, so a one-line context (a
+# heading, a table cell) reads it as a space.
+_BLOCK_BREAK = "\x1e"
+_BLOCK_BREAK_RE = re.compile(f"\\s*{_BLOCK_BREAK}[\\s{_BLOCK_BREAK}]*")
 _BLANK_RUN_RE = re.compile(r"\n{2,}")
 
 
@@ -93,8 +100,13 @@ def _wrap(inner: str, mark: str) -> str:
     return f"{lead}{mark}{_one_line(inner)}{mark}{trail}"
 
 
+def _block_break(match: re.Match[str]) -> str:
+    return "\n\n" if match.group().count("\n") > 1 else "\n"
+
+
 def _join_lines(text: str) -> str:
     """Collapse spaces; one line break stays, two or more make a paragraph break."""
+    text = _BLOCK_BREAK_RE.sub(_block_break, text)
     lines = "\n".join(_one_line(line) for line in text.split("\n"))
     return _BLANK_RUN_RE.sub("\n\n", lines).strip("\n")
 
@@ -123,12 +135,12 @@ class _Writer:
         if tag == "br":
             return "\n"
         inner = self.inline_text(element)
-        if tag in _BLOCKS:  # a block inside inline content: keep its words apart
-            return f" {_one_line(inner)} "
+        if tag in _BLOCKS:  # a block inside inline content: on lines of its own
+            return f"{_BLOCK_BREAK}{inner}{_BLOCK_BREAK}"
         if not inner.strip():
             return inner
-        if tag == "sup":
-            return "^" + inner  # 2^n, not 2n
+        if tag == "sup" and self.markdown:
+            return "^" + inner  # 2^n, not 2n (text shows what a reader sees: 2n)
         mark = _MARKS.get(tag)
         return _wrap(inner, mark) if mark and self.markdown else inner
 
@@ -184,7 +196,7 @@ class _Writer:
             if tag in _LISTS:
                 self.list(item, depth + 1)
                 continue
-            text = _one_line(self.inline_text(item, skip_lists=True))
+            text = _join_lines(self.inline_text(item, skip_lists=True))
             if text:
                 if tag == "dd":
                     marker = "  "
@@ -193,7 +205,11 @@ class _Writer:
                     number += 1
                 else:
                     marker = "- "
-                self.emit(f"{'  ' * depth}{marker}{text}", tight=depth > 0 or not first)
+                indent = "  " * depth
+                # a line break inside the item (a block or a <br>) continues it, indented
+                text = "\n".join(line for line in text.split("\n") if line)
+                text = text.replace("\n", "\n" + indent + " " * len(marker))
+                self.emit(f"{indent}{marker}{text}", tight=depth > 0 or not first)
                 first = False
             for child in item:
                 if _tag(child) in _LISTS:

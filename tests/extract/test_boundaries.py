@@ -1,0 +1,115 @@
+"""Text a reader sees: block boundaries, spaces around inline marks, references, ``<sup>``.
+
+Plain text is what a reader sees on the page, so a quote taken from it is found in
+the page's ``innerText``: two blocks never run together (``cars$5,000``), the
+space before or after a bold word stays, a reference in brackets keeps its number,
+and a superscript is not marked (``x2``, as shown; Markdown writes ``x^2``).
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+from lxml import html as lxml_html
+
+from sleuth.extract import extract
+from sleuth.extract.breaks import MARK, breaks_from_marks, marked_copy
+from sleuth.extract.serialize import render
+
+from .pages import article_with
+
+# A card list of the kind comparison guides use: each fact is a <div> of its own,
+# inside a list item that trafilatura flattens.
+CARDS = """
+<p>Our engineers compared the three kinds of drivetrain on cost, price and range over a year
+of tests.</p>
+<ul class="types">
+  <li>
+    <h4>Hybrid</h4>
+    <div class="fact"><span class="value">About $500 less a year than a petrol car</span></div>
+    <div class="fact"><span class="value">$1,000 to $3,000 more than the petrol version</span></div>
+    <div class="fact"><span class="value">500 miles on a tank of petrol</span></div>
+  </li>
+  <li>
+    <h4>Electric</h4>
+    <div class="fact"><span class="value">About $1,300 less a year than petrol cars</span></div>
+    <div class="fact"><span class="value">$5,000 to $15,000 more than a hybrid car</span></div>
+    <div class="fact"><span class="value">200 to 400 miles between full charges</span></div>
+  </li>
+</ul>
+"""
+
+
+def _collapsed(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_blocks_inside_a_flattened_list_item_stay_apart() -> None:
+    text = extract(article_with(CARDS)).text
+    assert "cars$5,000" not in text
+    assert "car$1,000" not in text
+    for fact in (
+        "About $1,300 less a year than petrol cars",
+        "$5,000 to $15,000 more than a hybrid car",
+        "200 to 400 miles between full charges",
+    ):
+        line = next(line for line in text.split("\n") if fact in line)
+        assert line.strip().removeprefix("- ") == fact  # each fact on a line of its own
+
+
+def test_a_block_inside_inline_content_is_on_lines_of_its_own() -> None:
+    source = "<div><p>Price <span><div>$5,000</div><div>more</div></span> today</p></div>"
+    text = render(lxml_html.fragment_fromstring(source), "text")
+    assert text == "Price\n$5,000\nmore\ntoday"
+    items = "<div><ul><li><div>About $1,300</div><div>$5,000 more</div></li></ul></div>"
+    assert render(lxml_html.fragment_fromstring(items), "text") == "- About $1,300\n  $5,000 more"
+
+
+def test_space_around_an_inline_mark_survives_extraction() -> None:
+    page = article_with(
+        '<div class="note"><strong>Tip</strong> When the tide turns, the turbines swing round '
+        "on their mounts and keep generating in the other direction.</div>"
+        "<p>The operator is aware of <a href='/guide'><b>The Marine Energy Guide</b></a> and "
+        "says its figures agree with the guide's estimates for the channel.</p>"
+    )
+    text = _collapsed(extract(page).text)
+    assert "Tip When the tide turns" in text
+    assert "aware of The Marine Energy Guide and says" in text
+
+
+def test_a_reference_in_brackets_keeps_its_number() -> None:
+    page = article_with(
+        "<p>Tidal streams are more predictable than wind or sunshine "
+        '[<span class="footers"><a href="#ref11">11</a></span>], which lets the grid plan '
+        'around them days ahead [<span class="footers"><a href="#ref12">12</a>-'
+        '<a href="#ref14">14</a></span>].</p>'
+    )
+    text = extract(page).text
+    assert "[]" not in text
+    assert "sunshine [11], which lets the grid plan around them days ahead [12-14]." in text
+
+
+def test_text_shows_a_superscript_as_a_reader_does() -> None:
+    source = "<div><p>x<sup>2</sup> grows, 10<sup>6</sup> homes</p></div>"
+    assert render(lxml_html.fragment_fromstring(source), "text") == "x2 grows, 106 homes"
+    assert render(lxml_html.fragment_fromstring(source), "markdown") == "x^2 grows, 10^6 homes"
+
+
+def test_marks_become_breaks_only_between_words() -> None:
+    body = lxml_html.fragment_fromstring(
+        f"<div><p>{MARK}cars{MARK}{MARK} {MARK}$5,000{MARK}</p>"
+        f"<li>{MARK}one<br>{MARK}two{MARK}</li><pre>a = 1{MARK}\n{MARK}b = 2</pre></div>"
+    )
+    breaks_from_marks(body)
+    assert etree.tostring(body, encoding="unicode", method="html") == (
+        "<div><p>cars<br> $5,000</p><li>one<br>two</li><pre>a = 1\nb = 2</pre></div>"
+    )
+
+
+def test_a_page_cannot_forge_marks() -> None:
+    page = article_with(f"<p>Turbine{MARK}blades are{MARK} reshaped each spring by the crew.</p>")
+    marked = marked_copy(lxml_html.document_fromstring(page))
+    text = "".join(marked.itertext())
+    assert "Turbineblades are" in text  # the page's own mark characters are gone
+    result = extract(page).text
+    assert MARK not in result
+    assert "Turbineblades are reshaped" in result
