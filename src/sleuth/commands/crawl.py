@@ -11,6 +11,7 @@ import typer
 
 from sleuth.commands import derive, output
 from sleuth.commands.options import ResolveOption, session
+from sleuth.commands.progress import CrawlProgress
 from sleuth.commands.sitemap import FormatOption, JsonlFlag, ListFormat
 from sleuth.errors import EXIT_CODES
 
@@ -28,7 +29,7 @@ def crawl_command(
     """
     machine = json_output or format is ListFormat.jsonl
     client = session(resolve)
-    progress = output.CrawlProgress(sys.stderr.isatty())
+    bar = CrawlProgress(sys.stderr.isatty())
     outcomes: list[str] = []
 
     async def run() -> None:
@@ -42,8 +43,8 @@ def crawl_command(
                     else:
                         title = " ".join((record.get("title") or "").split())
                         output.line(f"{record['outcome']}\t{record['url']}\t{title}".rstrip("\t"))
-                    progress.show(crawl.crawler.progress)
-                progress.show(crawl.crawler.progress, final=True)
+                    bar.show(crawl.crawler.progress)
+                bar.show(crawl.crawler.progress, final=True)
                 await crawl.finish()
                 for note in crawl.notes:
                     sys.stderr.write(f"sleuth: note: {note}\n")

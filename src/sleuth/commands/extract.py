@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from sleuth.commands import derive, output
+from sleuth.commands import derive, output, progress
 from sleuth.commands.options import STATE, session
 from sleuth.errors import EXIT_CODES, UsageError
 
@@ -58,7 +58,7 @@ def extract(
     inputs = arguments["paths"] or ("-",)
     batch = len(inputs) > 1 or any(p != "-" and Path(p).is_dir() for p in inputs)
     records: list[dict[str, Any]] = []
-    shown = output.ProgressOnDemand(batch and output.batch_progress_wanted(STATE.json))
+    shown = progress.ProgressOnDemand(batch and progress.batch_progress_wanted(STATE.json))
 
     async def run() -> None:
         async with client:
