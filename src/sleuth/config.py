@@ -3,20 +3,28 @@
 Precedence, highest first: environment, the TOML file (``--config PATH`` or
 ``config.toml`` in the user config dir), built-in defaults. :func:`load_settings`
 also records where each value came from so ``sleuth config show`` can say it.
+
+Lower layers never load anything: they are handed the section they read (``NetSettings``
+for the guard and clients, ``CacheSettings`` for the cache ...), taken from the one
+:class:`Settings` by :data:`SECTIONS`.
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
+from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 from urllib.parse import urlsplit, urlunsplit
 
 import platformdirs
 from pydantic import (
     AliasChoices,
+    BaseModel,
     BeforeValidator,
+    ConfigDict,
     Field,
     SecretStr,
     ValidationError,
@@ -59,8 +67,214 @@ def _alias(name: str, *others: str) -> AliasChoices:
     return AliasChoices(name, f"SLEUTH_{name.upper()}", *others)
 
 
+class Section(BaseModel):
+    """A frozen slice of :class:`Settings`: the fields one part of sleuth needs.
+
+    Each section's own fields are the grouping (written once, here); :meth:`of` copies
+    their validated values out of a :class:`Settings`, the one loader. Types match the
+    ``Settings`` fields one for one; defaults, bounds, env names and TOML keys live there.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    @classmethod
+    def of(cls, settings: Settings) -> Self:
+        return cls.model_validate({name: getattr(settings, name) for name in cls.model_fields})
+
+    def secret(self, name: str) -> str | None:
+        """The plain value of a secret field, or None when unset or empty."""
+        return _plain(getattr(self, name))
+
+
+def _plain(value: Any) -> str | None:
+    if isinstance(value, SecretStr):
+        return value.get_secret_value() or None
+    return None
+
+
+class LogSettings(Section):
+    """Logging."""
+
+    log_format: Literal["human", "json"]
+    log_level: Literal["debug", "info", "warning", "error"] | None
+
+
+class NetSettings(Section):
+    """Every HTTP exchange: what the guard lets through, the client's manners, body caps."""
+
+    allow_hosts: list[str]
+    allow_ports: list[int]
+    user_agent: str
+    connect_timeout: float
+    read_timeout: float
+    max_redirects: int
+    max_bytes: int
+    max_decoded_bytes: int
+
+
+class FetchSettings(Section):
+    """Reading pages: the per-page deadline, how many at once, how long they stay fresh."""
+
+    fetch_deadline: float
+    max_concurrent_fetches: int
+    cache_ttl: int
+    robots_cache_ttl: int
+
+
+class DocumentSettings(Section):
+    """PDFs and text documents, fetched or local."""
+
+    max_document_bytes: int
+    max_document_pages: int
+    document_timeout: float
+
+
+class RenderSettings(Section):
+    """The browser fallback."""
+
+    render: Literal["auto", "always", "never"]
+    chromium_path: str | None
+    render_timeout: float
+    max_concurrent_renders: int
+
+
+class CacheSettings(Section):
+    """Which cache backend, and where."""
+
+    cache: Literal["memory", "file", "redis"]
+    cache_dir: Path
+    redis_url: str
+    memory_cache_entries: int
+
+
+class SearchSettings(Section):
+    """Web search: the providers, their keys and endpoints, the hourly budget."""
+
+    search_providers: list[str]
+    searches_per_hour: int
+    search_timeout: float
+    search_cache_ttl: int
+    brave_api_key: SecretStr | None
+    tavily_api_key: SecretStr | None
+    serpapi_api_key: SecretStr | None
+    searxng_url: str | None
+    duckduckgo_url: str
+    duckduckgo_lite_url: str
+    brave_url: str
+    tavily_url: str
+    serpapi_url: str
+
+
+class ResearchSettings(Section):
+    """The research digest."""
+
+    max_results: int
+    max_pages: int
+    research_deadline: float
+    max_bullets: int
+    max_bullet_chars: int
+
+
+class LLMSettings(Section):
+    """The model: provider, keys, timeouts, turns, recording, budgets."""
+
+    llm_provider: LLMProviderName | None
+    llm_model: str | None
+    llm_base_url: str | None
+    llm_api_key: SecretStr | None
+    openai_api_key: SecretStr | None
+    openai_base_url: str | None
+    anthropic_api_key: SecretStr | None
+    gemini_api_key: SecretStr | None
+    ollama_host: str | None
+    llm_timeout: float | None
+    llm_local_timeout: float
+    llm_deadline: float
+    llm_max_turns: int
+    llm_max_output_tokens: int
+    llm_retries: int
+    llm_search: Literal["auto", "native", "local"]
+    llm_record: Literal["off", "record", "replay", "auto"]
+    llm_cassette_dir: Path
+    llm_session_budget_usd: float
+    llm_daily_budget_usd: float
+    llm_prices_file: Path | None
+
+
+class DetectSettings(Section):
+    """Stack detection."""
+
+    detection_mode: Literal["full", "static", "llm"]
+    detect_max_file_bytes: int
+
+
+class DiscoverSettings(Section):
+    """Tool discovery: registries, ecosystem probes, GitHub verification."""
+
+    discover_registry: str | None
+    discover_timeout: float
+    discover_probe_timeout: float
+    probe_crates_io_url: str
+    probe_npm_url: str
+    probe_npm_downloads_url: str
+    probe_pypi_url: str
+    probe_rubygems_url: str
+    probe_go_url: str
+    probe_homebrew_url: str
+    probe_cask_url: str
+    probe_cpan_url: str
+    github_api_url: str
+    github_token: SecretStr | None
+
+
+class ServerSettings(Section):
+    """The HTTP server (``sleuth serve``)."""
+
+    api_tokens: SecretStr | None
+    rate_limit: str | None
+    cors_origins: list[str]
+    server_hosts: list[str]
+    max_body_bytes: int
+    shutdown_grace: float
+    crawl_jobs_per_token: int
+    crawl_job_max_pages: int
+
+
+class SuggestSettings(Section):
+    """Link suggestions."""
+
+    suggest_timeout: float
+    suggest_prompt: str | None
+    suggest_reserved_slugs: list[str]
+    suggest_fetch: bool
+
+
+# Settings property -> its section. Property names never shadow a field (``cache`` and
+# ``render`` are fields, so their sections are ``caching`` and ``browser``).
+SECTIONS: dict[str, type[Section]] = {
+    "log": LogSettings,
+    "net": NetSettings,
+    "fetch": FetchSettings,
+    "documents": DocumentSettings,
+    "browser": RenderSettings,
+    "caching": CacheSettings,
+    "search": SearchSettings,
+    "research": ResearchSettings,
+    "llm": LLMSettings,
+    "detect": DetectSettings,
+    "discover": DiscoverSettings,
+    "server": ServerSettings,
+    "suggest": SuggestSettings,
+}
+
+
 class Settings(BaseSettings):
-    """Everything sleuth can be told; each field is also ``SLEUTH_<FIELD>``."""
+    """Everything sleuth can be told; each field is also ``SLEUTH_<FIELD>``.
+
+    This is the one loader. The code below the entry points holds the settings in
+    sections (``settings.net``, ``settings.caching`` ...; see :data:`SECTIONS`), frozen
+    copies of the fields each part needs; the names users write do not change.
+    """
 
     model_config = SettingsConfigDict(
         env_prefix="SLEUTH_",
@@ -286,14 +500,79 @@ class Settings(BaseSettings):
 
     def secret(self, name: str) -> str | None:
         """The plain value of a secret field, or None when unset or empty."""
-        value = getattr(self, name)
-        if isinstance(value, SecretStr):
-            return value.get_secret_value() or None
-        return None
+        return _plain(getattr(self, name))
 
     @property
     def config_sources(self) -> dict[str, str]:
         return dict(getattr(self, "_sources", {}))
+
+    # The sections, each built on first use from the fields above (see SECTIONS).
+    @cached_property
+    def log(self) -> LogSettings:
+        return LogSettings.of(self)
+
+    @cached_property
+    def net(self) -> NetSettings:
+        return NetSettings.of(self)
+
+    @cached_property
+    def fetch(self) -> FetchSettings:
+        return FetchSettings.of(self)
+
+    @cached_property
+    def documents(self) -> DocumentSettings:
+        return DocumentSettings.of(self)
+
+    @cached_property
+    def browser(self) -> RenderSettings:
+        return RenderSettings.of(self)
+
+    @cached_property
+    def caching(self) -> CacheSettings:
+        return CacheSettings.of(self)
+
+    @cached_property
+    def search(self) -> SearchSettings:
+        return SearchSettings.of(self)
+
+    @cached_property
+    def research(self) -> ResearchSettings:
+        return ResearchSettings.of(self)
+
+    @cached_property
+    def llm(self) -> LLMSettings:
+        return LLMSettings.of(self)
+
+    @cached_property
+    def detect(self) -> DetectSettings:
+        return DetectSettings.of(self)
+
+    @cached_property
+    def discover(self) -> DiscoverSettings:
+        return DiscoverSettings.of(self)
+
+    @cached_property
+    def server(self) -> ServerSettings:
+        return ServerSettings.of(self)
+
+    @cached_property
+    def suggest(self) -> SuggestSettings:
+        return SuggestSettings.of(self)
+
+    def _forget_sections(self) -> None:
+        for name in SECTIONS:
+            self.__dict__.pop(name, None)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name in type(self).model_fields:
+            self._forget_sections()
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy whose sections are rebuilt from its own (possibly updated) fields."""
+        copied = super().model_copy(update=update, deep=deep)
+        copied._forget_sections()
+        return copied
 
 
 def _env_names(name: str) -> list[str]:

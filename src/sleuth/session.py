@@ -157,7 +157,7 @@ class AsyncSession:
     @property
     def cache(self) -> Cache:
         if self._cache is None:
-            self._cache = open_cache(self.settings)
+            self._cache = open_cache(self.settings.caching)
         return self._cache
 
     @property

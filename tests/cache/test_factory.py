@@ -21,7 +21,7 @@ def fallback_warnings(records: list[logging.LogRecord]) -> list[dict[str, object
 
 
 async def test_memory_backend_honours_its_size() -> None:
-    cache = open_cache(Settings(cache="memory", memory_cache_entries=2))
+    cache = open_cache(Settings(cache="memory", memory_cache_entries=2).caching)
     assert isinstance(cache, MemoryCache)
     for key in ("a", "b", "c"):
         await cache.set(key, b"v")
@@ -30,7 +30,7 @@ async def test_memory_backend_honours_its_size() -> None:
 
 
 async def test_file_backend_uses_the_cache_dir(tmp_path: Path) -> None:
-    cache = open_cache(Settings(cache="file", cache_dir=tmp_path / "c"))
+    cache = open_cache(Settings(cache="file", cache_dir=tmp_path / "c").caching)
     assert isinstance(cache, FallbackCache)
     assert isinstance(cache.primary, FileCache)
     await cache.set("k", b"v")
@@ -43,7 +43,7 @@ async def test_unwritable_file_cache_degrades_to_memory_with_one_warning(
 ) -> None:
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("a file where the cache directory should be")
-    cache = open_cache(Settings(cache="file", cache_dir=blocker / "cache"))
+    cache = open_cache(Settings(cache="file", cache_dir=blocker / "cache").caching)
     with caplog.at_level(logging.WARNING, logger="sleuth"):
         await cache.set("k", b"v")
         await cache.set("k2", b"v2")
@@ -55,7 +55,7 @@ async def test_unwritable_file_cache_degrades_to_memory_with_one_warning(
 async def test_redis_backend_writes_to_the_server(
     redis_url: str, redis_client: Redis, sleuth_warnings: list[logging.LogRecord]
 ) -> None:
-    cache = open_cache(Settings(cache="redis", redis_url=redis_url))
+    cache = open_cache(Settings(cache="redis", redis_url=redis_url).caching)
     assert isinstance(cache, FallbackCache)
     assert isinstance(cache.primary, RedisCache)
     assert cache.name == "redis"
@@ -86,7 +86,9 @@ async def test_a_value_that_is_not_a_counter_does_not_switch_backends(
 async def test_unreachable_redis_falls_back_to_memory_with_one_warning(
     closed_port: int, sleuth_warnings: list[logging.LogRecord]
 ) -> None:
-    cache = open_cache(Settings(cache="redis", redis_url=f"redis://127.0.0.1:{closed_port}/0"))
+    cache = open_cache(
+        Settings(cache="redis", redis_url=f"redis://127.0.0.1:{closed_port}/0").caching
+    )
     # Many callers meet the dead server at once; the operator still hears it once.
     assert await asyncio.gather(*(cache.get(f"k{i}") for i in range(20))) == [None] * 20
     await cache.set("k", b"v", ttl=60)
@@ -111,7 +113,7 @@ async def test_redis_dying_mid_run_falls_back_with_one_warning(
     sleuth_warnings: list[logging.LogRecord],
 ) -> None:
     with running_redis() as server:
-        cache = open_cache(Settings(cache="redis", redis_url=server.url))
+        cache = open_cache(Settings(cache="redis", redis_url=server.url).caching)
         await cache.set("before", b"in redis")
         assert await cache.get("before") == b"in redis"
         assert sleuth_warnings == []
@@ -133,4 +135,4 @@ def test_missing_redis_package_is_a_config_error_not_a_fallback(
     for name in [m for m in sys.modules if m == "redis" or m.startswith("redis.")]:
         monkeypatch.setitem(sys.modules, name, None)
     with pytest.raises(ConfigError, match="sleuth"):
-        open_cache(Settings(cache="redis"))
+        open_cache(Settings(cache="redis").caching)

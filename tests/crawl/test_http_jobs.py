@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 from loopback import Site
 from sleuth import log
 from sleuth.config import Settings
+from sleuth.errors import Remedy, UsageError
 from sleuth.server.app import create_app
 
 
@@ -95,3 +96,42 @@ def test_limits_per_caller_and_cancel(site: Site, make_client: Any) -> None:
     again = client.post("/api/v1/crawl", json={"url": site.origin})
     assert again.status_code == 202  # the cancelled job no longer counts
     assert client.get("/api/v1/crawl/nope").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("failure", "code", "message"),
+    [
+        (RuntimeError("a bug"), "internal_error", "the crawl failed unexpectedly"),
+        (
+            UsageError("widen the {scope}", remedies={"scope": Remedy("--scope", "scope")}),
+            "usage_error",
+            "widen the scope",
+        ),
+    ],
+)
+def test_a_job_that_fails_ends_as_failed_in_the_apis_words(
+    site: Site,
+    make_client: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    failure: Exception,
+    code: str,
+    message: str,
+) -> None:
+    """A failing job ends (it does not stay running until it expires), says why in the
+    API's words, and frees its caller's slot for the next job."""
+    from sleuth.crawl.run import CrawlRun
+
+    async def failing(self: CrawlRun) -> Any:
+        raise failure
+        yield  # pragma: no cover - an async generator that fails at once
+
+    tree_site(site, 3, fanout=2)
+    monkeypatch.setattr(CrawlRun, "pages", failing)
+    client = make_client(crawl_jobs_per_token=1)
+    first = client.post("/api/v1/crawl", json={"url": site.origin}).json()["id"]
+    failed = wait_for(client, first, "failed")
+    assert failed["error"]["code"] == code
+    assert failed["error"]["message"].startswith(message)
+    assert "--" not in failed["error"]["message"]
+    second = client.post("/api/v1/crawl", json={"url": site.origin})
+    assert second.status_code == 202  # the failed job gave its slot back

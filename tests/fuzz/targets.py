@@ -114,7 +114,7 @@ def _guard() -> Any:
 
     cached = _GUARD.get("guard")
     if cached is None:
-        cached = _GUARD["guard"] = Guard(_settings())
+        cached = _GUARD["guard"] = Guard(_settings().net)
     return cached
 
 
@@ -129,7 +129,7 @@ def guard_check_url(url: str) -> None:
 def guard_allow_entry(entry: str) -> None:
     from sleuth.net.guard import Guard
 
-    guard = Guard(_settings().model_copy(update={"allow_hosts": [entry]}))
+    guard = Guard(_settings().model_copy(update={"allow_hosts": [entry]}).net)
     with contextlib.suppress(SleuthError):
         guard.check_url("https://example.com/")
 
@@ -401,7 +401,8 @@ def _llm(provider: str) -> Callable[[tuple[int, dict[str, str], str]], None]:
 
         settings = _settings(llm_retries=1)
         http = LLMHttp(
-            settings,
+            settings.llm,
+            settings.net,
             provider=provider,
             base_url="https://llm.example/v1",
             timeout=5.0,

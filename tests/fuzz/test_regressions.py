@@ -108,7 +108,7 @@ def test_a_redirect_to_an_unjoinable_location_is_a_protocol_error() -> None:
     response = httpx.Response(302, headers={"Location": ":http://exampl:e.com]"}, request=request)
     # An httpx.HTTPError is what every fetch path turns into the network_error outcome.
     with pytest.raises(httpx.RemoteProtocolError, match="Location"):
-        Guard(Settings()).check_redirect(response)
+        Guard(Settings().net).check_redirect(response)
 
 
 def test_a_tool_call_whose_name_is_not_text_is_a_malformed_reply() -> None:
@@ -245,7 +245,7 @@ def test_control_characters_beside_removed_elements_do_not_crash_extraction(char
 
 
 def test_a_non_ascii_ipv6_zone_id_is_refused_with_a_reason() -> None:
-    guard = Guard(Settings())
+    guard = Guard(Settings().net)
     with pytest.raises(BlockedError, match="invalid IPv6 zone id"):
         guard.check_url("http://[2001:db8::1%25\u00e9en0]/")
     with pytest.raises(UsageError, match="port 99999999 does not exist"):
@@ -254,7 +254,7 @@ def test_a_non_ascii_ipv6_zone_id_is_refused_with_a_reason() -> None:
 
 def test_a_url_whose_credentials_cannot_be_cut_out_is_refused_without_showing_them() -> None:
     with pytest.raises(BlockedError) as caught:
-        Guard(Settings()).check_url("://hunter2@://://exam")
+        Guard(Settings().net).check_url("://hunter2@://://exam")
     assert "hunter2" not in str(caught.value)
     assert "not shown" in str(caught.value)
 
@@ -264,7 +264,7 @@ def test_a_url_whose_credentials_cannot_be_cut_out_is_refused_without_showing_th
 )
 def test_a_bad_port_on_a_host_that_is_not_valid_punycode_is_named(url: str, port: int) -> None:
     with pytest.raises(UsageError, match=f"port {port} does not exist"):
-        Guard(Settings()).check_url(url)
+        Guard(Settings().net).check_url(url)
 
 
 def test_a_gitignore_line_of_many_stars_is_read_as_git_reads_it_and_fast(tmp_path: Path) -> None:

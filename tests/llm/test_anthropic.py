@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from llm import payloads_anthropic as wire_format
+from llm import sections
 from llm.conftest import Sleeps
 from llm.specs import FETCH, SEARCH
 from search.wire import Wire
@@ -38,7 +39,7 @@ from sleuth.llm import (
 
 async def _conversation(settings: Settings) -> tuple[list[Completion], list[Message]]:
     """Two parallel calls (one fails), their results, then the final answer."""
-    provider, _ = open_provider(settings)
+    provider, _ = open_provider(settings.llm, settings.net)
     messages = [Message("system", "be brief"), Message("user", "what is new in 3.13?")]
     request = ChatRequest(messages, tools=[SEARCH, FETCH], temperature=0.2)
     first = await provider.complete(request)
@@ -162,7 +163,7 @@ async def test_messages_without_native_are_encoded_from_content_and_calls(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.answer("ok"))
-    provider, _ = open_provider(llm_settings("anthropic"))
+    provider, _ = open_provider(*sections(llm_settings("anthropic")))
     gemini_parts = [{"functionCall": {"name": "web_search", "args": {"query": "x"}}}]
     messages = [
         Message("system", "one"),
@@ -211,7 +212,7 @@ async def test_native_search_citations_sources_and_queries(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.search_answer())
-    provider, _ = open_provider(llm_settings("anthropic"))
+    provider, _ = open_provider(*sections(llm_settings("anthropic")))
     request = ChatRequest([Message("user", "python 3.13?")], tools=[SEARCH, FETCH])
     request.native_search = True
     completion = await provider.complete(request)
@@ -260,7 +261,7 @@ async def test_a_failed_search_is_not_a_source(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.search_failed())
-    provider, _ = open_provider(llm_settings("anthropic"))
+    provider, _ = open_provider(*sections(llm_settings("anthropic")))
     completion = await provider.complete(
         ChatRequest([Message("user", "python 3.14?")], native_search=True)
     )
@@ -277,7 +278,7 @@ async def test_pause_turn_is_sent_back_verbatim_to_continue(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.paused(), wire_format.search_answer())
-    provider, _ = open_provider(llm_settings("anthropic"))
+    provider, _ = open_provider(*sections(llm_settings("anthropic")))
     messages = [Message("user", "research python 3.13")]
     paused = await provider.complete(ChatRequest(messages, native_search=True))
     assert paused.stop_reason is StopReason.PAUSE
@@ -311,7 +312,7 @@ async def test_stop_reasons(
     wire: Wire, llm_settings: Callable[..., Settings], reason: str, stop: StopReason
 ) -> None:
     wire.on(wire_format.PATH, wire_format.stopped(reason, "partial"))
-    provider, _ = open_provider(llm_settings("anthropic"))
+    provider, _ = open_provider(*sections(llm_settings("anthropic")))
     completion = await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
     assert completion.stop_reason is stop
@@ -322,7 +323,7 @@ async def test_an_empty_assistant_turn_is_not_sent(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.stopped("end_turn"), wire_format.answer("ok"))
-    provider, _ = open_provider(llm_settings("anthropic"))
+    provider, _ = open_provider(*sections(llm_settings("anthropic")))
     messages = [Message("user", "q")]
     empty = await provider.complete(ChatRequest(messages))
     assert empty.message.content == ""
@@ -343,7 +344,7 @@ async def test_arguments_that_are_not_an_object_are_flagged_not_raised(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.tool_call("toolu_01X", "web_search", '["python"]'))
-    provider, _ = open_provider(llm_settings("anthropic"))
+    provider, _ = open_provider(*sections(llm_settings("anthropic")))
     completion = await provider.complete(ChatRequest([Message("user", "q")], tools=[SEARCH]))
     await provider.aclose()
     [call] = completion.message.tool_calls
@@ -356,7 +357,7 @@ async def test_429_is_retried_after_the_servers_delay(
     wire: Wire, llm_settings: Callable[..., Settings], sleeps: Sleeps
 ) -> None:
     wire.on(wire_format.PATH, wire_format.rate_limited(7), wire_format.answer("done"))
-    provider, _ = open_provider(llm_settings("anthropic"), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings("anthropic")), sleep=sleeps)
     completion = await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
     assert completion.message.content == "done"
@@ -368,7 +369,7 @@ async def test_429_that_persists_ends_as_rate_limited(
     wire: Wire, llm_settings: Callable[..., Settings], sleeps: Sleeps
 ) -> None:
     wire.on(wire_format.PATH, wire_format.rate_limited(2))
-    provider, _ = open_provider(llm_settings("anthropic", llm_retries=2), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings("anthropic", llm_retries=2)), sleep=sleeps)
     with pytest.raises(LLMRateLimited) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
@@ -383,7 +384,7 @@ async def test_529_overloaded_is_retried(
     wire: Wire, llm_settings: Callable[..., Settings], sleeps: Sleeps
 ) -> None:
     wire.on(wire_format.PATH, wire_format.overloaded(), wire_format.answer("done"))
-    provider, _ = open_provider(llm_settings("anthropic"), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings("anthropic")), sleep=sleeps)
     completion = await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
     assert completion.message.content == "done"
@@ -395,7 +396,7 @@ async def test_529_that_persists_ends_as_overloaded(
     wire: Wire, llm_settings: Callable[..., Settings], sleeps: Sleeps
 ) -> None:
     wire.on(wire_format.PATH, wire_format.overloaded())
-    provider, _ = open_provider(llm_settings("anthropic", llm_retries=1), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings("anthropic", llm_retries=1)), sleep=sleeps)
     with pytest.raises(LLMOverloaded) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
@@ -407,7 +408,7 @@ async def test_500_api_error_is_a_retryable_server_error(
     wire: Wire, llm_settings: Callable[..., Settings], sleeps: Sleeps
 ) -> None:
     wire.on(wire_format.PATH, wire_format.error(500, "api_error", "Internal server error"))
-    provider, _ = open_provider(llm_settings("anthropic", llm_retries=1), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings("anthropic", llm_retries=1)), sleep=sleeps)
     with pytest.raises(LLMServerError):
         await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
@@ -462,7 +463,7 @@ async def test_permanent_errors_are_not_retried(
     error: type[Exception],
 ) -> None:
     wire.on(wire_format.PATH, wire_format.error(status, kind, text))
-    provider, _ = open_provider(llm_settings("anthropic"), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings("anthropic")), sleep=sleeps)
     with pytest.raises(error) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
@@ -476,7 +477,7 @@ async def test_malformed_reply_keeps_the_raw_body(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.malformed())
-    provider, _ = open_provider(llm_settings("anthropic"))
+    provider, _ = open_provider(*sections(llm_settings("anthropic")))
     with pytest.raises(MalformedReply) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
@@ -498,7 +499,7 @@ async def test_cassette_replays_the_conversation_without_the_server(
     assert replayed == recorded
     assert wire.requests == []
 
-    provider, _ = open_provider(llm_settings("anthropic", llm_record="replay"))
+    provider, _ = open_provider(*sections(llm_settings("anthropic", llm_record="replay")))
     changed = copy.deepcopy(messages)
     changed[1].content = "what is new in 3.14?"
     with pytest.raises(ReplayMiss) as caught:

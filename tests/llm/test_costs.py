@@ -101,7 +101,7 @@ async def test_two_processes_share_the_daily_budget_through_redis() -> None:
 
     with running_redis() as server:
         settings = Settings(cache="redis", redis_url=server.url)
-        first_cache, second_cache = open_cache(settings), open_cache(settings)
+        first_cache, second_cache = open_cache(settings.caching), open_cache(settings.caching)
         try:
             await first_cache.clear()
             first = Budget(first_cache, session_usd=0, daily_usd=0.5)
@@ -130,9 +130,9 @@ async def test_an_unlisted_cloud_model_is_estimated_and_still_stopped_by_the_bud
     body["model"] = "house-llm-7b"  # a model no price table lists
     wire.on(payloads_openai.PATH, json_reply(body))
     settings = llm_settings("openai", llm_session_budget_usd=0.001)
-    provider, config = open_provider(settings)
+    provider, config = open_provider(settings.llm, settings.net)
     cloud = replace(config, local=False)  # as if the server were a paid API
-    meter = Meter.open(provider, cloud, settings, MemoryCache())
+    meter = Meter.open(provider, cloud, settings.llm, MemoryCache())
     request = ChatRequest([Message("user", "q")])
     await meter.complete(request)
     assert meter.estimated

@@ -23,6 +23,7 @@ from llm import (
     payloads_ollama,
     payloads_openai,
     payloads_responses,
+    sections,
 )
 from loopback import Web
 from search.wire import Reply, Wire
@@ -197,7 +198,7 @@ async def test_a_rebuilt_turn_keeps_the_raw_arguments(
         Message("assistant", "", tool_calls=[call]),
         Message("tool", "error", tool_call_id="c1", name="fetch_page", is_error=True),
     ]
-    llm, _ = open_provider(llm_settings(provider))
+    llm, _ = open_provider(*sections(llm_settings(provider)))
     _, wire_body, _ = llm.build(ChatRequest(messages))
     await llm.aclose()
     text = json.dumps(wire_body)

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from llm import payloads_gemini as wire_format
+from llm import sections
 from llm.conftest import Sleeps
 from llm.specs import FETCH, SEARCH
 from search.wire import Wire
@@ -47,7 +48,7 @@ SECOND_CALL = {
 
 async def _conversation(settings: Settings) -> tuple[list[Completion], list[Message]]:
     """Two parallel calls (one fails), their results, then the final answer."""
-    provider, _ = open_provider(settings)
+    provider, _ = open_provider(settings.llm, settings.net)
     messages = [Message("system", "be brief"), Message("user", "what is new in 3.13?")]
     request = ChatRequest(messages, tools=[SEARCH, FETCH], temperature=0.2)
     first = await provider.complete(request)
@@ -146,7 +147,7 @@ async def test_thought_signature_is_echoed_verbatim(
         wire_format.tool_call("8f2kq0xd", "web_search", {"query": "gil"}),
         wire_format.answer("done"),
     )
-    provider, _ = open_provider(llm_settings("gemini"))
+    provider, _ = open_provider(*sections(llm_settings("gemini")))
     messages = [Message("user", "q")]
     first = await provider.complete(ChatRequest(messages, tools=[SEARCH]))
     messages += [first.message, Message("tool", "r", tool_call_id="8f2kq0xd", name="web_search")]
@@ -170,7 +171,7 @@ async def test_calls_without_id_get_stable_ids_and_answers_carry_none(
         wire_format.tool_calls(first_part, wire_format.call_part("web_search", {"query": "b"})),
         wire_format.answer("done"),
     )
-    provider, _ = open_provider(llm_settings("gemini"))
+    provider, _ = open_provider(*sections(llm_settings("gemini")))
     messages = [Message("user", "q")]
     first = await provider.complete(ChatRequest(messages, tools=[SEARCH]))
     assert first.stop_reason is StopReason.TOOL_CALLS
@@ -199,7 +200,7 @@ async def test_messages_without_native_are_encoded_from_content_and_calls(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.answer("ok"))
-    provider, _ = open_provider(llm_settings("gemini"))
+    provider, _ = open_provider(*sections(llm_settings("gemini")))
     anthropic_blocks = [{"type": "tool_use", "id": "toolu_01X", "name": "web_search", "input": {}}]
     messages = [
         Message("system", "one"),
@@ -261,7 +262,7 @@ async def test_schemas_lose_keywords_gemini_rejects(
         "required": ["query"],
     }
     original = copy.deepcopy(schema)
-    provider, _ = open_provider(llm_settings("gemini"))
+    provider, _ = open_provider(*sections(llm_settings("gemini")))
     await provider.complete(
         ChatRequest([Message("user", "q")], tools=[ToolSpec("search", "s", schema)])
     )
@@ -298,7 +299,7 @@ async def test_the_model_path_is_never_doubled(
     wire: Wire, llm_settings: Callable[..., Settings], model: str, prefix: str, expected: str
 ) -> None:
     wire.on(expected, wire_format.answer("ok"))
-    provider, _ = open_provider(llm_settings("gemini", prefix, llm_model=model))
+    provider, _ = open_provider(*sections(llm_settings("gemini", prefix, llm_model=model)))
     completion = await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
     assert completion.message.content == "ok"
@@ -309,7 +310,7 @@ async def test_native_search_annotations_use_character_offsets(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.search_answer())
-    provider, _ = open_provider(llm_settings("gemini"))
+    provider, _ = open_provider(*sections(llm_settings("gemini")))
     tools = [ToolSpec("google_search", "clashes with the server tool", {"type": "object"}), SEARCH]
     completion = await provider.complete(
         ChatRequest([Message("user", "python 3.13?")], tools=tools, native_search=True)
@@ -371,7 +372,7 @@ async def test_segments_in_a_later_part(
     first, second = "Über — ✓ 3.13. ", "Der „free-threaded“ Build ✓."
     assert (len(first.encode()), len(second.encode())) == (20, 34)
     wire.on(wire_format.PATH, wire_format.split_answer(first, second, segment))
-    provider, _ = open_provider(llm_settings("gemini"))
+    provider, _ = open_provider(*sections(llm_settings("gemini")))
     completion = await provider.complete(ChatRequest([Message("user", "q")], native_search=True))
     await provider.aclose()
     assert completion.message.content == first + second
@@ -402,7 +403,7 @@ async def test_finish_reasons(
     stop: StopReason,
 ) -> None:
     wire.on(wire_format.PATH, wire_format.finished(finish, text))
-    provider, _ = open_provider(llm_settings("gemini"))
+    provider, _ = open_provider(*sections(llm_settings("gemini")))
     completion = await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
     assert completion.stop_reason is stop
@@ -415,7 +416,7 @@ async def test_a_blocked_prompt_is_a_content_filter_stop(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.blocked_prompt(), wire_format.answer("ok"))
-    provider, _ = open_provider(llm_settings("gemini"))
+    provider, _ = open_provider(*sections(llm_settings("gemini")))
     messages = [Message("user", "q")]
     blocked = await provider.complete(ChatRequest(messages))
     assert blocked.stop_reason is StopReason.CONTENT_FILTER
@@ -434,7 +435,7 @@ async def test_arguments_that_are_not_an_object_are_flagged_not_raised(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.tool_call("8f2kq0xd", "web_search", '{"query": "x'))
-    provider, _ = open_provider(llm_settings("gemini"))
+    provider, _ = open_provider(*sections(llm_settings("gemini")))
     completion = await provider.complete(ChatRequest([Message("user", "q")], tools=[SEARCH]))
     await provider.aclose()
     [call] = completion.message.tool_calls
@@ -452,7 +453,7 @@ async def test_429_is_retried_after_the_delay_in_the_body(
         delay, "GenerateRequestsPerMinutePerProjectPerModel-FreeTier"
     )
     wire.on(wire_format.PATH, limited, wire_format.answer("done"))
-    provider, _ = open_provider(llm_settings("gemini"), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings("gemini")), sleep=sleeps)
     completion = await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
     assert completion.message.content == "done"
@@ -464,7 +465,7 @@ async def test_429_that_persists_ends_as_rate_limited(
     wire: Wire, llm_settings: Callable[..., Settings], sleeps: Sleeps
 ) -> None:
     wire.on(wire_format.PATH, wire_format.rate_limited(13))
-    provider, _ = open_provider(llm_settings("gemini", llm_retries=2), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings("gemini", llm_retries=2)), sleep=sleeps)
     with pytest.raises(LLMRateLimited) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
@@ -479,7 +480,7 @@ async def test_503_overloaded_is_retried(
     wire: Wire, llm_settings: Callable[..., Settings], sleeps: Sleeps
 ) -> None:
     wire.on(wire_format.PATH, wire_format.overloaded(), wire_format.answer("done"))
-    provider, _ = open_provider(llm_settings("gemini"), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings("gemini")), sleep=sleeps)
     completion = await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
     assert completion.message.content == "done"
@@ -505,7 +506,7 @@ async def test_server_failures_that_persist(
     error: type[Exception],
 ) -> None:
     wire.on(wire_format.PATH, reply)
-    provider, _ = open_provider(llm_settings("gemini", llm_retries=1), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings("gemini", llm_retries=1)), sleep=sleeps)
     with pytest.raises(error) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
@@ -571,7 +572,7 @@ async def test_permanent_errors_are_not_retried(
     text: str,
 ) -> None:
     wire.on(wire_format.PATH, reply)
-    provider, _ = open_provider(llm_settings("gemini"), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings("gemini")), sleep=sleeps)
     with pytest.raises(error) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
@@ -585,7 +586,7 @@ async def test_malformed_reply_keeps_the_raw_body(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.malformed())
-    provider, _ = open_provider(llm_settings("gemini"))
+    provider, _ = open_provider(*sections(llm_settings("gemini")))
     with pytest.raises(MalformedReply) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
@@ -606,7 +607,7 @@ async def test_cassette_replays_the_conversation_without_the_server(
     assert replayed == recorded
     assert wire.requests == []
 
-    provider, _ = open_provider(llm_settings("gemini", llm_record="replay"))
+    provider, _ = open_provider(*sections(llm_settings("gemini", llm_record="replay")))
     changed = copy.deepcopy(messages)
     changed[1].content = "what is new in 3.14?"
     with pytest.raises(ReplayMiss) as caught:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from llm import payloads_anthropic, payloads_gemini, payloads_responses
+from llm import payloads_anthropic, payloads_gemini, payloads_responses, sections
 from search.wire import Reply, Wire
 from sleuth.agent import ask
 from sleuth.api import AsyncSleuth
@@ -93,7 +93,7 @@ def test_auto_prefers_native_search_for_cloud_providers(
 ) -> None:
     from dataclasses import replace
 
-    llm, config = open_provider(llm_settings(provider))
+    llm, config = open_provider(*sections(llm_settings(provider)))
     assert choose_search("auto", llm, replace(config, local=local)) == wanted
     assert choose_search("local", llm, replace(config, local=False)) == "local"
 

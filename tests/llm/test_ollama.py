@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from llm import payloads_ollama as wire_format
+from llm import sections
 from llm.conftest import Sleeps
 from llm.specs import FETCH, SEARCH
 from search.wire import Reply, Wire
@@ -57,7 +58,7 @@ async def test_tool_call_follow_up_and_answer(
         calling,
         wire_format.answer("Python 3.13 adds a free-threaded build [1].", thinking="Easy."),
     )
-    provider, config = open_provider(llm_settings(NAME, llm_api_key=None))
+    provider, config = open_provider(*sections(llm_settings(NAME, llm_api_key=None)))
     assert config.local
     assert config.model == "test-model"
     messages = [Message("system", "be brief"), Message("user", "what is new?")]
@@ -122,7 +123,7 @@ async def test_ids_are_made_up_by_position_unless_the_server_sent_one(
         ),
         wire_format.tool_call("call_7fx2k9qa", "web_search", {"query": "q"}),
     )
-    provider, _ = open_provider(llm_settings(NAME))
+    provider, _ = open_provider(*sections(llm_settings(NAME)))
     request = ChatRequest([Message("user", "compare a and b")], tools=[FETCH, SEARCH])
     first = await provider.complete(request)
     again = await provider.complete(request)
@@ -139,7 +140,7 @@ async def test_turns_without_native_are_rebuilt(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.answer("ok"))
-    provider, _ = open_provider(llm_settings(NAME))
+    provider, _ = open_provider(*sections(llm_settings(NAME)))
     messages = [
         Message("user", "compare"),
         Message(
@@ -180,7 +181,7 @@ async def test_turns_without_native_are_rebuilt(
 
 async def test_native_search_is_ignored(wire: Wire, llm_settings: Callable[..., Settings]) -> None:
     wire.on(wire_format.PATH, wire_format.answer("ok"))
-    provider, _ = open_provider(llm_settings(NAME))
+    provider, _ = open_provider(*sections(llm_settings(NAME)))
     assert provider.native_search is None
     completion = await provider.complete(
         ChatRequest([Message("user", "q")], tools=[SEARCH], native_search=True)
@@ -194,7 +195,7 @@ async def test_native_search_is_ignored(wire: Wire, llm_settings: Callable[..., 
 
 async def test_length_is_max_tokens(wire: Wire, llm_settings: Callable[..., Settings]) -> None:
     wire.on(wire_format.PATH, wire_format.answer("Python 3.13 adds", done_reason="length"))
-    provider, _ = open_provider(llm_settings(NAME))
+    provider, _ = open_provider(*sections(llm_settings(NAME)))
     completion = await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
     assert completion.stop_reason is StopReason.MAX_TOKENS
@@ -211,7 +212,7 @@ async def test_arguments_that_are_not_an_object_are_flagged_not_raised(
     wire.on(
         wire_format.PATH, wire_format.tool_calls({"function": {"name": "fetch", "arguments": raw}})
     )
-    provider, _ = open_provider(llm_settings(NAME))
+    provider, _ = open_provider(*sections(llm_settings(NAME)))
     completion = await provider.complete(ChatRequest([Message("user", "q")], tools=[FETCH]))
     await provider.aclose()
     [call] = completion.message.tool_calls
@@ -224,7 +225,7 @@ async def test_a_model_without_tools_is_not_retried(
     wire: Wire, llm_settings: Callable[..., Settings], sleeps: Sleeps
 ) -> None:
     wire.on(wire_format.PATH, wire_format.tools_unsupported("gemma:2b"))
-    provider, _ = open_provider(llm_settings(NAME, llm_model="gemma:2b"), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings(NAME, llm_model="gemma:2b")), sleep=sleeps)
     with pytest.raises(LLMToolsUnsupported) as caught:
         await provider.complete(ChatRequest([Message("user", "q")], tools=[SEARCH]))
     await provider.aclose()
@@ -239,7 +240,7 @@ async def test_a_missing_model_names_it_and_how_to_pull_it(
     wire: Wire, llm_settings: Callable[..., Settings], sleeps: Sleeps
 ) -> None:
     wire.on(wire_format.PATH, wire_format.not_found("llama9"))
-    provider, _ = open_provider(llm_settings(NAME, llm_model="llama9"), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings(NAME, llm_model="llama9")), sleep=sleeps)
     with pytest.raises(LLMInvalidRequest) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
@@ -258,7 +259,7 @@ async def test_a_base_url_that_is_not_ollama_says_so(
 ) -> None:
     # Ollama's router answers an unknown path with a plain-text 404.
     wire.on("/v1" + wire_format.PATH, Reply(404, "404 page not found", "text/plain"))
-    provider, _ = open_provider(llm_settings(NAME, prefix="/v1"), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings(NAME, prefix="/v1")), sleep=sleeps)
     with pytest.raises(LLMInvalidRequest) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
@@ -273,7 +274,7 @@ async def test_429_is_retried_after_the_servers_delay(
     wire: Wire, llm_settings: Callable[..., Settings], sleeps: Sleeps
 ) -> None:
     wire.on(wire_format.PATH, wire_format.rate_limited(4), wire_format.answer("done"))
-    provider, _ = open_provider(llm_settings(NAME), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings(NAME)), sleep=sleeps)
     completion = await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
     assert completion.message.content == "done"
@@ -285,7 +286,7 @@ async def test_429_that_persists_ends_as_rate_limited(
     wire: Wire, llm_settings: Callable[..., Settings], sleeps: Sleeps
 ) -> None:
     wire.on(wire_format.PATH, wire_format.rate_limited(1))
-    provider, _ = open_provider(llm_settings(NAME, llm_retries=2), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings(NAME, llm_retries=2)), sleep=sleeps)
     with pytest.raises(LLMRateLimited) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
@@ -304,7 +305,7 @@ async def test_server_errors_are_retried(
         wire_format.error(503, "server busy, please try again.  maximum pending requests exceeded"),
         wire_format.answer("done"),
     )
-    provider, _ = open_provider(llm_settings(NAME), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings(NAME)), sleep=sleeps)
     completion = await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
     assert completion.message.content == "done"
@@ -316,7 +317,7 @@ async def test_server_errors_that_persist_end_as_server_errors(
     wire: Wire, llm_settings: Callable[..., Settings], sleeps: Sleeps
 ) -> None:
     wire.on(wire_format.PATH, wire_format.error(500, "llama runner process has terminated"))
-    provider, _ = open_provider(llm_settings(NAME, llm_retries=1), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings(NAME, llm_retries=1)), sleep=sleeps)
     with pytest.raises(LLMServerError) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
@@ -331,7 +332,7 @@ async def test_malformed_reply_keeps_the_raw_body(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.malformed())
-    provider, _ = open_provider(llm_settings(NAME))
+    provider, _ = open_provider(*sections(llm_settings(NAME)))
     with pytest.raises(MalformedReply) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     await provider.aclose()
@@ -371,12 +372,14 @@ async def test_a_recorded_conversation_replays_without_the_server(
 ) -> None:
     _script(wire)
     settings = llm_settings(NAME, llm_record="record")
-    recorded = await _conversation(open_provider(settings)[0])
+    recorded = await _conversation(open_provider(settings.llm, settings.net)[0])
     assert len(wire.requests) == 2
     assert len(list((settings.llm_cassette_dir / NAME).glob("*.json"))) == 2
 
     wire.routes.clear()
-    replayed = await _conversation(open_provider(llm_settings(NAME, llm_record="replay"))[0])
+    replayed = await _conversation(
+        open_provider(*sections(llm_settings(NAME, llm_record="replay")))[0]
+    )
     assert replayed == recorded
     assert replayed[0].message.tool_calls[0].id == "ollama-call-0"
     assert replayed[1].message.content == "Python 3.13 adds a free-threaded build [1]."
@@ -387,9 +390,9 @@ async def test_a_changed_request_misses_in_replay(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     _script(wire)
-    await _conversation(open_provider(llm_settings(NAME, llm_record="record"))[0])
+    await _conversation(open_provider(*sections(llm_settings(NAME, llm_record="record")))[0])
     wire.routes.clear()
-    provider, _ = open_provider(llm_settings(NAME, llm_record="replay"))
+    provider, _ = open_provider(*sections(llm_settings(NAME, llm_record="replay")))
     with pytest.raises(ReplayMiss) as caught:
         await _conversation(provider, "what changed in 3.14?")
     await provider.aclose()

@@ -7,6 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from llm import payloads_openai as wire_format
+from llm import sections
 from llm.conftest import Sleeps
 from llm.specs import SEARCH
 from search.wire import Wire
@@ -30,7 +31,7 @@ async def test_tool_call_follow_up_and_answer(
         wire_format.tool_call("call_abc123", "web_search", {"query": "python 3.13"}),
         wire_format.answer("Python 3.13 adds a free-threaded build [1]."),
     )
-    provider, config = open_provider(llm_settings("openai"))
+    provider, config = open_provider(*sections(llm_settings("openai")))
     assert config.local
     assert config.model == "test-model"
     messages = [Message("system", "be brief"), Message("user", "what is new?")]
@@ -87,7 +88,7 @@ async def test_arguments_that_are_not_json_are_flagged_not_raised(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.tool_call("call_1", "web_search", '{"query": "x'))
-    provider, _ = open_provider(llm_settings("openai"))
+    provider, _ = open_provider(*sections(llm_settings("openai")))
     completion = await provider.complete(ChatRequest([Message("user", "q")], tools=[SEARCH]))
     [call] = completion.message.tool_calls
     assert call.arguments == {}
@@ -100,7 +101,7 @@ async def test_429_is_retried_after_the_servers_delay(
     wire: Wire, llm_settings: Callable[..., Settings], sleeps: Sleeps
 ) -> None:
     wire.on(wire_format.PATH, wire_format.rate_limited(7), wire_format.answer("done"))
-    provider, _ = open_provider(llm_settings("openai"), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings("openai")), sleep=sleeps)
     completion = await provider.complete(ChatRequest([Message("user", "q")]))
     assert completion.message.content == "done"
     assert sleeps.waits == [7.0]
@@ -112,7 +113,7 @@ async def test_429_that_persists_ends_as_rate_limited(
     wire: Wire, llm_settings: Callable[..., Settings], sleeps: Sleeps
 ) -> None:
     wire.on(wire_format.PATH, wire_format.rate_limited(1))
-    provider, _ = open_provider(llm_settings("openai", llm_retries=2), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings("openai", llm_retries=2)), sleep=sleeps)
     with pytest.raises(LLMRateLimited) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     assert caught.value.retryable
@@ -126,7 +127,7 @@ async def test_malformed_reply_keeps_the_raw_body(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.malformed())
-    provider, _ = open_provider(llm_settings("openai"))
+    provider, _ = open_provider(*sections(llm_settings("openai")))
     with pytest.raises(MalformedReply) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     assert '"choices": []' in caught.value.raw
@@ -178,7 +179,7 @@ async def test_permanent_errors_are_not_retried(
     error: type[Exception],
 ) -> None:
     wire.on(wire_format.PATH, wire_format.error(status, message, kind, code))
-    provider, _ = open_provider(llm_settings("openai"), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings("openai")), sleep=sleeps)
     with pytest.raises(error) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     assert type(caught.value) is error

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from llm import payloads_responses as wire_format
+from llm import sections
 from llm.conftest import Sleeps
 from llm.specs import FETCH, SEARCH
 from search.wire import Wire
@@ -57,7 +58,7 @@ async def test_tool_call_follow_up_and_answer(
         wire_format.tool_call("call_Qz8mN3pL1vX7", "web_search", {"query": "python 3.13"}),
         wire_format.answer("Python 3.13 adds a free-threaded build [1]."),
     )
-    provider, config = open_provider(llm_settings(NAME, prefix="/v1"))
+    provider, config = open_provider(*sections(llm_settings(NAME, prefix="/v1")))
     assert config.base_url.endswith("/v1")
     messages = [
         Message("system", "be brief"),
@@ -118,7 +119,7 @@ async def test_assistant_turns_without_native_are_rebuilt(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.answer("ok"))
-    provider, _ = open_provider(llm_settings(NAME, llm_api_key=None))
+    provider, _ = open_provider(*sections(llm_settings(NAME, llm_api_key=None)))
     messages = [
         Message("user", "compare"),
         Message(
@@ -163,7 +164,7 @@ async def test_native_search_citations_sources_and_echo(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.searched_answer(), wire_format.answer("You're welcome."))
-    provider, _ = open_provider(llm_settings(NAME))
+    provider, _ = open_provider(*sections(llm_settings(NAME)))
     assert provider.native_search == "web_search"
     messages = [Message("user", "what is new in python 3.13?")]
     request = ChatRequest(messages, tools=[SEARCH, FETCH], native_search=True)
@@ -231,7 +232,7 @@ async def test_without_native_search_a_web_search_function_stays(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.answer("ok"))
-    provider, _ = open_provider(llm_settings(NAME))
+    provider, _ = open_provider(*sections(llm_settings(NAME)))
     await provider.complete(ChatRequest([Message("user", "q")], tools=[SEARCH]))
     await provider.aclose()
     [request] = wire.to(wire_format.PATH)
@@ -250,7 +251,7 @@ async def test_incomplete_replies_say_why(
     wire: Wire, llm_settings: Callable[..., Settings], reason: str, stop: StopReason
 ) -> None:
     wire.on(wire_format.PATH, wire_format.truncated("Python 3.13 adds", reason))
-    provider, _ = open_provider(llm_settings(NAME))
+    provider, _ = open_provider(*sections(llm_settings(NAME)))
     completion = await provider.complete(ChatRequest([Message("user", "q")]))
     assert completion.stop_reason is stop
     assert completion.message.content == "Python 3.13 adds"
@@ -265,7 +266,7 @@ async def test_arguments_that_are_not_an_object_are_flagged_not_raised(
     wire: Wire, llm_settings: Callable[..., Settings], raw: str, error: str
 ) -> None:
     wire.on(wire_format.PATH, wire_format.tool_call("call_1", "web_search", raw))
-    provider, _ = open_provider(llm_settings(NAME))
+    provider, _ = open_provider(*sections(llm_settings(NAME)))
     completion = await provider.complete(ChatRequest([Message("user", "q")], tools=[SEARCH]))
     assert completion.stop_reason is StopReason.TOOL_CALLS
     [call] = completion.message.tool_calls
@@ -286,7 +287,7 @@ async def test_429_is_retried_after_the_servers_delay_in_milliseconds(
         {"retry-after-ms": "1500", "retry-after": "2"},
     )
     wire.on(wire_format.PATH, limited, wire_format.answer("done"))
-    provider, _ = open_provider(llm_settings(NAME), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings(NAME)), sleep=sleeps)
     completion = await provider.complete(ChatRequest([Message("user", "q")]))
     assert completion.message.content == "done"
     assert sleeps.waits == [1.5]
@@ -298,7 +299,7 @@ async def test_429_that_persists_ends_as_rate_limited(
     wire: Wire, llm_settings: Callable[..., Settings], sleeps: Sleeps
 ) -> None:
     wire.on(wire_format.PATH, wire_format.rate_limited(3))
-    provider, _ = open_provider(llm_settings(NAME, llm_retries=2), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings(NAME, llm_retries=2)), sleep=sleeps)
     with pytest.raises(LLMRateLimited) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     assert caught.value.retryable
@@ -325,7 +326,7 @@ async def test_server_errors_are_retried(
         ),
         wire_format.answer("done"),
     )
-    provider, _ = open_provider(llm_settings(NAME), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings(NAME)), sleep=sleeps)
     completion = await provider.complete(ChatRequest([Message("user", "q")]))
     assert completion.message.content == "done"
     assert len(wire.to(wire_format.PATH)) == 3
@@ -337,7 +338,7 @@ async def test_server_errors_that_persist_end_as_server_errors(
     wire: Wire, llm_settings: Callable[..., Settings], sleeps: Sleeps
 ) -> None:
     wire.on(wire_format.PATH, wire_format.error(500, "internal error", "server_error", None))
-    provider, _ = open_provider(llm_settings(NAME, llm_retries=1), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings(NAME, llm_retries=1)), sleep=sleeps)
     with pytest.raises(LLMServerError) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     assert caught.value.status == 500
@@ -393,7 +394,7 @@ async def test_permanent_errors_are_not_retried(
     error: type[Exception],
 ) -> None:
     wire.on(wire_format.PATH, wire_format.error(status, message, kind, code))
-    provider, _ = open_provider(llm_settings(NAME), sleep=sleeps)
+    provider, _ = open_provider(*sections(llm_settings(NAME)), sleep=sleeps)
     with pytest.raises(error) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     assert type(caught.value) is error
@@ -408,7 +409,7 @@ async def test_malformed_reply_keeps_the_raw_body(
     wire: Wire, llm_settings: Callable[..., Settings]
 ) -> None:
     wire.on(wire_format.PATH, wire_format.malformed())
-    provider, _ = open_provider(llm_settings(NAME))
+    provider, _ = open_provider(*sections(llm_settings(NAME)))
     with pytest.raises(MalformedReply) as caught:
         await provider.complete(ChatRequest([Message("user", "q")]))
     raw = json.loads(caught.value.raw)
@@ -441,12 +442,14 @@ async def test_a_recorded_conversation_replays_without_the_server(
         wire_format.answer("Python 3.13 adds a free-threaded build [1]."),
     )
     settings = llm_settings(NAME, llm_record="record")
-    recorded = await _conversation(open_provider(settings)[0])
+    recorded = await _conversation(open_provider(settings.llm, settings.net)[0])
     assert len(wire.requests) == 2
     assert len(list((settings.llm_cassette_dir / NAME).glob("*.json"))) == 2
 
     wire.routes.clear()
-    replayed = await _conversation(open_provider(llm_settings(NAME, llm_record="replay"))[0])
+    replayed = await _conversation(
+        open_provider(*sections(llm_settings(NAME, llm_record="replay")))[0]
+    )
     assert replayed == recorded
     assert replayed[1].message.content == "Python 3.13 adds a free-threaded build [1]."
     assert len(wire.requests) == 2
@@ -460,9 +463,9 @@ async def test_a_changed_request_misses_in_replay(
         wire_format.tool_call("call_Qz8mN3pL1vX7", "web_search", {"query": "python 3.13"}),
         wire_format.answer("done"),
     )
-    await _conversation(open_provider(llm_settings(NAME, llm_record="record"))[0])
+    await _conversation(open_provider(*sections(llm_settings(NAME, llm_record="record")))[0])
     wire.routes.clear()
-    provider, _ = open_provider(llm_settings(NAME, llm_record="replay"))
+    provider, _ = open_provider(*sections(llm_settings(NAME, llm_record="replay")))
     with pytest.raises(ReplayMiss) as caught:
         await _conversation(provider, "what changed in 3.14?")
     await provider.aclose()

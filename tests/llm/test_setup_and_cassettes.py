@@ -17,7 +17,7 @@ from sleuth.llm.setup import resolve
 
 def test_nothing_set_means_not_configured() -> None:
     with pytest.raises(LLMNotConfigured) as caught:
-        resolve(Settings())
+        resolve(Settings().llm)
     assert caught.value.exit_code == 41
 
 
@@ -61,7 +61,7 @@ def test_the_vendors_usual_variables_are_honoured(
 ) -> None:
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    config = resolve(load_settings())
+    config = resolve(load_settings().llm)
     assert (config.provider, config.base_url, config.api_key) == (provider, base_url, key)
 
 
@@ -72,26 +72,26 @@ def test_sleuth_names_win_and_local_servers_get_the_generous_timeout(
     monkeypatch.setenv("SLEUTH_LLM_API_KEY", "sleuth")
     monkeypatch.setenv("SLEUTH_LLM_BASE_URL", "http://192.168.1.20:8000/v1")
     monkeypatch.setenv("SLEUTH_LLM_LOCAL_TIMEOUT", "900")
-    config = resolve(load_settings())
+    config = resolve(load_settings().llm)
     assert config.api_key == "sleuth"
     assert config.local
     assert config.timeout == 900
     monkeypatch.setenv("SLEUTH_LLM_TIMEOUT", "12")
-    assert resolve(load_settings()).timeout == 12
+    assert resolve(load_settings().llm).timeout == 12
 
 
 def test_a_cloud_provider_without_a_key_names_the_variable() -> None:
     with pytest.raises(LLMNotConfigured, match="needs an API key") as caught:
-        resolve(Settings(llm_provider="anthropic"))
+        resolve(Settings(llm_provider="anthropic").llm)
     assert "ANTHROPIC_API_KEY" in caught.value.hint
-    cloud = resolve(Settings(llm_provider="gemini", gemini_api_key="k"))
+    cloud = resolve(Settings(llm_provider="gemini", gemini_api_key="k").llm)
     assert cloud.timeout == 60
     assert not cloud.local
 
 
 def test_an_unknown_provider_lists_the_known_ones() -> None:
     with pytest.raises(UsageError, match="unknown LLM provider 'mistral'") as caught:
-        resolve(Settings(), provider="mistral")
+        resolve(Settings().llm, provider="mistral")
     assert "anthropic, gemini, ollama, openai, openai-responses" in caught.value.hint
 
 

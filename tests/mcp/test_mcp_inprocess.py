@@ -23,7 +23,8 @@ from sleuth._version import __version__
 from sleuth.api import AsyncSleuth
 from sleuth.errors import UsageError
 from sleuth.server import mcp as mcp_server
-from sleuth.server.mcp import build_server, describe_progress, is_loopback
+from sleuth.server.guard import is_loopback_name
+from sleuth.server.mcp import build_server, describe_progress
 from sleuth.tools import Registry, Tool, ToolContext, ToolOutput, default_registry
 from sleuth.tools.schema import output_schema
 
@@ -393,7 +394,7 @@ def test_progress_lines_read_well() -> None:
     ],
 )
 def test_loopback_hosts(host: str, loopback: bool) -> None:
-    assert is_loopback(host) is loopback
+    assert is_loopback_name(host) is loopback
 
 
 def test_a_public_host_gets_a_warning_and_loopback_none(

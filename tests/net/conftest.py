@@ -42,7 +42,7 @@ async def client_for(
         settings: Settings | None = None, trusted_urls: Iterable[str] = ()
     ) -> httpx.AsyncClient:
         client = make_client(
-            settings or Settings(),
+            (settings or Settings()).net,
             trusted_urls=trusted_urls,
             resolver=resolver,
             network_backend=backend,
@@ -63,7 +63,7 @@ def sync_client_for(
 
     def factory(settings: Settings | None = None, trusted_urls: Iterable[str] = ()) -> httpx.Client:
         client = make_sync_client(
-            settings or Settings(),
+            (settings or Settings()).net,
             trusted_urls=trusted_urls,
             resolver=resolver,
             network_backend=sync_backend,

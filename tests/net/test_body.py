@@ -188,7 +188,7 @@ def site() -> Iterator[Site]:
 
 
 def loopback_client(site: Site, timeout: float | None = None) -> httpx.AsyncClient:
-    return make_client(Settings(allow_hosts=[f"127.0.0.1:{site.port}"]), timeout=timeout)
+    return make_client(Settings(allow_hosts=[f"127.0.0.1:{site.port}"]).net, timeout=timeout)
 
 
 async def test_a_real_server_gzip_bomb_is_stopped(site: Site) -> None:

@@ -139,7 +139,7 @@ async def test_pins_win_over_the_fallback_for_their_port_only(
     pinned = PinnedResolver(parse_resolve_pins([f"example.com:443:{PUBLIC_IP}"]), fallback)
     backend.serve(PUBLIC_IP, 443, http_reply(200, b"pinned"))
     backend.serve(OTHER_PUBLIC_IP, 80, http_reply(200, b"dns"))
-    async with make_client(Settings(), resolver=pinned, network_backend=backend) as client:
+    async with make_client(Settings().net, resolver=pinned, network_backend=backend) as client:
         assert (await client.get("https://example.com/")).content == b"pinned"
         assert (await client.get("http://example.com/")).content == b"dns"
     assert fallback.lookups == [("example.com", 80)]
@@ -148,7 +148,7 @@ async def test_pins_win_over_the_fallback_for_their_port_only(
 
 async def test_a_pin_to_a_private_address_is_still_vetted(backend: RecordingBackend) -> None:
     pinned = PinnedResolver(parse_resolve_pins(["example.com:443:127.0.0.1"]), FakeResolver())
-    async with make_client(Settings(), resolver=pinned, network_backend=backend) as client:
+    async with make_client(Settings().net, resolver=pinned, network_backend=backend) as client:
         with pytest.raises(BlockedError, match=r"example\.com resolves to 127\.0\.0\.1"):
             await client.get("https://example.com/")
     assert backend.attempts == []
@@ -158,7 +158,7 @@ async def test_a_pin_into_an_allowlisted_network_connects(backend: RecordingBack
     pinned = PinnedResolver(parse_resolve_pins(["app.example.org:8000:127.0.0.1"]), FakeResolver())
     backend.serve("127.0.0.1", 8000, http_reply(200, b"local app"))
     settings = Settings(allow_hosts=["127.0.0.1:8000"])
-    async with make_client(settings, resolver=pinned, network_backend=backend) as client:
+    async with make_client(settings.net, resolver=pinned, network_backend=backend) as client:
         assert (await client.get("http://app.example.org:8000/")).content == b"local app"
     assert backend.attempts[0].host_header == "app.example.org:8000"
 
@@ -203,7 +203,7 @@ def test_sync_client_follows_the_same_redirect_rules(
 
 
 async def test_unix_sockets_are_refused(backend: RecordingBackend) -> None:
-    connector = _AsyncConnector(backend, FakeResolver(), Guard(Settings()), trusted=False)
+    connector = _AsyncConnector(backend, FakeResolver(), Guard(Settings().net), trusted=False)
     with pytest.raises(BlockedError, match="unix socket"):
         await connector.connect_unix_socket("/var/run/docker.sock")
 

@@ -137,7 +137,7 @@ async def test_hosts_httpx_rejects_never_connect_and_the_guard_reads_them(
     with pytest.raises(httpx.InvalidURL):
         await client_for().get(f"http://{host}/")
     assert backend.attempts == []
-    guard = Guard(Settings())
+    guard = Guard(Settings().net)
     with pytest.raises(UsageError):
         guard.check_url(f"http://{host}/")
     parsed = parse_host(host)
@@ -153,7 +153,7 @@ async def test_malformed_hosts_are_refused(
     with pytest.raises(ValueError):
         parse_host(host)
     with pytest.raises(BlockedError):
-        Guard(Settings()).check_host(host, 80)
+        Guard(Settings().net).check_host(host, 80)
     try:
         url = httpx.URL(f"http://{host}/")
     except httpx.InvalidURL:

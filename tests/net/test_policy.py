@@ -41,11 +41,11 @@ def public_site(resolver: FakeResolver, backend: RecordingBackend) -> None:
 async def test_only_http_and_https_are_allowed(
     url: str, backend: RecordingBackend, resolver: FakeResolver
 ) -> None:
-    transport = AsyncSafeTransport(Settings(), resolver=resolver, network_backend=backend)
+    transport = AsyncSafeTransport(Settings().net, resolver=resolver, network_backend=backend)
     with pytest.raises(BlockedError, match="scheme is refused; use http or https"):
         await transport.handle_async_request(httpx.Request("GET", url))
     with pytest.raises(BlockedError):
-        Guard(Settings()).check_url(url)
+        Guard(Settings().net).check_url(url)
     assert resolver.lookups == []
     assert backend.attempts == []
 
@@ -186,7 +186,7 @@ async def test_allowlist_entries(
 )
 def test_malformed_allowlist_entries_are_config_errors(entry: str) -> None:
     with pytest.raises(ConfigError, match="allow_hosts entry"):
-        Guard(Settings(allow_hosts=[entry]))
+        Guard(Settings(allow_hosts=[entry]).net)
 
 
 async def test_every_answer_is_vetted_not_only_the_first(
@@ -269,7 +269,7 @@ async def test_a_trusted_local_name_is_looked_up(
 @pytest.mark.parametrize("url", ["ftp://searx.lan/", "not a url", "http://[::1/"])
 def test_malformed_trusted_urls_are_config_errors(url: str) -> None:
     with pytest.raises(ConfigError, match="trusted endpoint"):
-        Guard(Settings(), trusted_urls=[url])
+        Guard(Settings().net, trusted_urls=[url])
 
 
 async def test_refusals_are_logged_as_blocked_events(
@@ -284,7 +284,7 @@ async def test_refusals_are_logged_as_blocked_events(
 
 
 def test_check_url_describes_the_destination() -> None:
-    guard = Guard(Settings(), trusted_urls=["http://127.0.0.1:8888"])
+    guard = Guard(Settings().net, trusted_urls=["http://127.0.0.1:8888"])
     public = guard.check_url("https://Example.com/a")
     assert (public.host, public.port, public.trusted) == ("example.com", 443, False)
     trusted = guard.check_url("http://127.0.0.1:8888/search")

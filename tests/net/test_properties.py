@@ -31,7 +31,7 @@ BLOCKED_V4 = [
     "240.0.0.0/4",
 ]
 
-GUARD = Guard(Settings())
+GUARD = Guard(Settings().net)
 FULLWIDTH = str.maketrans("0123456789abcdefx.", "０１２３４５６７８９ａｂｃｄｅｆｘ．")
 
 

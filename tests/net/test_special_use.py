@@ -216,7 +216,7 @@ def test_port_0_is_refused_by_the_sync_client_and_at_connect_time(
     with pytest.raises(UsageError, match="port 0"):
         sync_client_for().get("http://example.com:0/")
     with pytest.raises(BlockedError, match="port 0 does not exist"):
-        Guard(Settings(allow_hosts=["example.com:*"])).check_host("example.com", 0)
+        Guard(Settings(allow_hosts=["example.com:*"]).net).check_host("example.com", 0)
     assert resolver.lookups == []
     assert sync_backend.attempts == []
 
@@ -465,7 +465,7 @@ async def test_example_and_test_names_are_judged_by_their_addresses(
 
 
 def test_example_and_test_names_pass_the_lookup_free_rules() -> None:
-    guard = Guard(Settings())
+    guard = Guard(Settings().net)
     assert guard.check_host("abc.123.example", 443) == "abc.123.example"
     assert guard.check_host("site.test", 80) == "site.test"
     assert guard.check_url("https://spa.example/").host == "spa.example"
@@ -478,15 +478,15 @@ def test_example_and_test_names_pass_the_lookup_free_rules() -> None:
 @pytest.mark.parametrize(("host", "why"), SPECIAL_NAMES)
 def test_the_connect_time_check_refuses_the_same_names(host: str, why: str) -> None:
     with pytest.raises(BlockedError, match=why.replace(".", r"\.")):
-        Guard(Settings()).check_host(host, 443)
-    assert Guard(Settings(allow_hosts=[host.rstrip(".")])).check_host(host, 443) == (
+        Guard(Settings().net).check_host(host, 443)
+    assert Guard(Settings(allow_hosts=[host.rstrip(".")]).net).check_host(host, 443) == (
         host.lower().rstrip(".")
     )
 
 
 def test_check_url_refuses_a_private_name_with_the_rule() -> None:
     with pytest.raises(BlockedError) as caught:
-        Guard(Settings()).check_url(httpx.URL("https://db.internal/admin"))
+        Guard(Settings().net).check_url(httpx.URL("https://db.internal/admin"))
     assert caught.value.url == "https://db.internal/admin"
     assert "refused before any lookup" in caught.value.message
 

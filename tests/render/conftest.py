@@ -110,7 +110,12 @@ def site_settings(site: Site, **overrides: Any) -> Settings:
     return Settings(allow_hosts=[f"127.0.0.1:{site.port}"], **overrides)
 
 
+def renderer_for(settings: Settings) -> Renderer:
+    """A renderer over the two sections it reads."""
+    return Renderer(settings.net, settings.browser)
+
+
 @pytest.fixture
 async def renderer(site: Site) -> AsyncIterator[Renderer]:
-    async with Renderer(site_settings(site)) as running:
+    async with renderer_for(site_settings(site)) as running:
         yield running

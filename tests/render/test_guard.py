@@ -65,7 +65,7 @@ async def test_page_cannot_reach_internal_addresses(
 
 def test_metadata_address_is_refused_by_the_rules_alone(site: Site) -> None:
     """No allowlist entry can open it, and the refusal needs no lookup or connection."""
-    guard = Guard(site_settings(site))
+    guard = Guard(site_settings(site).net)
     with pytest.raises(BlockedError):
         guard.check_url(METADATA)
 

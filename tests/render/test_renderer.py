@@ -16,7 +16,7 @@ from sleuth.errors import FetchTimeout, TooLarge, UnsupportedType
 from sleuth.render import Renderer
 from sleuth.render.browser import launch_browser
 
-from .conftest import EventLog, site_settings
+from .conftest import EventLog, renderer_for, site_settings
 
 pytestmark = pytest.mark.chromium
 
@@ -138,7 +138,7 @@ async def test_cookies_set_by_the_page_reach_its_requests(site: Site, renderer: 
 
 async def test_document_over_the_byte_limit_is_too_large(site: Site) -> None:
     url = site.add("/big", page("<p>" + "x" * 50_000 + "</p>"))
-    async with Renderer(site_settings(site, max_bytes=10_000)) as renderer:
+    async with renderer_for(site_settings(site, max_bytes=10_000)) as renderer:
         with pytest.raises(TooLarge):
             await renderer.render(url)
 
@@ -158,7 +158,7 @@ async def test_subresources_share_one_budget(site: Site) -> None:
             "</script>"
         ),
     )
-    async with Renderer(site_settings(site, max_bytes=10_000)) as renderer:
+    async with renderer_for(site_settings(site, max_bytes=10_000)) as renderer:
         rendered = await renderer.render(url)
     assert "parts:ok,ok,ok,ok,failed" in rendered.html
 
@@ -191,7 +191,7 @@ async def test_page_that_never_finishes_loading_times_out(site: Site, stuck: str
         site.add("/stuck.js", "", stall=threading.Event())
         url = site.add("/stuck", page("<p>text</p>", head="<script src='/stuck.js'></script>"))
     fine = site.add("/fine", page(f"<p>{ARTICLE}</p>"))
-    async with Renderer(site_settings(site, render_timeout=3.0)) as renderer:
+    async with renderer_for(site_settings(site, render_timeout=3.0)) as renderer:
         with pytest.raises(FetchTimeout) as caught:
             await renderer.render(url)
         assert caught.value.retryable
@@ -235,7 +235,7 @@ class DocumentGate:
 async def test_no_more_than_two_renders_at_once(site: Site, events: EventLog) -> None:
     gate = DocumentGate()
     site.add("/slow", handler=gate)
-    async with Renderer(site_settings(site)) as renderer:
+    async with renderer_for(site_settings(site)) as renderer:
         renders = [
             asyncio.create_task(renderer.render(f"{site.origin}/slow?n={n}")) for n in range(4)
         ]
@@ -252,7 +252,7 @@ async def test_no_more_than_two_renders_at_once(site: Site, events: EventLog) ->
 async def test_browser_cannot_reach_the_network_without_interception(site: Site) -> None:
     """Defence in depth: even an unintercepted request to a loopback IP literal fails."""
     url = site.add("/direct", page("<p>reached directly</p>"))
-    playwright, browser = await launch_browser(site_settings(site))
+    playwright, browser = await launch_browser(site_settings(site).browser)
     try:
         context = await browser.new_context()
         direct = await context.new_page()
@@ -296,7 +296,7 @@ def _child_processes() -> set[int]:
 async def test_a_render_cancelled_during_launch_leaves_no_processes(site: Site) -> None:
     before = _child_processes()
     site.add("/page", "<html><body><p>hello</p></body></html>")
-    renderer = Renderer(site_settings(site))
+    renderer = renderer_for(site_settings(site))
     render = asyncio.create_task(renderer.render(site.origin + "/page"))
     while renderer._launching is None:  # yield to the loop until the launch has begun
         await asyncio.sleep(0)

@@ -23,7 +23,7 @@ import pytest
 from loopback import Site, Web, article, serve
 from sleuth.api import AsyncSleuth, Sleuth
 from sleuth.cache.memory import MemoryCache
-from sleuth.config import Settings
+from sleuth.config import SearchSettings, Settings
 from sleuth.digest import Digest, render_markdown, research, run_research
 from sleuth.digest.compose import estimate_tokens
 from sleuth.errors import EXIT_CODES, UsageError
@@ -226,10 +226,10 @@ class ListedProvider(SearchProvider):
     name = "listed"
 
     def __init__(self, settings: Settings, urls: list[str]) -> None:
-        super().__init__(settings)
+        super().__init__(settings.search, settings.net)
         self.urls = urls
 
-    def is_configured(self, settings: Settings) -> bool:
+    def is_configured(self, settings: SearchSettings) -> bool:
         return True
 
     @property

@@ -158,7 +158,7 @@ async def test_a_crashing_provider_costs_only_itself(make_settings, cache, wire,
     wire.on("/brave", json_reply(brave_payload(BRAVE_RESULTS)))
     settings = make_settings(brave_api_key="k")
     async with ProviderChain(
-        settings, cache, providers=[Broken(settings), "brave"], health=health
+        settings, cache, providers=[Broken(settings.search, settings.net), "brave"], health=health
     ) as chain:
         response = await chain.search(SearchQuery(query="q"))
     assert outcomes(response) == [("broken", "error", "search_error"), ("brave", "ok", None)]
@@ -200,7 +200,7 @@ async def test_rate_limited_duckduckgo_cools_down_and_is_retried_later(
     wire.on("/lite/", Reply(202, ""))
     wire.on("/brave", json_reply(brave_payload(BRAVE_RESULTS)))
     settings = make_settings(brave_api_key="k")
-    ddg = DuckDuckGoProvider(settings, retries=2, backoff=0.01, sleep=sleep)
+    ddg = DuckDuckGoProvider(settings.search, settings.net, retries=2, backoff=0.01, sleep=sleep)
     async with ProviderChain(settings, cache, providers=[ddg, "brave"], health=health) as chain:
         first = await chain.search(SearchQuery(query="one"))
         assert outcomes(first) == [("duckduckgo", "error", "rate_limited"), ("brave", "ok", None)]
@@ -241,7 +241,7 @@ async def test_cooldown_is_shared_by_chains_with_the_same_health(
     wire.on("/lite/", Reply(202, ""))
     wire.on("/brave", json_reply(brave_payload(BRAVE_RESULTS)))
     settings = make_settings(brave_api_key="k")
-    ddg = DuckDuckGoProvider(settings, retries=0, sleep=sleep)
+    ddg = DuckDuckGoProvider(settings.search, settings.net, retries=0, sleep=sleep)
     async with ProviderChain(settings, cache, providers=[ddg, "brave"], health=health) as chain:
         await chain.search(SearchQuery(query="one"))
     async with ProviderChain(

@@ -13,7 +13,7 @@ from search.payloads import (
     PYTHON_DOCS,
     REALPYTHON,
 )
-from search.wire import Reply
+from search.wire import Reply, sections
 from sleuth.errors import HTTPStatusError, RateLimited, SearchError
 from sleuth.net import make_client
 from sleuth.websearch import SearchQuery
@@ -21,13 +21,13 @@ from sleuth.websearch.providers.duckduckgo import DuckDuckGoProvider, target_of
 
 
 async def run(provider: DuckDuckGoProvider, query: SearchQuery):  # type: ignore[no-untyped-def]
-    async with make_client(provider.settings, trusted_urls=provider.trusted_urls) as client:
+    async with make_client(provider.net, trusted_urls=provider.trusted_urls) as client:
         return await provider.search(query, client)
 
 
 async def test_html_page_parses_titles_snippets_and_decodes_redirects(wire, make_settings, sleep):
     wire.on("/html/", Reply(body=DDG_HTML))
-    provider = DuckDuckGoProvider(make_settings(), sleep=sleep)
+    provider = DuckDuckGoProvider(*sections(make_settings()), sleep=sleep)
     hits = await run(provider, SearchQuery(query="python 3.13"))
 
     assert [h.url for h in hits[:2]] == [PYTHON_DOCS, REALPYTHON]
@@ -49,7 +49,7 @@ async def test_html_page_parses_titles_snippets_and_decodes_redirects(wire, make
 
 async def test_request_carries_query_region_recency_and_safe_search(wire, make_settings, sleep):
     wire.on("/html/", Reply(body=DDG_HTML))
-    provider = DuckDuckGoProvider(make_settings(), sleep=sleep)
+    provider = DuckDuckGoProvider(*sections(make_settings()), sleep=sleep)
     await run(
         provider,
         SearchQuery(
@@ -79,7 +79,8 @@ async def test_request_carries_query_region_recency_and_safe_search(wire, make_s
 async def test_recency_maps_to_the_covering_range(wire, make_settings, sleep, days, df):
     wire.on("/html/", Reply(body=DDG_HTML))
     await run(
-        DuckDuckGoProvider(make_settings(), sleep=sleep), SearchQuery(query="q", recency_days=days)
+        DuckDuckGoProvider(*sections(make_settings()), sleep=sleep),
+        SearchQuery(query="q", recency_days=days),
     )
     assert wire.to("/html/")[0].form["df"] == df
 
@@ -88,7 +89,8 @@ async def test_lite_page_is_the_second_path_when_html_fails(wire, make_settings,
     wire.on("/html/", Reply(500, "upstream error"))
     wire.on("/lite/", Reply(body=DDG_LITE))
     hits = await run(
-        DuckDuckGoProvider(make_settings(), sleep=sleep), SearchQuery(query="python 3.13")
+        DuckDuckGoProvider(*sections(make_settings()), sleep=sleep),
+        SearchQuery(query="python 3.13"),
     )
 
     assert [(h.rank, h.title, h.url) for h in hits] == [
@@ -103,13 +105,17 @@ async def test_lite_page_is_the_second_path_when_html_fails(wire, make_settings,
 async def test_lite_page_is_used_when_the_html_layout_no_longer_parses(wire, make_settings, sleep):
     wire.on("/html/", Reply(body=DDG_CHANGED_LAYOUT))
     wire.on("/lite/", Reply(body=DDG_LITE))
-    hits = await run(DuckDuckGoProvider(make_settings(), sleep=sleep), SearchQuery(query="q"))
+    hits = await run(
+        DuckDuckGoProvider(*sections(make_settings()), sleep=sleep), SearchQuery(query="q")
+    )
     assert [h.url for h in hits] == [PYTHON_DOCS, "https://peps.python.org/pep-0719/"]
 
 
 async def test_an_honest_no_results_page_is_empty_without_asking_lite(wire, make_settings, sleep):
     wire.on("/html/", Reply(body=DDG_NO_RESULTS))
-    hits = await run(DuckDuckGoProvider(make_settings(), sleep=sleep), SearchQuery(query="zzqx"))
+    hits = await run(
+        DuckDuckGoProvider(*sections(make_settings()), sleep=sleep), SearchQuery(query="zzqx")
+    )
     assert hits == []
     assert wire.to("/lite/") == []
 
@@ -118,13 +124,15 @@ async def test_unreadable_pages_on_both_paths_are_a_search_error(wire, make_sett
     wire.on("/html/", Reply(body=DDG_CHANGED_LAYOUT))
     wire.on("/lite/", Reply(body=DDG_CHANGED_LAYOUT))
     with pytest.raises(SearchError, match="layout may have changed") as caught:
-        await run(DuckDuckGoProvider(make_settings(), sleep=sleep), SearchQuery(query="q"))
+        await run(
+            DuckDuckGoProvider(*sections(make_settings()), sleep=sleep), SearchQuery(query="q")
+        )
     assert caught.value.retryable is False
 
 
 async def test_202_is_retried_with_exponential_backoff_then_succeeds(wire, make_settings, sleep):
     wire.on("/html/", Reply(202, ""), Reply(202, ""), Reply(body=DDG_HTML))
-    provider = DuckDuckGoProvider(make_settings(), retries=2, backoff=0.25, sleep=sleep)
+    provider = DuckDuckGoProvider(*sections(make_settings()), retries=2, backoff=0.25, sleep=sleep)
     hits = await run(provider, SearchQuery(query="q"))
 
     assert hits[0].url == PYTHON_DOCS
@@ -138,7 +146,7 @@ async def test_202_is_retried_with_exponential_backoff_then_succeeds(wire, make_
 async def test_persistent_rate_limit_is_reported_after_bounded_retries(wire, make_settings, sleep):
     wire.on("/html/", Reply(202, ""))
     wire.on("/lite/", Reply(202, ""))
-    provider = DuckDuckGoProvider(make_settings(), retries=2, backoff=0.01, sleep=sleep)
+    provider = DuckDuckGoProvider(*sections(make_settings()), retries=2, backoff=0.01, sleep=sleep)
     with pytest.raises(RateLimited, match="HTTP 202 after 3 tries") as caught:
         await run(provider, SearchQuery(query="q"))
     assert caught.value.retryable is True
@@ -150,7 +158,7 @@ async def test_persistent_rate_limit_is_reported_after_bounded_retries(wire, mak
 async def test_bot_check_page_counts_as_a_rate_limit(wire, make_settings, sleep):
     wire.on("/html/", Reply(body=DDG_ANOMALY))
     wire.on("/lite/", Reply(body=DDG_ANOMALY))
-    provider = DuckDuckGoProvider(make_settings(), retries=1, backoff=0.01, sleep=sleep)
+    provider = DuckDuckGoProvider(*sections(make_settings()), retries=1, backoff=0.01, sleep=sleep)
     with pytest.raises(RateLimited, match="bot-check page"):
         await run(provider, SearchQuery(query="q"))
     assert len(sleep.delays) == 1
@@ -160,7 +168,9 @@ async def test_html_error_is_reported_when_lite_fails_too(wire, make_settings, s
     wire.on("/html/", Reply(503, "maintenance"))
     wire.on("/lite/", Reply(502, "bad gateway"))
     with pytest.raises(HTTPStatusError, match="HTTP 503") as caught:
-        await run(DuckDuckGoProvider(make_settings(), sleep=sleep), SearchQuery(query="q"))
+        await run(
+            DuckDuckGoProvider(*sections(make_settings()), sleep=sleep), SearchQuery(query="q")
+        )
     assert caught.value.status == 503
     assert caught.value.retryable is True
 

@@ -14,7 +14,7 @@ from search.payloads import (
     TAVILY_PAYLOAD,
     brave_payload,
 )
-from search.wire import Reply, json_reply
+from search.wire import Reply, json_reply, sections
 from sleuth.errors import (
     HTTPStatusError,
     ProviderAuthError,
@@ -31,7 +31,7 @@ from sleuth.websearch.providers.tavily import TavilyProvider
 
 
 async def run(provider: SearchProvider, query: SearchQuery):  # type: ignore[no-untyped-def]
-    async with make_client(provider.settings, trusted_urls=provider.trusted_urls) as client:
+    async with make_client(provider.net, trusted_urls=provider.trusted_urls) as client:
         return await provider.search(query, client)
 
 
@@ -50,7 +50,7 @@ def assert_range(value: str, days: int, around: set[date]) -> None:
 
 async def test_brave_sends_key_header_and_parses_web_results(wire, make_settings):
     wire.on("/brave", json_reply(brave_payload(BRAVE_RESULTS)))
-    provider = BraveProvider(make_settings(brave_api_key="BSA-test-key"))
+    provider = BraveProvider(*sections(make_settings(brave_api_key="BSA-test-key")))
     hits = await run(
         provider,
         SearchQuery(query="python 3.13", max_results=25, region="de-de", safe_search="strict"),
@@ -81,7 +81,8 @@ async def test_brave_sends_key_header_and_parses_web_results(wire, make_settings
 async def test_brave_named_freshness(wire, make_settings, days, freshness):
     wire.on("/brave", json_reply(brave_payload([])))
     await run(
-        BraveProvider(make_settings(brave_api_key="k")), SearchQuery(query="q", recency_days=days)
+        BraveProvider(*sections(make_settings(brave_api_key="k"))),
+        SearchQuery(query="q", recency_days=days),
     )
     assert wire.to("/brave")[0].query["freshness"] == freshness
 
@@ -91,7 +92,8 @@ async def test_brave_other_day_counts_become_a_date_range(wire, make_settings, d
     wire.on("/brave", json_reply(brave_payload([])))
     before = utc_today()
     await run(
-        BraveProvider(make_settings(brave_api_key="k")), SearchQuery(query="q", recency_days=days)
+        BraveProvider(*sections(make_settings(brave_api_key="k"))),
+        SearchQuery(query="q", recency_days=days),
     )
     assert_range(wire.to("/brave")[0].query["freshness"], days, {before, utc_today()})
 
@@ -99,7 +101,7 @@ async def test_brave_other_day_counts_become_a_date_range(wire, make_settings, d
 async def test_brave_site_filters_become_query_operators(wire, make_settings):
     wire.on("/brave", json_reply(brave_payload([])))
     await run(
-        BraveProvider(make_settings(brave_api_key="k")),
+        BraveProvider(*sections(make_settings(brave_api_key="k"))),
         SearchQuery(
             query="httpx timeout",
             site_include=["python-httpx.org", "github.com"],
@@ -124,14 +126,16 @@ async def test_brave_refused_key_is_provider_auth(wire, make_settings, status):
         ),
     )
     with pytest.raises(ProviderAuthError, match=f"HTTP {status}") as caught:
-        await run(BraveProvider(make_settings(brave_api_key="wrong")), SearchQuery(query="q"))
+        await run(
+            BraveProvider(*sections(make_settings(brave_api_key="wrong"))), SearchQuery(query="q")
+        )
     assert caught.value.code == "provider_auth"
     assert caught.value.retryable is False
     assert "BRAVE_API_KEY" in caught.value.hint
 
 
 async def test_brave_429_and_5xx_are_retryable(wire, make_settings):
-    provider = BraveProvider(make_settings(brave_api_key="k"))
+    provider = BraveProvider(*sections(make_settings(brave_api_key="k")))
     wire.on("/brave", json_reply({"error": {"code": "RATE_LIMITED"}}, 429))
     with pytest.raises(RateLimited):
         await run(provider, SearchQuery(query="q"))
@@ -144,7 +148,9 @@ async def test_brave_429_and_5xx_are_retryable(wire, make_settings):
 async def test_brave_non_json_answer_is_a_search_error(wire, make_settings):
     wire.on("/brave", Reply(200, "<html>captive portal</html>"))
     with pytest.raises(SearchError, match="other than a JSON object"):
-        await run(BraveProvider(make_settings(brave_api_key="k")), SearchQuery(query="q"))
+        await run(
+            BraveProvider(*sections(make_settings(brave_api_key="k"))), SearchQuery(query="q")
+        )
 
 
 # --- Tavily ----------------------------------------------------------------------------------
@@ -152,7 +158,7 @@ async def test_brave_non_json_answer_is_a_search_error(wire, make_settings):
 
 async def test_tavily_posts_json_with_bearer_key_and_domain_lists(wire, make_settings):
     wire.on("/tavily", json_reply(TAVILY_PAYLOAD))
-    provider = TavilyProvider(make_settings(tavily_api_key="tvly-dev-abc123"))
+    provider = TavilyProvider(*sections(make_settings(tavily_api_key="tvly-dev-abc123")))
     hits = await run(
         provider,
         SearchQuery(
@@ -196,7 +202,8 @@ async def test_tavily_recency(wire, make_settings, days, field, value):
     wire.on("/tavily", json_reply(TAVILY_PAYLOAD))
     before = utc_today()
     await run(
-        TavilyProvider(make_settings(tavily_api_key="k")), SearchQuery(query="q", recency_days=days)
+        TavilyProvider(*sections(make_settings(tavily_api_key="k"))),
+        SearchQuery(query="q", recency_days=days),
     )
     body = wire.to("/tavily")[0].json
     if field == "start_date":
@@ -213,7 +220,9 @@ async def test_tavily_recency(wire, make_settings, days, field, value):
 async def test_tavily_errors(wire, make_settings, status, error):
     wire.on("/tavily", json_reply({"detail": {"error": "nope"}}, status))
     with pytest.raises(error):
-        await run(TavilyProvider(make_settings(tavily_api_key="k")), SearchQuery(query="q"))
+        await run(
+            TavilyProvider(*sections(make_settings(tavily_api_key="k"))), SearchQuery(query="q")
+        )
 
 
 # --- SerpApi ---------------------------------------------------------------------------------
@@ -221,7 +230,7 @@ async def test_tavily_errors(wire, make_settings, status, error):
 
 async def test_serpapi_query_parameters_and_organic_results(wire, make_settings):
     wire.on("/serpapi", json_reply(SERPAPI_PAYLOAD))
-    provider = SerpApiProvider(make_settings(serpapi_api_key="serp-secret"))
+    provider = SerpApiProvider(*sections(make_settings(serpapi_api_key="serp-secret")))
     hits = await run(
         provider,
         SearchQuery(
@@ -257,7 +266,7 @@ async def test_serpapi_query_parameters_and_organic_results(wire, make_settings)
 async def test_serpapi_tbs(wire, make_settings, days, tbs):
     wire.on("/serpapi", json_reply(SERPAPI_PAYLOAD))
     await run(
-        SerpApiProvider(make_settings(serpapi_api_key="k")),
+        SerpApiProvider(*sections(make_settings(serpapi_api_key="k"))),
         SearchQuery(query="q", recency_days=days),
     )
     assert wire.to("/serpapi")[0].query["tbs"] == tbs
@@ -265,7 +274,7 @@ async def test_serpapi_tbs(wire, make_settings, days, tbs):
 
 async def test_serpapi_moderate_safe_search_sends_nothing_and_off_sends_off(wire, make_settings):
     wire.on("/serpapi", json_reply(SERPAPI_PAYLOAD))
-    provider = SerpApiProvider(make_settings(serpapi_api_key="k"))
+    provider = SerpApiProvider(*sections(make_settings(serpapi_api_key="k")))
     await run(provider, SearchQuery(query="q"))
     await run(provider, SearchQuery(query="q", safe_search="off"))
     first, second = wire.to("/serpapi")
@@ -274,7 +283,7 @@ async def test_serpapi_moderate_safe_search_sends_nothing_and_off_sends_off(wire
 
 
 async def test_serpapi_no_results_is_empty_but_other_errors_raise(wire, make_settings):
-    provider = SerpApiProvider(make_settings(serpapi_api_key="k"))
+    provider = SerpApiProvider(*sections(make_settings(serpapi_api_key="k")))
     wire.on(
         "/serpapi",
         json_reply(
@@ -304,7 +313,9 @@ async def test_serpapi_no_results_is_empty_but_other_errors_raise(wire, make_set
 async def test_oversized_answer_is_too_large_and_the_message_keeps_the_key_out(wire, make_settings):
     padding = [{"title": "x" * 200, "link": f"https://e.example/{i}"} for i in range(50)]
     wire.on("/serpapi", json_reply({**SERPAPI_PAYLOAD, "organic_results": padding}))
-    provider = SerpApiProvider(make_settings(serpapi_api_key="serp-secret", max_bytes=4096))
+    provider = SerpApiProvider(
+        *sections(make_settings(serpapi_api_key="serp-secret", max_bytes=4096))
+    )
     with pytest.raises(TooLarge) as caught:
         await run(provider, SearchQuery(query="q"))
     assert "serpapi sent more than" in str(caught.value)
@@ -317,7 +328,7 @@ async def test_oversized_answer_is_too_large_and_the_message_keeps_the_key_out(w
 
 async def test_searxng_json_format_and_parameters(wire, make_settings):
     wire.on("/search", json_reply(SEARXNG_PAYLOAD))
-    provider = SearxngProvider(make_settings(searxng_url=wire.url("/")))
+    provider = SearxngProvider(*sections(make_settings(searxng_url=wire.url("/"))))
     assert provider.trusted_urls == [wire.url("/search")]
     hits = await run(
         provider,
@@ -350,7 +361,7 @@ async def test_searxng_json_format_and_parameters(wire, make_settings):
 async def test_searxng_safe_search_levels(wire, make_settings, safe, level):
     wire.on("/search", json_reply(SEARXNG_PAYLOAD))
     await run(
-        SearxngProvider(make_settings(searxng_url=wire.url("/search"))),
+        SearxngProvider(*sections(make_settings(searxng_url=wire.url("/search")))),
         SearchQuery(query="q", safe_search=safe),
     )
     assert wire.to("/search")[0].query["safesearch"] == level
@@ -359,7 +370,10 @@ async def test_searxng_safe_search_levels(wire, make_settings, safe, level):
 async def test_searxng_403_explains_how_to_enable_json(wire, make_settings):
     wire.on("/search", Reply(403, "<html><body><h1>Forbidden</h1></body></html>"))
     with pytest.raises(SearchError) as caught:
-        await run(SearxngProvider(make_settings(searxng_url=wire.url(""))), SearchQuery(query="q"))
+        await run(
+            SearxngProvider(*sections(make_settings(searxng_url=wire.url("")))),
+            SearchQuery(query="q"),
+        )
     assert type(caught.value) is SearchError  # not an auth problem: there is no key
     assert "search.formats" in caught.value.hint
     assert "settings.yml" in caught.value.hint

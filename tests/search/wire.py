@@ -15,6 +15,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from sleuth.config import NetSettings, SearchSettings, Settings
+
+
+def sections(settings: Settings) -> tuple[SearchSettings, NetSettings]:
+    """What a search provider is built from: the search and net sections."""
+    return settings.search, settings.net
+
 
 @dataclass
 class Reply:

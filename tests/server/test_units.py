@@ -54,7 +54,7 @@ async def test_a_window_ends_and_a_new_one_starts() -> None:
 
 
 def test_tokens_from_a_list_and_from_a_file_of_hashes(tmp_path: Path) -> None:
-    listed = Tokens.from_settings(Settings(api_tokens=" one , two ,"))
+    listed = Tokens.from_settings(Settings(api_tokens=" one , two ,").server)
     assert listed.verify("Bearer two") == hashlib.sha256(b"two").hexdigest()
     assert listed.verify("bearer   one") == hashlib.sha256(b"one").hexdigest()
     for header in (None, "", "Bearer", "Bearer three", "Basic one", "one"):
@@ -62,12 +62,12 @@ def test_tokens_from_a_list_and_from_a_file_of_hashes(tmp_path: Path) -> None:
             listed.verify(header)
     hashes = tmp_path / "hashes"
     hashes.write_text(f"{hashlib.sha256(b'filed').hexdigest().upper()}  # ops team\n\n")
-    filed = Tokens.from_settings(Settings(api_tokens=f"@{hashes}"))
+    filed = Tokens.from_settings(Settings(api_tokens=f"@{hashes}").server)
     assert filed.verify("Bearer filed")
-    assert not Tokens.from_settings(Settings()).enabled
+    assert not Tokens.from_settings(Settings().server).enabled
     hashes.write_text("# nothing yet\n")
     with pytest.raises(ConfigError, match="lists no token hashes"):
-        Tokens.from_settings(Settings(api_tokens=f"@{hashes}"))
+        Tokens.from_settings(Settings(api_tokens=f"@{hashes}").server)
 
 
 def test_tags_are_lowered_merged_dropped_and_capped() -> None:

@@ -44,7 +44,8 @@ async def ask(
             remedies={"turns": Remedy("--max-turns", "max_turns")},
         )
     meter = Meter.connect(
-        settings,
+        settings.llm,
+        settings.net,
         client.cache,
         provider=provider,
         model=model,

@@ -1,4 +1,4 @@
-"""The one place that turns ``settings.cache`` into a backend."""
+"""The one place that turns the ``caching`` section (``settings.cache`` ...) into a backend."""
 
 from __future__ import annotations
 
@@ -7,21 +7,20 @@ from sleuth.cache.fallback import FallbackCache
 from sleuth.cache.file import FileCache
 from sleuth.cache.memory import MemoryCache
 from sleuth.cache.redis import RedisCache
-from sleuth.config import Settings
+from sleuth.config import CacheSettings
 
 
-def open_cache(settings: Settings) -> Cache:
+def open_cache(caching: CacheSettings) -> Cache:
     """The configured backend; file and Redis come wrapped so a failure degrades to memory.
 
     Nothing connects here: Redis is first reached on first use, where the
     fallback covers an unreachable server as well as one that dies later.
     A missing ``redis`` package or a malformed URL is a ``ConfigError`` now.
     """
-    if settings.cache == "memory":
-        return MemoryCache(settings.memory_cache_entries)
+    section = caching
+    if section.cache == "memory":
+        return MemoryCache(section.memory_cache_entries)
     primary = (
-        FileCache(settings.cache_dir)
-        if settings.cache == "file"
-        else RedisCache(settings.redis_url)
+        FileCache(section.cache_dir) if section.cache == "file" else RedisCache(section.redis_url)
     )
-    return FallbackCache(primary, MemoryCache(settings.memory_cache_entries))
+    return FallbackCache(primary, MemoryCache(section.memory_cache_entries))

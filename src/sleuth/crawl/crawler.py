@@ -147,7 +147,7 @@ class Crawler:
         self.progress = Progress()
         self.cache = cache
         self._retry_after: dict[str, float] = {}
-        self._client = make_client(self.settings, resolver=resolver)
+        self._client = make_client(self.settings.net, resolver=resolver)
         self._client.event_hooks["response"].append(self._on_response)
         self.fetcher = Fetcher(self.settings, cache=cache, resolver=resolver, client=self._client)
         self._robots = RobotsChecker(

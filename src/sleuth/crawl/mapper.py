@@ -51,7 +51,7 @@ class SiteMapper:
     ) -> None:
         self.settings = settings
         self.notes = Notes()
-        self._client = client or make_client(settings, resolver=resolver)
+        self._client = client or make_client(settings.net, resolver=resolver)
         self._owns_client = client is None
         self._fetcher = fetcher or Fetcher(
             settings, cache=cache, resolver=resolver, client=self._client

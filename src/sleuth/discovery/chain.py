@@ -233,7 +233,9 @@ class Discovery:
 
         started = time.monotonic()
         self._report("ecosystem", name=tool)
-        outcomes = await probe_all(self.settings, tool, resolver=self.client.resolver)
+        outcomes = await probe_all(
+            self.settings.discover, self.settings.net, tool, resolver=self.client.resolver
+        )
         self._timed("ecosystem", started)
         found = [outcome.result for outcome in outcomes if outcome.result is not None]
         self.probe_results = found
@@ -300,7 +302,7 @@ class Discovery:
     async def _verify(self, sources: list[str]) -> list[Verification]:
         from sleuth.discovery.verify import GitHub
 
-        github = GitHub(self.settings, resolver=self.client.resolver)
+        github = GitHub(self.settings.discover, self.settings.net, resolver=self.client.resolver)
         try:
             return list(await asyncio.gather(*(github.verify(source) for source in sources)))
         finally:

@@ -215,7 +215,7 @@ class LLMStage:
 
         settings = self.client.settings
         self.meter = meter = Meter.connect(
-            settings, self.client.cache, resolver=self.client.resolver
+            settings.llm, settings.net, self.client.cache, resolver=self.client.resolver
         )
         try:
             native = choose_search(settings.llm_search, meter.provider, meter.config) == "native"

@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 import httpx
 
-from sleuth.config import Settings
+from sleuth.config import DiscoverSettings, NetSettings
 from sleuth.discovery.models import ProbeResult
 from sleuth.errors import SleuthError
 from sleuth.net import make_client, read_body
@@ -66,7 +66,7 @@ class ProbeOutcome:
 
 @dataclass
 class ProbeSession:
-    settings: Settings
+    settings: DiscoverSettings
     client: httpx.AsyncClient
     bases: dict[str, str] = field(default_factory=dict)
 
@@ -308,29 +308,30 @@ RUNNERS: dict[str, Probe] = {
 }
 
 
-def _bases(settings: Settings) -> dict[str, str]:
-    bases = {probe: str(getattr(settings, field)) for probe, (field, _) in PROBES.items()}
-    bases["NPM_DOWNLOADS"] = settings.probe_npm_downloads_url
+def _bases(discover: DiscoverSettings) -> dict[str, str]:
+    bases = {probe: str(getattr(discover, field)) for probe, (field, _) in PROBES.items()}
+    bases["NPM_DOWNLOADS"] = discover.probe_npm_downloads_url
     return bases
 
 
 async def probe_all(
-    settings: Settings,
+    discover: DiscoverSettings,
+    net: NetSettings,
     name: str,
     *,
     resolver: Any = None,
     deadline: float | None = None,
 ) -> list[ProbeOutcome]:
     """Every ecosystem's answer for ``name``, in :data:`RUNNERS` order, within one deadline."""
-    limit = deadline or settings.discover_probe_timeout
-    bases = _bases(settings)
+    limit = deadline or discover.discover_probe_timeout
+    bases = _bases(discover)
     # The probe endpoints are operator-configured, so their origins are trusted (mirrors on
     # an intranet, loopback in tests); nothing else is.
     # Per-read timeouts outlast the deadline: the deadline is the one that speaks.
     client = make_client(
-        settings, trusted_urls=list(bases.values()), resolver=resolver, timeout=limit + 1
+        net, trusted_urls=list(bases.values()), resolver=resolver, timeout=limit + 1
     )
-    session = ProbeSession(settings, client, bases)
+    session = ProbeSession(discover, client, bases)
 
     async def run(builder: str, probe: Probe) -> ProbeOutcome:
         started = time.monotonic()

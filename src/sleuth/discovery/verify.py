@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 import httpx
 
-from sleuth.config import Settings
+from sleuth.config import DiscoverSettings, NetSettings
 from sleuth.discovery.models import RepoMetadata
 from sleuth.discovery.sources import valid_github
 from sleuth.errors import SleuthError
@@ -57,12 +57,17 @@ def _text(value: Any) -> str | None:
 
 
 class GitHub:
-    def __init__(self, settings: Settings, *, resolver: Any = None, timeout: float = 5.0) -> None:
-        self.base = settings.github_api_url.rstrip("/")
-        self.token = settings.secret("github_token")
-        self.client = make_client(
-            settings, trusted_urls=[self.base], resolver=resolver, timeout=timeout
-        )
+    def __init__(
+        self,
+        discover: DiscoverSettings,
+        net: NetSettings,
+        *,
+        resolver: Any = None,
+        timeout: float = 5.0,
+    ) -> None:
+        self.base = discover.github_api_url.rstrip("/")
+        self.token = discover.secret("github_token")
+        self.client = make_client(net, trusted_urls=[self.base], resolver=resolver, timeout=timeout)
 
     async def aclose(self) -> None:
         await self.client.aclose()

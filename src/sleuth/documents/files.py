@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from sleuth.errors import SleuthError, UsageError
 
 if TYPE_CHECKING:
-    from sleuth.config import Settings
+    from sleuth.config import DocumentSettings, NetSettings, Settings
 
 
 class Record(BaseModel):
@@ -91,13 +91,13 @@ def read(name: str, limit: int) -> bytes | str:
     return inflated
 
 
-def _size_limit(data: bytes, settings: Settings) -> tuple[int, str]:
+def _size_limit(data: bytes, documents: DocumentSettings, net: NetSettings) -> tuple[int, str]:
     """The byte limit for this document and the setting that raises it."""
     from sleuth.documents import is_pdf
 
     if is_pdf(data):
-        return settings.max_document_bytes, "SLEUTH_MAX_DOCUMENT_BYTES"
-    return settings.max_decoded_bytes, "SLEUTH_MAX_DECODED_BYTES"
+        return documents.max_document_bytes, "SLEUTH_MAX_DOCUMENT_BYTES"
+    return net.max_decoded_bytes, "SLEUTH_MAX_DECODED_BYTES"
 
 
 def record(
@@ -120,7 +120,7 @@ def record(
     }
     if isinstance(data, str):
         return shown
-    limit, setting = _size_limit(data, settings)
+    limit, setting = _size_limit(data, settings.documents, settings.net)
     if len(data) > limit:
         reason = f"it holds more than {limit:,} bytes; raise {setting} to read it"
         return {**shown, "outcome": "too_large", "reason": reason}
@@ -130,8 +130,8 @@ def record(
             name=None if name == "-" else name,
             url=url,
             output=output,
-            max_pages=settings.max_document_pages,
-            timeout=settings.document_timeout,
+            max_pages=settings.documents.max_document_pages,
+            timeout=settings.documents.document_timeout,
         )
     except SleuthError as error:
         return {**shown, "outcome": error.code, "reason": str(error)}

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 
 from sleuth import log
-from sleuth.config import Settings
+from sleuth.config import LLMSettings, NetSettings
 from sleuth.errors import BlockedError, LLMError, LLMServerError, LLMTimeout, MalformedReply
 from sleuth.llm.cassette import Cassette, RecordedResponse, canonical_request
 from sleuth.net import make_client
@@ -45,7 +45,8 @@ class LLMHttp:
 
     def __init__(
         self,
-        settings: Settings,
+        llm: LLMSettings,
+        net: NetSettings,
         *,
         provider: str,
         base_url: str,
@@ -54,7 +55,8 @@ class LLMHttp:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         resolver: Any = None,
     ) -> None:
-        self.settings = settings
+        self.llm = llm
+        self.net = net
         self.provider = provider
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
@@ -67,7 +69,7 @@ class LLMHttp:
         if self._client is None:
             # The base URL is operator-configured, so its origin is trusted even on loopback.
             self._client = make_client(
-                self.settings,
+                self.net,
                 trusted_urls=[self.base_url],
                 resolver=self._resolver,
                 timeout=self.timeout,
@@ -126,7 +128,7 @@ class LLMHttp:
 
     def _backoff(self, error: LLMError, attempt: int) -> float | None:
         """Seconds to wait before the next attempt, or None when there is none."""
-        if not error.retryable or attempt >= self.settings.llm_retries:
+        if not error.retryable or attempt >= self.llm.llm_retries:
             return None
         if error.retry_after is not None:
             return min(max(error.retry_after, 0.0), MAX_BACKOFF * 4)

@@ -13,7 +13,7 @@ from typing import Any
 
 from sleuth import log
 from sleuth.cache import Cache
-from sleuth.config import Settings
+from sleuth.config import LLMSettings, NetSettings
 from sleuth.llm.budget import Budget
 from sleuth.llm.models import ChatRequest, Completion, Usage
 from sleuth.llm.pricing import PriceTable, load_prices
@@ -33,18 +33,19 @@ class Meter:
     calls: int = 0
 
     @classmethod
-    def open(cls, provider: Provider, config: LLMConfig, settings: Settings, cache: Cache) -> Meter:
+    def open(cls, provider: Provider, config: LLMConfig, llm: LLMSettings, cache: Cache) -> Meter:
         budget = Budget(
             cache,
-            session_usd=settings.llm_session_budget_usd,
-            daily_usd=settings.llm_daily_budget_usd,
+            session_usd=llm.llm_session_budget_usd,
+            daily_usd=llm.llm_daily_budget_usd,
         )
-        return cls(provider, config, budget, load_prices(settings.llm_prices_file))
+        return cls(provider, config, budget, load_prices(llm.llm_prices_file))
 
     @classmethod
     def connect(
         cls,
-        settings: Settings,
+        llm: LLMSettings,
+        net: NetSettings,
         cache: Cache,
         *,
         provider: str | None = None,
@@ -58,10 +59,10 @@ class Meter:
         Raises :class:`~sleuth.errors.LLMNotConfigured` when no model is set up.
         """
         extra: dict[str, Any] = {"sleep": sleep} if sleep is not None else {}
-        llm, config = open_provider(
-            settings, provider=provider, model=model, resolver=resolver, **extra
+        opened, config = open_provider(
+            llm, net, provider=provider, model=model, resolver=resolver, **extra
         )
-        return cls.open(llm, config, settings, cache)
+        return cls.open(opened, config, llm, cache)
 
     async def aclose(self) -> None:
         await self.provider.aclose()

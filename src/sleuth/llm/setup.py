@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from sleuth.config import Settings
+from sleuth.config import LLMSettings, NetSettings
 from sleuth.errors import LLMNotConfigured, Remedy, UsageError
 from sleuth.llm.cassette import Cassette
 from sleuth.llm.http import LLMHttp
@@ -72,23 +72,23 @@ def _ollama_url(host: str) -> str:
     return f"{parts.scheme}://{netloc}{parts.path.rstrip('/')}"
 
 
-def _guess(settings: Settings) -> str | None:
-    if settings.llm_base_url:
+def _guess(llm: LLMSettings) -> str | None:
+    if llm.llm_base_url:
         return "openai"
     for provider, field in (
         ("anthropic", "anthropic_api_key"),
         ("openai", "openai_api_key"),
         ("gemini", "gemini_api_key"),
     ):
-        if settings.secret(field):
+        if llm.secret(field):
             return provider
-    return "ollama" if settings.ollama_host else None
+    return "ollama" if llm.ollama_host else None
 
 
 def resolve(
-    settings: Settings, *, provider: str | None = None, model: str | None = None
+    llm: LLMSettings, *, provider: str | None = None, model: str | None = None
 ) -> LLMConfig:
-    name = (provider or settings.llm_provider or _guess(settings) or "").lower().replace("_", "-")
+    name = (provider or llm.llm_provider or _guess(llm) or "").lower().replace("_", "-")
     if not name:
         raise LLMNotConfigured("no LLM provider is configured")
     if name not in PROVIDERS:
@@ -97,24 +97,22 @@ def resolve(
             hint=f"choose one of {', '.join(sorted(PROVIDERS))}",
         )
     cls = PROVIDERS[name]
-    vendor_url = settings.openai_base_url if name.startswith("openai") else None
-    if name == "ollama" and settings.ollama_host:
-        vendor_url = _ollama_url(settings.ollama_host)
-    base_url = (settings.llm_base_url or vendor_url or cls.default_base_url).rstrip("/")
-    api_key = settings.secret("llm_api_key") or (
-        settings.secret(_KEYS[name]) if name in _KEYS else None
-    )
+    vendor_url = llm.openai_base_url if name.startswith("openai") else None
+    if name == "ollama" and llm.ollama_host:
+        vendor_url = _ollama_url(llm.ollama_host)
+    base_url = (llm.llm_base_url or vendor_url or cls.default_base_url).rstrip("/")
+    api_key = llm.secret("llm_api_key") or (llm.secret(_KEYS[name]) if name in _KEYS else None)
     local = is_local(base_url)
-    if api_key is None and not local and name in _KEYS and settings.llm_record != "replay":
+    if api_key is None and not local and name in _KEYS and llm.llm_record != "replay":
         raise LLMNotConfigured(
             f"the {name} provider needs an API key",
             hint=f"set SLEUTH_LLM_API_KEY or {_KEY_NAMES[name]}, or point SLEUTH_LLM_BASE_URL "
             "at a local server",
         )
-    timeout = settings.llm_timeout or (settings.llm_local_timeout if local else CLOUD_TIMEOUT)
+    timeout = llm.llm_timeout or (llm.llm_local_timeout if local else CLOUD_TIMEOUT)
     return LLMConfig(
         provider=name,
-        model=model or settings.llm_model or cls.default_model,
+        model=model or llm.llm_model or cls.default_model,
         base_url=base_url,
         api_key=api_key,
         timeout=timeout,
@@ -123,19 +121,22 @@ def resolve(
 
 
 def open_provider(
-    settings: Settings,
+    llm: LLMSettings,
+    net: NetSettings,
     *,
     provider: str | None = None,
     model: str | None = None,
     resolver: Any = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> tuple[Provider, LLMConfig]:
-    config = resolve(settings, provider=provider, model=model)
+    """A ready provider: the ``llm`` section says which and where, ``net`` how to reach it."""
+    config = resolve(llm, provider=provider, model=model)
     cassette = None
-    if settings.llm_record != "off":
-        cassette = Cassette(settings.llm_record, settings.llm_cassette_dir, config.provider)
+    if llm.llm_record != "off":
+        cassette = Cassette(llm.llm_record, llm.llm_cassette_dir, config.provider)
     http = LLMHttp(
-        settings,
+        llm,
+        net,
         provider=config.provider,
         base_url=config.base_url,
         timeout=config.timeout,

@@ -8,7 +8,7 @@ from typing import Any
 import httpcore
 import httpx
 
-from sleuth.config import Settings
+from sleuth.config import NetSettings
 from sleuth.net.resolve import Resolver
 from sleuth.net.transport import AsyncSafeTransport, SafeTransport
 
@@ -17,7 +17,7 @@ ACCEPT_ENCODING = "gzip, deflate, br"
 
 
 def make_client(
-    settings: Settings,
+    net: NetSettings,
     *,
     trusted_urls: Iterable[str] = (),
     resolver: Resolver | None = None,
@@ -32,7 +32,7 @@ def make_client(
     socket layer (tests).
     """
     transport = AsyncSafeTransport(
-        settings, trusted_urls=trusted_urls, resolver=resolver, network_backend=network_backend
+        net, trusted_urls=trusted_urls, resolver=resolver, network_backend=network_backend
     )
     guard = transport.guard
 
@@ -40,11 +40,11 @@ def make_client(
         guard.check_redirect(response)
 
     hooks = {"response": [check_redirect]}
-    return httpx.AsyncClient(transport=transport, event_hooks=hooks, **_options(settings, timeout))
+    return httpx.AsyncClient(transport=transport, event_hooks=hooks, **_options(net, timeout))
 
 
 def make_sync_client(
-    settings: Settings,
+    net: NetSettings,
     *,
     trusted_urls: Iterable[str] = (),
     resolver: Resolver | None = None,
@@ -53,20 +53,18 @@ def make_sync_client(
 ) -> httpx.Client:
     """The blocking twin of :func:`make_client`."""
     transport = SafeTransport(
-        settings, trusted_urls=trusted_urls, resolver=resolver, network_backend=network_backend
+        net, trusted_urls=trusted_urls, resolver=resolver, network_backend=network_backend
     )
     hooks = {"response": [transport.guard.check_redirect]}
-    return httpx.Client(transport=transport, event_hooks=hooks, **_options(settings, timeout))
+    return httpx.Client(transport=transport, event_hooks=hooks, **_options(net, timeout))
 
 
-def _options(settings: Settings, timeout: float | None) -> dict[str, Any]:
+def _options(net: NetSettings, timeout: float | None) -> dict[str, Any]:
     """Bounded redirects; no proxies from the environment, they would bypass the guard."""
     return {
-        "timeout": httpx.Timeout(
-            timeout or settings.read_timeout, connect=settings.connect_timeout
-        ),
-        "headers": {"User-Agent": settings.user_agent, "Accept-Encoding": ACCEPT_ENCODING},
+        "timeout": httpx.Timeout(timeout or net.read_timeout, connect=net.connect_timeout),
+        "headers": {"User-Agent": net.user_agent, "Accept-Encoding": ACCEPT_ENCODING},
         "follow_redirects": True,
-        "max_redirects": settings.max_redirects,
+        "max_redirects": net.max_redirects,
         "trust_env": False,
     }

@@ -3,7 +3,7 @@
 Rules that need no lookup (scheme, port 0, credentials, numeric hosts, local
 names, special-use and private-use domains, ports) run on every request, so on
 every redirect hop too; the address rules run on the answers of the one lookup
-each connection makes. The operator's allowlist (``settings.allow_hosts``) is
+each connection makes. The operator's allowlist (``settings.net.allow_hosts``) is
 global; trusted origins belong to one client and never loosen the rules for
 anyone else. A name in a private domain (``db.internal``) is refused by name
 unless a name entry allows it; when the allowlist holds networks, it is looked
@@ -20,7 +20,7 @@ from typing import Literal
 
 import httpx
 
-from sleuth.config import Settings
+from sleuth.config import NetSettings
 from sleuth.errors import BlockedError, ConfigError, UsageError
 from sleuth.log import event
 from sleuth.net.hosts import local_name_label, parse_host, special_name_label
@@ -74,9 +74,9 @@ def blocked(url: str, reason: str) -> BlockedError:
 class Guard:
     """The rules for one client: the settings' allowlist plus that client's trusted origins."""
 
-    def __init__(self, settings: Settings, trusted_urls: Iterable[str] = ()) -> None:
-        self._open_ports = frozenset({80, 443, *settings.allow_ports})
-        self._entries = tuple(_parse_entry(entry) for entry in settings.allow_hosts)
+    def __init__(self, net: NetSettings, trusted_urls: Iterable[str] = ()) -> None:
+        self._open_ports = frozenset({80, 443, *net.allow_ports})
+        self._entries = tuple(_parse_entry(entry) for entry in net.allow_hosts)
         self._networks = any(entry.network is not None for entry in self._entries)
         self._trusted = frozenset(_trusted_origin(url) for url in trusted_urls)
 

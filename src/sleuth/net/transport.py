@@ -20,7 +20,7 @@ import anyio
 import httpcore
 import httpx
 
-from sleuth.config import Settings
+from sleuth.config import NetSettings
 from sleuth.errors import BlockedError
 from sleuth.net.guard import Guard, blocked
 from sleuth.net.ranges import IPAddress
@@ -265,13 +265,13 @@ class AsyncSafeTransport(httpx.AsyncBaseTransport):
 
     def __init__(
         self,
-        settings: Settings,
+        net: NetSettings,
         *,
         trusted_urls: Iterable[str] = (),
         resolver: Resolver | None = None,
         network_backend: httpcore.AsyncNetworkBackend | None = None,
     ) -> None:
-        self.guard = Guard(settings, trusted_urls)
+        self.guard = Guard(net, trusted_urls)
         inner = network_backend or httpcore.AnyIOBackend()
         lookup = resolver or SystemResolver()
         self._pools = tuple(  # indexed by Destination.trusted: (guarded, trusted)
@@ -306,13 +306,13 @@ class SafeTransport(httpx.BaseTransport):
 
     def __init__(
         self,
-        settings: Settings,
+        net: NetSettings,
         *,
         trusted_urls: Iterable[str] = (),
         resolver: Resolver | None = None,
         network_backend: httpcore.NetworkBackend | None = None,
     ) -> None:
-        self.guard = Guard(settings, trusted_urls)
+        self.guard = Guard(net, trusted_urls)
         inner = network_backend or httpcore.SyncBackend()
         lookup = resolver or SystemResolver()
         self._pools = tuple(  # indexed by Destination.trusted: (guarded, trusted)

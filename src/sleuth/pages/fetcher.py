@@ -213,9 +213,9 @@ class Fetcher:
         self._resolver = resolver
         # The guard and resolver the transport of make_client uses, so that the decision
         # taken before the cache is the one the network would take for these settings.
-        self._guard = Guard(settings)
+        self._guard = Guard(settings.net)
         self._lookup: Resolver = resolver if resolver is not None else SystemResolver()
-        self._client = client or make_client(settings, resolver=resolver)
+        self._client = client or make_client(settings.net, resolver=resolver)
         self._owns_client = client is None
         self._renderer = renderer
         self._owns_renderer = renderer is None
@@ -558,7 +558,9 @@ class Fetcher:
         if self._renderer is None:
             from sleuth.render import Renderer
 
-            self._renderer = Renderer(self.settings, resolver=self._resolver)
+            self._renderer = Renderer(
+                self.settings.net, self.settings.browser, resolver=self._resolver
+            )
         page = await self._renderer.render(url)
         document = _Document(
             page.html.encode("utf-8"),

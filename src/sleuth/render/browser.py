@@ -13,7 +13,7 @@ import os
 import shutil
 from typing import TYPE_CHECKING
 
-from sleuth.config import Settings
+from sleuth.config import RenderSettings
 from sleuth.errors import RenderUnavailable
 
 if TYPE_CHECKING:
@@ -52,13 +52,13 @@ def _is_executable(path: str) -> bool:
     return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
-def find_chromium(settings: Settings) -> str:
+def find_chromium(rendering: RenderSettings) -> str:
     """The Chromium binary to drive: the configured one, else the usual system locations."""
-    if settings.chromium_path:
-        if _is_executable(settings.chromium_path):
-            return settings.chromium_path
+    if rendering.chromium_path:
+        if _is_executable(rendering.chromium_path):
+            return rendering.chromium_path
         raise RenderUnavailable(
-            f"SLEUTH_CHROMIUM_PATH is {settings.chromium_path!r}, which is not an executable file",
+            f"SLEUTH_CHROMIUM_PATH is {rendering.chromium_path!r}, which is not an executable file",
             hint=INSTALL_BROWSER_HINT,
         )
     if _is_executable(DEFAULT_PATH):
@@ -77,7 +77,7 @@ def _running_as_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
-async def launch_browser(settings: Settings) -> tuple[Playwright, Browser]:
+async def launch_browser(rendering: RenderSettings) -> tuple[Playwright, Browser]:
     """Start Playwright and a headless Chromium with a fresh throwaway profile.
 
     Playwright is imported here, not at module load, so that sleuth works
@@ -90,7 +90,7 @@ async def launch_browser(settings: Settings) -> tuple[Playwright, Browser]:
         raise RenderUnavailable(
             "the playwright package is not installed", hint=INSTALL_EXTRA_HINT
         ) from None
-    executable = find_chromium(settings)
+    executable = find_chromium(rendering)
     playwright = await async_playwright().start()
     try:
         browser = await playwright.chromium.launch(

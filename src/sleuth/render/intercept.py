@@ -17,7 +17,7 @@ from urllib.parse import urljoin
 
 import httpx
 
-from sleuth.config import Settings
+from sleuth.config import NetSettings
 from sleuth.errors import (
     BlockedError,
     FetchTimeout,
@@ -100,11 +100,11 @@ def _fulfil_headers(headers: httpx.Headers) -> dict[str, str]:
 class Interceptor:
     """The route handlers of one render, its byte budget and what the guard refused."""
 
-    def __init__(self, client: httpx.AsyncClient, settings: Settings, main_frame: Frame) -> None:
+    def __init__(self, client: httpx.AsyncClient, net: NetSettings, main_frame: Frame) -> None:
         self._client = client
-        self._settings = settings
+        self._net = net
         self._main_frame = main_frame
-        self._subresource_budget = settings.max_bytes * SUBRESOURCE_BUDGET_FACTOR
+        self._subresource_budget = net.max_bytes * SUBRESOURCE_BUDGET_FACTOR
         self._tasks: set[asyncio.Task[_Reply | AbortCode]] = set()
         self.blocked: list[str] = []
         # Set while the main document loads, read by the renderer when navigation fails.
@@ -193,10 +193,10 @@ class Interceptor:
                     self.redirect = urljoin(str(response.url), location)
                     return "aborted"
                 _check_renderable(response)
-                wire, decoded = self._settings.max_bytes, self._settings.max_decoded_bytes
+                wire, decoded = self._net.max_bytes, self._net.max_decoded_bytes
             else:
                 # Each subresource may take at most what the document may, and what is left.
-                wire = decoded = min(self._settings.max_bytes, self._subresource_budget)
+                wire = decoded = min(self._net.max_bytes, self._subresource_budget)
             body = await read_body(response, max_bytes=wire, max_decoded_bytes=decoded)
             if not document:
                 self._subresource_budget -= len(body)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Self
 from urllib.parse import urlsplit
 
-from sleuth.config import Settings
+from sleuth.config import NetSettings, RenderSettings
 from sleuth.errors import BlockedError, FetchTimeout, NetworkError
 from sleuth.log import Stopwatch, event
 from sleuth.net import Resolver, make_client
@@ -67,10 +67,13 @@ def _first_line(exc: BaseException) -> str:
 class Renderer:
     """Headless Chromium whose every request goes through sleuth's SSRF guard."""
 
-    def __init__(self, settings: Settings, *, resolver: Resolver | None = None) -> None:
-        self._settings = settings
-        self._client = make_client(settings, resolver=resolver)
-        self._slots = asyncio.Semaphore(settings.max_concurrent_renders)
+    def __init__(
+        self, net: NetSettings, rendering: RenderSettings, *, resolver: Resolver | None = None
+    ) -> None:
+        self._net = net
+        self._rendering = rendering
+        self._client = make_client(net, resolver=resolver)
+        self._slots = asyncio.Semaphore(rendering.max_concurrent_renders)
         self._launch_lock = asyncio.Lock()
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
@@ -124,7 +127,7 @@ class Renderer:
             return self._browser
 
     async def _launch(self) -> None:
-        self._playwright, self._browser = await launch_browser(self._settings)
+        self._playwright, self._browser = await launch_browser(self._rendering)
 
     async def _stop_browser(self) -> None:
         browser, playwright = self._browser, self._playwright
@@ -135,17 +138,17 @@ class Renderer:
             await playwright.stop()
 
     async def _render(self, browser: Browser, url: str) -> RenderedPage:
-        deadline = asyncio.get_running_loop().time() + self._settings.render_timeout
+        deadline = asyncio.get_running_loop().time() + self._rendering.render_timeout
         async with AsyncExitStack() as stack:
             context = await browser.new_context(
                 service_workers="block",
                 accept_downloads=False,
-                user_agent=self._settings.user_agent,
+                user_agent=self._net.user_agent,
             )
             stack.push_async_callback(context.close)
             await context.add_init_script(NO_WEBRTC_SCRIPT)
             page = await context.new_page()
-            interceptor = Interceptor(self._client, self._settings, page.main_frame)
+            interceptor = Interceptor(self._client, self._net, page.main_frame)
             stack.push_async_callback(interceptor.aclose)
             await context.route("**/*", interceptor.on_route)
             await context.route_web_socket("**/*", interceptor.on_websocket)
@@ -154,7 +157,7 @@ class Renderer:
                     rendered = await self._load(page, interceptor, url, deadline)
             except TimeoutError:
                 raise FetchTimeout(
-                    f"rendering {url} took longer than {self._settings.render_timeout:g} s",
+                    f"rendering {url} took longer than {self._rendering.render_timeout:g} s",
                     url=url,
                     hint="the page kept loading; try again or raise SLEUTH_RENDER_TIMEOUT",
                 ) from None
@@ -167,7 +170,7 @@ class Renderer:
         from playwright.async_api import Error as PlaywrightError
 
         target = url
-        for _hop in range(self._settings.max_redirects + 1):
+        for _hop in range(self._net.max_redirects + 1):
             _require_http(target)
             interceptor.expect_document()
             try:
@@ -190,9 +193,7 @@ class Renderer:
                 html=html,
                 blocked_requests=list(interceptor.blocked),
             )
-        raise NetworkError(
-            f"{url} redirected more than {self._settings.max_redirects} times", url=url
-        )
+        raise NetworkError(f"{url} redirected more than {self._net.max_redirects} times", url=url)
 
     async def _settle(self, page: Page, deadline: float) -> None:
         from playwright.async_api import TimeoutError as PlaywrightTimeout

@@ -90,7 +90,7 @@ Handler = Callable[["ServerState", Request], Awaitable[Response]]
 
 def check_settings(settings: Settings) -> Tokens:
     """Start-up checks that must stop the server before it listens (exit 3)."""
-    tokens = Tokens.from_settings(settings)
+    tokens = Tokens.from_settings(settings.server)
     if settings.rate_limit:
         parse_rate(settings.rate_limit)
     render(load_template(settings.suggest_prompt), settings.suggest_reserved_slugs)
@@ -111,7 +111,7 @@ def check_settings(settings: Settings) -> Tokens:
 
 
 def build_state(settings: Settings, tokens: Tokens, metrics: Metrics) -> ServerState:
-    cache = open_cache(settings)
+    cache = open_cache(settings.caching)
     client = AsyncSleuth(settings, cache=CountingCache(cache, metrics))
     limiter = (
         RateLimiter(client.cache, parse_rate(settings.rate_limit)) if settings.rate_limit else None
@@ -259,7 +259,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/v1/crawl/{job}", api(crawl_jobs.job), methods=["GET", "DELETE"]),
         Route("/mcp", mcp_app),
     ]
-    guard = RequestGuard.from_settings(settings, tokens=tokens.enabled)
+    guard = RequestGuard.from_settings(settings.server, tokens=tokens.enabled)
     middleware = [
         Middleware(SecurityHeadersMiddleware),
         Middleware(FaultMiddleware),

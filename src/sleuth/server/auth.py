@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from sleuth.config import Settings
+from sleuth.config import ServerSettings
 from sleuth.errors import ConfigError, Unauthorized
 
 _HEX = re.compile(r"[0-9a-f]{64}")
@@ -34,8 +34,8 @@ class Tokens:
         return bool(self.hashes)
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> Tokens:
-        value = (settings.secret("api_tokens") or "").strip()
+    def from_settings(cls, server: ServerSettings) -> Tokens:
+        value = (server.secret("api_tokens") or "").strip()
         if not value:
             return cls(())
         if value.startswith("@"):

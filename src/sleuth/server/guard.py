@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from sleuth.config import Settings
+from sleuth.config import ServerSettings
 from sleuth.errors import MisdirectedRequest, OriginNotAllowed, SleuthError
 from sleuth.server.responses import from_error
 
@@ -43,7 +43,8 @@ def split_host(value: str) -> tuple[str, str]:
 
 
 def is_loopback_name(name: str) -> bool:
-    """``localhost`` or a loopback address (127.0.0.0/8, ::1)."""
+    """``localhost`` or a loopback address (127.0.0.0/8, ::1, bracketed or not)."""
+    name = name.lower().strip("[]")
     if name == "localhost":
         return True
     try:
@@ -62,13 +63,13 @@ class RequestGuard:
     any_origin: bool
 
     @classmethod
-    def from_settings(cls, settings: Settings, *, tokens: bool) -> RequestGuard:
-        hosts = frozenset(h.strip().lower().rstrip(".") for h in settings.server_hosts)
+    def from_settings(cls, server: ServerSettings, *, tokens: bool) -> RequestGuard:
+        hosts = frozenset(h.strip().lower().rstrip(".") for h in server.server_hosts)
         return cls(
             check_host=not tokens or bool(hosts),
             hosts=hosts,
-            origins=frozenset(o for o in settings.cors_origins if o != "*"),
-            any_origin="*" in settings.cors_origins,
+            origins=frozenset(o for o in server.cors_origins if o != "*"),
+            any_origin="*" in server.cors_origins,
         )
 
     def host_allowed(self, host: str | None) -> bool:

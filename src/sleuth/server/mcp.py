@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import ipaddress
 import logging
 import math
 import signal
@@ -60,6 +59,7 @@ from sleuth.errors import (
 )
 from sleuth.log import Progress
 from sleuth.pages.result import ErrorInfo
+from sleuth.server.guard import is_loopback_name
 from sleuth.tools import CallRecord, CitationLedger, Registry, Tool, ToolContext
 from sleuth.tools.declare import mcp_declaration
 
@@ -264,7 +264,7 @@ def run(
     if transport == "stdio":
         anyio.run(_serve_stdio, build_server(settings=settings))
         return
-    local = is_loopback(host)
+    local = is_loopback_name(host)
     if not local:
         sys.stderr.write(
             f"sleuth: warning: serving MCP on {host}, which is not a loopback address. The "
@@ -275,15 +275,6 @@ def run(
     # Reachable from other machines: never offer tools that read this one's disk.
     registry = mcp_registry(local=local)
     _serve_http(build_server(registry, settings=settings), host, port)
-
-
-def is_loopback(host: str) -> bool:
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 async def _serve_stdio(server: Server[ServerState]) -> None:

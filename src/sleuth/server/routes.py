@@ -171,7 +171,9 @@ def info(state: ServerState) -> dict[str, Any]:
     from sleuth.websearch.registry import build_providers
 
     try:
-        providers = [provider.name for provider in build_providers(state.settings)]
+        providers = [
+            provider.name for provider in build_providers(state.settings.search, state.settings.net)
+        ]
     except SleuthError:  # an unknown name in SLEUTH_SEARCH_PROVIDERS: searching will say so
         providers = []
     return {

@@ -19,7 +19,8 @@ from uvicorn.supervisors import Multiprocess
 from sleuth.config import Settings, load_settings
 from sleuth.errors import ConfigError, UsageError
 from sleuth.server.app import check_settings, create_app
-from sleuth.server.mcp import _listen, _stop_on_signals, is_loopback
+from sleuth.server.guard import is_loopback_name
+from sleuth.server.mcp import _listen, _stop_on_signals
 
 READY = "sleuth: serving on "
 STOPPING = "sleuth: stopping: "
@@ -39,7 +40,7 @@ def serve(
         raise UsageError(f"--workers must be 1 or more, not {workers}")
     settings = settings or load_settings()
     tokens = check_settings(settings)
-    local = is_loopback(host)
+    local = is_loopback_name(host)
     if not tokens.enabled and not local and not insecure_no_auth:
         raise ConfigError(
             f"refusing to serve on {host} without tokens: anyone who can reach it could use "

@@ -41,7 +41,7 @@ async def detect_stack(
     elif chosen != "static":
         try:
             meter = Meter.connect(
-                settings, cache, provider=provider, model=model, resolver=resolver
+                settings.llm, settings.net, cache, provider=provider, model=model, resolver=resolver
             )
         except LLMNotConfigured:
             if chosen == "llm":

@@ -86,7 +86,7 @@ class Suggester:
         self.instructions = render(
             load_template(settings.suggest_prompt), settings.suggest_reserved_slugs
         )
-        self.provider, self.config = open_provider(settings, resolver=resolver)
+        self.provider, self.config = open_provider(settings.llm, settings.net, resolver=resolver)
 
     async def suggest(
         self, url: str, title: str | None = None, description: str | None = None
@@ -98,7 +98,7 @@ class Suggester:
         if not title and not description and self.settings.suggest_fetch and self.fetcher:
             title, description = await self._read_page(url)
             fetched = bool(title or description)
-        meter = Meter.open(self.provider, self.config, self.settings, self.cache)
+        meter = Meter.open(self.provider, self.config, self.settings.llm, self.cache)
         envelope = Envelope()
         page = json.dumps(
             {

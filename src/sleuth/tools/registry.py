@@ -9,6 +9,7 @@ call that names no tool or carries bad arguments raises, as a
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -91,11 +92,11 @@ class Tool:
             operation=operation,
         )
 
-    @property
+    @functools.cached_property
     def parameters(self) -> dict[str, Any]:
         return argument_schema(self.arguments)
 
-    @property
+    @functools.cached_property
     def output_schema(self) -> dict[str, Any]:
         return output_schema(self.output)
 

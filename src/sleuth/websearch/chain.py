@@ -55,10 +55,11 @@ class ProviderChain:
     ) -> None:
         self.settings = settings
         self.cache = cache
-        self.providers = build_providers(settings, providers)
+        self.search_settings = search = settings.search
+        self.providers = build_providers(search, settings.net, providers)
         self.health = health or PROCESS_HEALTH
         self._resolver = resolver
-        self._budget = SearchBudget(cache, settings.searches_per_hour, clock=clock)
+        self._budget = SearchBudget(cache, search.searches_per_hour, clock=clock)
         self._clients: dict[str, httpx.AsyncClient] = {}
 
     @property
@@ -67,17 +68,17 @@ class ProviderChain:
 
     @property
     def configured(self) -> list[str]:
-        return [p.name for p in self.providers if p.is_configured(self.settings)]
+        return [p.name for p in self.providers if p.is_configured(self.search_settings)]
 
     def _client(self, provider: SearchProvider) -> httpx.AsyncClient:
         # One client per provider and chain: connections are reused across searches.
         client = self._clients.get(provider.name)
         if client is None:
             client = make_client(
-                self.settings,
+                self.settings.net,
                 trusted_urls=provider.trusted_urls,
                 resolver=self._resolver,
-                timeout=self.settings.search_timeout,
+                timeout=self.search_settings.search_timeout,
             )
             self._clients[provider.name] = client
         return client
@@ -143,7 +144,7 @@ class ProviderChain:
     def _passed_over(self, provider: SearchProvider) -> ProviderAttempt | None:
         """Why ``provider`` is not asked this time, or None when it should be."""
         name = provider.name
-        if not provider.is_configured(self.settings):
+        if not provider.is_configured(self.search_settings):
             return ProviderAttempt(
                 name=name, outcome="skipped", error_code="config_error", message="not configured"
             )
@@ -227,7 +228,7 @@ class ProviderChain:
     async def _cached(
         self, key: str, query: SearchQuery, watch: Stopwatch
     ) -> SearchResponse | None:
-        if self.settings.search_cache_ttl <= 0:  # 0 turns search caching off
+        if self.search_settings.search_cache_ttl <= 0:  # 0 turns search caching off
             return None
         data = await get_json(self.cache, key)  # a failing cache reads as a miss
         if not isinstance(data, dict):
@@ -251,7 +252,7 @@ class ProviderChain:
         return SearchResponse(query=query.query, results=hits, providers_tried=[attempt])
 
     async def _store(self, key: str, provider: str, hits: list[SearchHit]) -> None:
-        if self.settings.search_cache_ttl <= 0:
+        if self.search_settings.search_cache_ttl <= 0:
             return
         payload = {"provider": provider, "results": [hit.model_dump(mode="json") for hit in hits]}
-        await set_json(self.cache, key, payload, self.settings.search_cache_ttl)
+        await set_json(self.cache, key, payload, self.search_settings.search_cache_ttl)

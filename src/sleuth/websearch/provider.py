@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Literal
 import anyio
 import httpx
 
-from sleuth.config import Settings
+from sleuth.config import NetSettings, SearchSettings
 from sleuth.errors import (
     FetchTimeout,
     HTTPStatusError,
@@ -61,18 +61,20 @@ class SearchProvider(ABC):
     """One search backend. Subclasses set ``name`` and implement the three members below.
 
     Third-party providers register a subclass under the ``sleuth.search_providers``
-    entry-point group; the chain builds it with the effective settings.
+    entry-point group; the chain builds it with the effective settings' ``search`` section
+    (keys, endpoints, timeout: ``self.settings``) and ``net`` section (body caps: ``self.net``).
     """
 
     name: ClassVar[str]
     # What to tell a person whose key is refused.
     key_hint: ClassVar[str] = ""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: SearchSettings, net: NetSettings) -> None:
         self.settings = settings
+        self.net = net
 
     @abstractmethod
-    def is_configured(self, settings: Settings) -> bool:
+    def is_configured(self, settings: SearchSettings) -> bool:
         """True when the key or endpoint this provider needs is set."""
 
     @property
@@ -95,8 +97,8 @@ class SearchProvider(ABC):
                 async with client.stream(method, url, **kw) as response:
                     body = await read_body(
                         response,
-                        max_bytes=self.settings.max_bytes,
-                        max_decoded_bytes=self.settings.max_decoded_bytes,
+                        max_bytes=self.net.max_bytes,
+                        max_decoded_bytes=self.net.max_decoded_bytes,
                     )
         except (TimeoutError, httpx.TimeoutException):
             raise FetchTimeout(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from importlib.metadata import entry_points
 
-from sleuth.config import Settings
+from sleuth.config import NetSettings, SearchSettings
 from sleuth.errors import ConfigError
 from sleuth.websearch.provider import SearchProvider
 from sleuth.websearch.providers.brave import BraveProvider
@@ -60,20 +60,20 @@ def provider_class(name: str) -> type[SearchProvider]:
 
 
 def build_providers(
-    settings: Settings, chosen: Sequence[str | SearchProvider] | None = None
+    search: SearchSettings, net: NetSettings, chosen: Sequence[str | SearchProvider] | None = None
 ) -> list[SearchProvider]:
     """Providers in trying order: the explicit list, else configured keyed ones, then DuckDuckGo."""
-    explicit = list(chosen) if chosen is not None else list(settings.search_providers)
+    explicit = list(chosen) if chosen is not None else list(search.search_providers)
     if not explicit:
-        candidates = [BUILTIN[name](settings) for name in DEFAULT_ORDER]
-        configured = [p for p in candidates if p.is_configured(settings)]
-        return [*configured, DuckDuckGoProvider(settings)]
+        candidates = [BUILTIN[name](search, net) for name in DEFAULT_ORDER]
+        configured = [p for p in candidates if p.is_configured(search)]
+        return [*configured, DuckDuckGoProvider(search, net)]
     providers: list[SearchProvider] = []
     for item in explicit:
         provider = (
             item
             if isinstance(item, SearchProvider)
-            else provider_class(item.strip().lower())(settings)
+            else provider_class(item.strip().lower())(search, net)
         )
         if provider.name not in {p.name for p in providers}:
             providers.append(provider)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from sleuth.config import Settings
+from sleuth.config import SearchSettings
 from sleuth.websearch.models import SearchHit, SearchQuery
 from sleuth.websearch.provider import (
     SearchProvider,
@@ -31,7 +31,7 @@ class BraveProvider(SearchProvider):
     name = "brave"
     key_hint = "check BRAVE_API_KEY (or SLEUTH_BRAVE_API_KEY)"
 
-    def is_configured(self, settings: Settings) -> bool:
+    def is_configured(self, settings: SearchSettings) -> bool:
         return settings.secret("brave_api_key") is not None
 
     @property

@@ -17,7 +17,7 @@ import httpx
 import lxml.etree
 import lxml.html
 
-from sleuth.config import Settings
+from sleuth.config import NetSettings, SearchSettings
 from sleuth.errors import RateLimited, SearchError, SleuthError
 from sleuth.websearch.models import SearchHit, SearchQuery
 from sleuth.websearch.provider import SearchProvider, recency_bucket, with_site_operators
@@ -132,18 +132,19 @@ class DuckDuckGoProvider(SearchProvider):
 
     def __init__(
         self,
-        settings: Settings,
+        settings: SearchSettings,
+        net: NetSettings,
         *,
         retries: int = 2,
         backoff: float = 0.5,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
-        super().__init__(settings)
+        super().__init__(settings, net)
         self.retries = retries
         self.backoff = backoff
         self.sleep = sleep
 
-    def is_configured(self, settings: Settings) -> bool:
+    def is_configured(self, settings: SearchSettings) -> bool:
         return True
 
     @property

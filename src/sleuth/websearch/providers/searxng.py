@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from sleuth.config import Settings
+from sleuth.config import SearchSettings
 from sleuth.errors import SearchError
 from sleuth.websearch.models import SearchHit, SearchQuery
 from sleuth.websearch.provider import (
@@ -21,7 +21,7 @@ _SAFE = {"off": 0, "moderate": 1, "strict": 2}
 class SearxngProvider(SearchProvider):
     name = "searxng"
 
-    def is_configured(self, settings: Settings) -> bool:
+    def is_configured(self, settings: SearchSettings) -> bool:
         return bool(settings.searxng_url)
 
     @property

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from sleuth.config import Settings
+from sleuth.config import SearchSettings
 from sleuth.errors import SearchError
 from sleuth.websearch.models import SearchHit, SearchQuery
 from sleuth.websearch.provider import SearchProvider, dict_items, exact_bucket, with_site_operators
@@ -23,7 +23,7 @@ class SerpApiProvider(SearchProvider):
     name = "serpapi"
     key_hint = "check SERPAPI_API_KEY (or SLEUTH_SERPAPI_API_KEY)"
 
-    def is_configured(self, settings: Settings) -> bool:
+    def is_configured(self, settings: SearchSettings) -> bool:
         return settings.secret("serpapi_api_key") is not None
 
     @property

@@ -6,7 +6,7 @@ from typing import Any
 
 import httpx
 
-from sleuth.config import Settings
+from sleuth.config import SearchSettings
 from sleuth.errors import RateLimited
 from sleuth.websearch.models import SearchHit, SearchQuery
 from sleuth.websearch.provider import SearchProvider, date_range, dict_items, exact_bucket
@@ -20,7 +20,7 @@ class TavilyProvider(SearchProvider):
     name = "tavily"
     key_hint = "check TAVILY_API_KEY (or SLEUTH_TAVILY_API_KEY)"
 
-    def is_configured(self, settings: Settings) -> bool:
+    def is_configured(self, settings: SearchSettings) -> bool:
         return settings.secret("tavily_api_key") is not None
 
     @property

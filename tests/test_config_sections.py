@@ -1,0 +1,235 @@
+"""Settings in sections: one loader (``Settings``), frozen slices handed to the layers below.
+
+Sections are how the code holds the settings, not new names for users: every variable and
+TOML key keeps its name, and each section only copies the loaded, validated values.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+import sys
+import typing
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pydantic
+import pytest
+
+import sleuth
+from sleuth.cache import FallbackCache, MemoryCache, open_cache
+from sleuth.config import (
+    SECTIONS,
+    CacheSettings,
+    DiscoverSettings,
+    LLMSettings,
+    NetSettings,
+    RenderSettings,
+    SearchSettings,
+    Section,
+    ServerSettings,
+    Settings,
+    load_settings,
+)
+from sleuth.discovery.probes import probe_all
+from sleuth.discovery.verify import GitHub
+from sleuth.llm.http import LLMHttp
+from sleuth.llm.meter import Meter
+from sleuth.llm.setup import open_provider, resolve
+from sleuth.net.client import make_client, make_sync_client
+from sleuth.net.guard import Guard
+from sleuth.net.transport import AsyncSafeTransport, SafeTransport
+from sleuth.render.browser import find_chromium, launch_browser
+from sleuth.render.intercept import Interceptor
+from sleuth.render.renderer import Renderer
+from sleuth.server.auth import Tokens
+from sleuth.server.guard import RequestGuard
+from sleuth.websearch.provider import SearchProvider
+from sleuth.websearch.providers.brave import BraveProvider
+from sleuth.websearch.providers.duckduckgo import DuckDuckGoProvider
+from sleuth.websearch.providers.searxng import SearxngProvider
+from sleuth.websearch.providers.serpapi import SerpApiProvider
+from sleuth.websearch.providers.tavily import TavilyProvider
+from sleuth.websearch.registry import build_providers
+
+SRC = Path(sleuth.__file__).resolve().parent
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import os
+
+    for name in list(os.environ):
+        if name.startswith("SLEUTH_") or name in ("OPENAI_API_KEY", "BRAVE_API_KEY", "REDIS_URL"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+
+
+def test_every_field_is_in_exactly_one_section() -> None:
+    owners: dict[str, list[str]] = {}
+    for section, model in SECTIONS.items():
+        for name in model.model_fields:
+            owners.setdefault(name, []).append(section)
+    assert set(owners) == set(Settings.model_fields), "a section names a field Settings lacks"
+    assert {name: where for name, where in owners.items() if len(where) > 1} == {}
+
+
+def test_sections_are_properties_that_never_shadow_a_field() -> None:
+    assert not set(SECTIONS) & set(Settings.model_fields)  # `cache`, `render` stay fields
+    settings = Settings()
+    for section, model in SECTIONS.items():
+        assert issubclass(model, Section)
+        assert type(getattr(settings, section)) is model
+        assert getattr(settings, section) is getattr(settings, section)  # built once
+
+
+def test_each_section_field_has_the_settings_type() -> None:
+    for model in SECTIONS.values():
+        for name, field in model.model_fields.items():
+            assert field.annotation == Settings.model_fields[name].annotation, name
+            assert field.is_required(), f"{name}: defaults live on Settings only"
+
+
+def test_sections_carry_the_loaded_values_from_env_and_toml(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text(
+        'cache = "memory"\nmax_pages = 4\nallow_hosts = ["wiki.intranet"]\n'
+        'render = "never"\nllm_provider = "Anthropic"\n'
+    )
+    monkeypatch.setenv("SLEUTH_ALLOW_PORTS", "8080, 8443")
+    monkeypatch.setenv("SLEUTH_CORS_ORIGINS", "https://a.example,https://b.example")
+    monkeypatch.setenv("SLEUTH_SHUTDOWN_GRACE", "3")
+    monkeypatch.setenv("BRAVE_API_KEY", "bsa-key")
+    monkeypatch.setenv("SLEUTH_DISCOVER_PROBE_TIMEOUT", "1.5")
+    settings = load_settings(config)
+
+    assert settings.caching.cache == "memory"
+    assert settings.research.max_pages == 4
+    assert settings.net.allow_hosts == ["wiki.intranet"]
+    assert settings.net.allow_ports == [8080, 8443]
+    assert settings.browser.render == "never"
+    assert settings.llm.llm_provider == "anthropic"
+    assert settings.server.cors_origins == ["https://a.example", "https://b.example"]
+    assert settings.server.shutdown_grace == 3.0
+    assert settings.search.secret("brave_api_key") == "bsa-key"
+    assert settings.discover.discover_probe_timeout == 1.5
+    for section, model in SECTIONS.items():
+        for name in model.model_fields:
+            assert getattr(getattr(settings, section), name) == getattr(settings, name), name
+
+
+def test_sections_are_frozen_and_follow_copies_and_assignments() -> None:
+    settings = Settings(allow_hosts=["a.example"])
+    with pytest.raises(pydantic.ValidationError):
+        settings.net.allow_hosts = ["b.example"]  # type: ignore[misc]
+    copied = settings.model_copy(update={"allow_hosts": ["c.example"]})
+    assert copied.net.allow_hosts == ["c.example"]
+    assert settings.net.allow_hosts == ["a.example"]
+    settings.cache = "memory"
+    assert settings.caching.cache == "memory"
+
+
+def test_open_cache_reads_the_caching_section() -> None:
+    settings = Settings(cache="memory", memory_cache_entries=3)
+    assert isinstance(open_cache(settings.caching), MemoryCache)
+    assert isinstance(open_cache(Settings(cache="file").caching), FallbackCache)
+    hints = typing.get_type_hints(open_cache)
+    assert hints["caching"] is CacheSettings
+
+
+# Each lower-layer entry point and the sections it must be given, and nothing else.
+ENTRY_POINTS: list[tuple[Callable[..., Any], set[type[Section]]]] = [
+    (Guard.__init__, {NetSettings}),
+    (make_client, {NetSettings}),
+    (make_sync_client, {NetSettings}),
+    (AsyncSafeTransport.__init__, {NetSettings}),
+    (SafeTransport.__init__, {NetSettings}),
+    (find_chromium, {RenderSettings}),
+    (launch_browser, {RenderSettings}),
+    (Interceptor.__init__, {NetSettings}),
+    (Renderer.__init__, {NetSettings, RenderSettings}),
+    (resolve, {LLMSettings}),
+    (open_provider, {LLMSettings, NetSettings}),
+    (LLMHttp.__init__, {LLMSettings, NetSettings}),
+    (Meter.open, {LLMSettings}),
+    (Meter.connect, {LLMSettings, NetSettings}),
+    (SearchProvider.__init__, {SearchSettings, NetSettings}),
+    (SearchProvider.is_configured, {SearchSettings}),
+    (DuckDuckGoProvider.__init__, {SearchSettings, NetSettings}),
+    *(
+        (provider.is_configured, {SearchSettings})
+        for provider in (
+            BraveProvider,
+            DuckDuckGoProvider,
+            SearxngProvider,
+            SerpApiProvider,
+            TavilyProvider,
+        )
+    ),
+    (build_providers, {SearchSettings, NetSettings}),
+    (probe_all, {DiscoverSettings, NetSettings}),
+    (GitHub.__init__, {DiscoverSettings, NetSettings}),
+    (Tokens.from_settings, {ServerSettings}),
+    (RequestGuard.from_settings, {ServerSettings}),
+]
+
+
+CONFIG_CLASSES = {model.__name__: model for model in (Settings, *SECTIONS.values())}
+
+
+def _config_classes(entry: Callable[..., Any]) -> set[type]:
+    """The config classes the parameters of ``entry`` are annotated with (read from the
+    annotation text, so names imported only for type checking need not resolve)."""
+    found: set[type] = set()
+    scope = vars(sys.modules[entry.__module__])
+    for name, annotation in inspect.get_annotations(entry).items():
+        if name == "return":
+            continue
+        text = annotation if isinstance(annotation, str) else repr(annotation)
+        for word in set(re.findall(r"\w+", text)) & set(CONFIG_CLASSES):
+            assert scope.get(word, CONFIG_CLASSES[word]) is CONFIG_CLASSES[word], word
+            found.add(CONFIG_CLASSES[word])
+    return found
+
+
+@pytest.mark.parametrize(
+    ("entry", "sections"), ENTRY_POINTS, ids=lambda value: getattr(value, "__qualname__", "")
+)
+def test_lower_layers_take_sections_not_the_whole_settings(
+    entry: Callable[..., Any], sections: set[type[Section]]
+) -> None:
+    named = _config_classes(entry)
+    assert Settings not in named, f"{entry.__qualname__} takes the whole Settings"
+    assert named == sections
+
+
+# Packages (or modules) below the orchestrators: none of them even imports Settings.
+SECTION_ONLY = [
+    "net",
+    "render",
+    "llm",
+    "websearch/provider.py",
+    "websearch/registry.py",
+    "websearch/providers",
+    "discovery/probes.py",
+    "discovery/verify.py",
+    "server/auth.py",
+    "server/guard.py",
+]
+
+
+@pytest.mark.parametrize("where", SECTION_ONLY)
+def test_lower_layers_never_import_settings_or_load_them(where: str) -> None:
+    root = SRC / where
+    paths = [root] if root.suffix == ".py" else sorted(root.rglob("*.py"))
+    assert paths
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "sleuth.config":
+                names = {alias.name for alias in node.names}
+                assert not names & {"Settings", "load_settings"}, f"{path}: {names}"
