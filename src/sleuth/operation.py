@@ -205,12 +205,13 @@ class Operation:
         get = values.get if isinstance(values, Mapping) else functools.partial(getattr, values)
         return {param.name: get(param.name) for param in self.on(surface)}
 
-    def check(self, arguments: Mapping[str, Any], surface: Surface = "python") -> None:
-        """Refuse a value outside the declared bounds, as :class:`UsageError` naming it."""
+    def check(self, arguments: Mapping[str, Any]) -> None:
+        """Refuse a Python call's value outside the declared bounds, as a
+        :class:`UsageError` naming the parameter as each surface spells it."""
         for param in self.params:
             value = arguments.get(param.name)
-            if value is not None and param.name in arguments:
-                _check(param, value, param.bounds(surface))
+            if value is not None:
+                _check(param, value, param.bounds("python"))
 
 
 OPERATIONS: dict[str, Operation] = {}
