@@ -118,10 +118,8 @@ def _parameter(param: Param) -> inspect.Parameter:
             default = False
         elif param.is_list:
             default = None
-    if default is inspect.Parameter.empty:
-        default = inspect.Parameter.empty
-    elif isinstance(default, Path | str) and param.arg.positional and param.type is not str:
-        default = Path(default)
+    if param.arg.positional and isinstance(default, str) and param.type is not str:
+        default = Path(default)  # a ``Path | str`` argument (detect's PATH) parses as a path
     return inspect.Parameter(
         param.name,
         inspect.Parameter.KEYWORD_ONLY,
