@@ -268,7 +268,12 @@ def _search(provider: str) -> Callable[[tuple[int, str, bytes]], None]:
         status, kind, body = reply
         settings = _settings(**_SEARCH_SETTINGS[provider])
         cls = provider_class(provider)
-        instance = cls(settings, retries=0) if provider == "duckduckgo" else cls(settings)  # type: ignore[call-arg]
+        sections = (settings.search, settings.net)
+        instance = (
+            cls(*sections, retries=0)  # type: ignore[call-arg]
+            if provider == "duckduckgo"
+            else cls(*sections)
+        )
 
         def answer(request: httpx.Request) -> httpx.Response:
             stream = httpx.ByteStream(body)
