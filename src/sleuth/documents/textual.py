@@ -19,11 +19,10 @@ from sleuth.documents.sniff import Kind
 from sleuth.extract import Extraction
 from sleuth.extract.decode import decode
 from sleuth.extract.serialize import plain_to_html
-from sleuth.extract.text import clean_line, strip_invisible
+from sleuth.extract.text import clean_line, squeeze_blank_lines, strip_invisible
 
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _RST_TITLE = re.compile(r"^([^\n]+)\n([=\-~^\"'`#*+])\2{2,}\s*$", re.MULTILINE)
-_BLANK_RUN = re.compile(r"\n{3,}")
 # C0 controls bar tab and newline, and DEL: no text needs them, a terminal obeys them.
 _CONTROLS = dict.fromkeys([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 
@@ -32,7 +31,7 @@ def hygiene(text: str) -> str:
     """The author's lines and indentation as written, minus invisible and control characters."""
     text = strip_invisible(text.replace("\r\n", "\n").replace("\r", "\n")).translate(_CONTROLS)
     lines = "\n".join(line.rstrip() for line in text.split("\n"))
-    return _BLANK_RUN.sub("\n\n", lines).strip("\n")
+    return squeeze_blank_lines(lines).strip("\n")
 
 
 def _title(text: str, kind: Kind) -> str | None:

@@ -21,6 +21,8 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 from lxml import etree
 
+from sleuth.extract.dom import text_of
+
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _TRACKING_PREFIXES = ("utm_", "pk_", "mtm_", "hsa_")
@@ -111,7 +113,6 @@ def _origin(base: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-_SPACE = re.compile(r"\s+")
 _BLOCKS = frozenset(
     {
         "p",
@@ -146,11 +147,7 @@ _MATCH_CHARS = 80  # enough of a block's text to find it again in the content
 
 
 def _words(text: str) -> str:
-    return _SPACE.sub(" ", text).strip()
-
-
-def _text(element: etree._Element) -> str:
-    return _words("".join(str(part) for part in element.itertext()))
+    return " ".join(text.split())
 
 
 def _block_text(anchor: etree._Element, seen: dict[etree._Element, str]) -> str:
@@ -220,7 +217,7 @@ def collect(root: etree._Element, url: str | None) -> tuple[list[_Link], list[di
         found = canonical(href, base)
         if found is None:
             continue
-        text = _text(element) or _words(element.get("title") or element.get("alt") or "")
+        text = text_of(element) or _words(element.get("title") or element.get("alt") or "")
         if not text:
             alts = [img.get("alt") or "" for img in element.iter("img")]
             text = _words(" ".join(alts))

@@ -46,10 +46,14 @@ def clean_line(text: str) -> str:
     return _HSPACE_RE.sub(" ", _INVISIBLE_RE.sub("", text)).strip()
 
 
+def squeeze_blank_lines(text: str) -> str:
+    """Runs of blank lines as one blank line (an author's paragraphs, not their spacing)."""
+    return _BLANK_RUN_RE.sub("\n\n", text)
+
+
 def clean_plain(text: str) -> str:
     """Plain-text documents: keep the author's lines, squeeze blank runs to one blank line."""
-    lines = "\n".join(clean_line(line) for line in text.splitlines())
-    return _BLANK_RUN_RE.sub("\n\n", lines).strip()
+    return squeeze_blank_lines("\n".join(clean_line(line) for line in text.splitlines())).strip()
 
 
 def clean_value(value: Any) -> Any:
