@@ -152,6 +152,7 @@ class AsyncSession:
         self._cache = cache
         self._fetcher: Fetcher | None = None
         self._chain: ProviderChain | None = None
+        self._chains: dict[str, ProviderChain] = {}  # a caller named the provider
         self._suggester: Suggester | None = None
 
     @property
@@ -368,13 +369,12 @@ class AsyncSession:
                     f"unknown search provider {provider!r}",
                     hint=f"known providers: {', '.join(known_providers())}",
                 )
-            chain = ProviderChain(
-                self.settings, self.cache, providers=[provider], resolver=self.resolver
-            )
-            try:
-                return await chain.search(request)
-            finally:
-                await chain.aclose()
+            chain = self._chains.get(provider)
+            if chain is None:  # one chain (and client) per named provider, kept with the session
+                chain = self._chains[provider] = ProviderChain(
+                    self.settings, self.cache, providers=[provider], resolver=self.resolver
+                )
+            return await chain.search(request)
         return await self.chain.search(request)
 
     @declare(
@@ -767,8 +767,9 @@ class AsyncSession:
             await self._suggester.aclose()
         if self._fetcher is not None:
             await self._fetcher.aclose()
-        if self._chain is not None:
-            await self._chain.aclose()
+        for chain in (self._chain, *self._chains.values()):
+            if chain is not None:
+                await chain.aclose()
         if self._cache is not None:
             await self._cache.aclose()
 
