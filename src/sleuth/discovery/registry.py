@@ -9,6 +9,7 @@ entry is a miss with a warning, never a crash.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass
@@ -130,8 +131,15 @@ class Registry:
             for folder, bundled in self._places():
                 index = folder / NAMES_FILE
                 if bundled and index.is_file():
-                    names.update(index.read_text(encoding="utf-8").split())
+                    names.update(_bundled_index(index))
                 elif folder.is_dir():
                     names.update(path.stem for path in folder.glob("*/*/*.json"))
             self._names = frozenset(names)
         return self._names
+
+
+@functools.cache
+def _bundled_index(path: Path) -> frozenset[str]:
+    """The bundled registry's names, read once per process (it ships with sleuth and does
+    not change; each discovery builds its own ``Registry``, a batch of names many)."""
+    return frozenset(path.read_text(encoding="utf-8").split())
