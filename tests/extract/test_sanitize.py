@@ -147,6 +147,13 @@ HIDDEN_BLOCKS = {
         "<style>@font-face{font-family:x;src:url(/x.woff)}.f1{visibility:hidden}</style>"
         f"<p class='f1'>{INJECTION}</p>"
     ),
+    "stylesheet-descendant": (
+        f"<style>.w1 .p1{{display:none}}</style><div class='w1'><div><p class='p1'>{INJECTION}"
+        "</p></div></div>"
+    ),
+    "stylesheet-child": (
+        f"<style>div.w2 > p{{visibility:hidden}}</style><div class='w2'><p>{INJECTION}</p></div>"
+    ),
     "stylesheet-later-rule-wins": (
         f"<style>.l1{{display:block}} .l1{{display:none}}</style><p class='l1'>{INJECTION}</p>"
     ),
@@ -471,6 +478,15 @@ SHOWN_AGAIN = {
     "in-a-print-stylesheet": ('<style media="print">.s1{display:none}</style>', ""),
     "inside-a-media-rule": ("<style>@media (max-width:400px){.s1{display:none}}</style>", ""),
 }
+
+
+def test_a_rule_with_a_combinator_hides_only_where_its_ancestors_match() -> None:
+    snippet = (
+        "<style>.closed .s2{display:none} ul > .s2{display:none}</style>"
+        '<div class="open"><p class="s2">The ferry timetable changes in October, when the '
+        "winter sailings begin.</p></div>"
+    )
+    assert "the winter sailings begin" in _sanitised(article_with(snippet))
 
 
 @pytest.mark.parametrize(("sheet", "attributes"), SHOWN_AGAIN.values(), ids=SHOWN_AGAIN.keys())

@@ -2,13 +2,16 @@
 
 ``.note{display:none}`` in a ``<style>`` block hides ``<p class="note">`` as surely as an
 inline style does, and a payload hidden so must not pass for visible text. This is not
-a CSS engine: only rules whose selector is one simple compound (``p``, ``.note``,
-``#id``, ``div.note.small``) and that sit outside any at-rule are applied, in cascade
-order (specificity, then source order; ``!important`` as ``css.declarations`` reads
-it), before the element's inline style. An element that a rule this module cannot
-evaluate might show again (a selector with a combinator or a pseudo-class, or a rule
-inside ``@media``, whose last compound matches it and that sets a property that shows
-it) is left alone: this step only ever adds hiding a browser surely applies.
+a CSS engine: only rules that sit outside any at-rule and whose selector is one simple
+compound (``p``, ``.note``, ``#id``, ``div.note.small``), or such compounds joined by
+descendant and child combinators (``.faq .answer``, ``ul > li.note``) when the rule
+hides, are applied, in cascade order (specificity, then source order; ``!important``
+as ``css.declarations`` reads it), before the element's inline style. An element that
+a rule this module cannot evaluate might show again (a selector with a sibling
+combinator or a pseudo-class, a rule inside ``@media``, or a rule with a combinator
+that shows, which a script can switch on by changing an ancestor's class, whose last
+compound matches it) is left alone: this step only ever adds hiding a browser surely
+applies.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from functools import lru_cache
 from lxml import etree
 
 from sleuth.extract.css import declarations
+from sleuth.extract.dom import strings
 
 _COMMENT_RE = re.compile(r"/\*.*?(?:\*/|$)", re.DOTALL)
 _BRACES_RE = re.compile(r"[{};]")
@@ -30,6 +34,9 @@ _PART_RE = re.compile(r"[.#][_a-z0-9-]+", re.IGNORECASE)
 # Ends a compound in a complex selector: combinators, or a pseudo-class/attribute part.
 _COMBINATOR_RE = re.compile(r"[\s>+~]+")
 _PSEUDO_RE = re.compile(r"[:\[].*$")
+# Splits a complex selector into compounds and the descendant (" ") or child (">")
+# combinators between them; a sibling combinator leaves a part no compound reads.
+_COMBINATOR_SPLIT_RE = re.compile(r"(\s*>\s*|\s+)")
 # The properties through which a style hides or shows an element.
 _VISIBILITY_PROPERTIES = frozenset(
     (
@@ -54,6 +61,18 @@ _MEDIA_APPLIED = frozenset(("", "all", "screen"))
 _MAX_CSS = 1_000_000
 
 
+_Compound = tuple[str | None, frozenset[str], str | None]  # tag, classes, id
+
+
+def _compound_matches(compound: _Compound, element: etree._Element) -> bool:
+    tag, classes, ident = compound
+    if tag is not None and element.tag != tag:
+        return False
+    if ident is not None and element.get("id") != ident:
+        return False
+    return classes <= set((element.get("class") or "").split())
+
+
 @dataclass(frozen=True)
 class _Rule:
     tag: str | None
@@ -62,13 +81,25 @@ class _Rule:
     specificity: tuple[int, int, int]
     order: int
     block: str  # its declarations that bear on visibility
+    # The compounds left of the last one, nearest first, each with the combinator that
+    # joins it to the one on its right: " " (an ancestor) or ">" (the parent).
+    context: tuple[tuple[str, _Compound], ...] = ()
 
     def matches(self, element: etree._Element) -> bool:
-        if self.tag is not None and element.tag != self.tag:
+        if not _compound_matches((self.tag, self.classes, self.ident), element):
             return False
-        if self.ident is not None and element.get("id") != self.ident:
-            return False
-        return self.classes <= set((element.get("class") or "").split())
+        node: etree._Element | None = element
+        for combinator, compound in self.context:
+            node = node.getparent() if node is not None else None
+            if combinator == ">":
+                if node is None or not _compound_matches(compound, node):
+                    return False
+                continue
+            while node is not None and not _compound_matches(compound, node):
+                node = node.getparent()
+            if node is None:
+                return False
+        return True
 
 
 @dataclass
@@ -83,6 +114,45 @@ def _compound(text: str, order: int, block: str) -> _Rule | None:
     """A selector that is one simple compound, as a rule; None for anything else."""
     parsed = _parse_compound(text.strip())
     return None if parsed is None else _Rule(*parsed, order, block)
+
+
+def _complex(text: str, order: int, block: str) -> _Rule | None:
+    """A selector of simple compounds joined by descendant or child combinators
+    (``.faq .answer``, ``ul > li.note``), as a rule; None for anything else."""
+    parsed = _parse_complex(text.strip())
+    return None if parsed is None else _Rule(*parsed[:4], order, block, parsed[4])
+
+
+@lru_cache(maxsize=8192)
+def _parse_complex(
+    text: str,
+) -> (
+    tuple[
+        str | None,
+        frozenset[str],
+        str | None,
+        tuple[int, int, int],
+        tuple[tuple[str, _Compound], ...],
+    ]
+    | None
+):
+    """The last compound of a complex selector with its specificity, and the compounds
+    and combinators left of it, nearest first."""
+    tokens = _COMBINATOR_SPLIT_RE.split(text)
+    if len(tokens) < 3 or len(tokens) % 2 == 0:
+        return None
+    compounds = [_parse_compound(token) for token in tokens[::2]]
+    if any(c is None or (c[0] is None and not c[1] and c[2] is None) for c in compounds):
+        return None  # a part this reader does not know, or a bare "*"
+    combinators = [token.strip() or " " for token in tokens[1::2]]
+    parsed = [c for c in compounds if c is not None]
+    tag, classes, ident, _ = parsed[-1]
+    ids, names, tags = (sum(c[3][i] for c in parsed) for i in range(3))
+    context = tuple(
+        (combinator, (c[0], c[1], c[2]))
+        for combinator, c in zip(reversed(combinators), reversed(parsed[:-1]), strict=True)
+    )
+    return tag, classes, ident, (ids, names, tags), context
 
 
 @lru_cache(maxsize=8192)
@@ -222,6 +292,8 @@ def read_sheet(root: etree._Element) -> _Sheet | None:
             continue
         for selector in selectors.split(","):
             rule = None if nested else _compound(selector, order, block)
+            if rule is None and not nested:
+                rule = _complex(selector, order, block)
             if rule is not None:
                 rules.append(rule)
                 continue
@@ -255,13 +327,42 @@ def _index(rules: list[_Rule]) -> dict[str, list[_Rule]]:
     return keyed
 
 
-def _candidates(element: etree._Element, keyed: dict[str, list[_Rule]]) -> list[_Rule]:
+def _candidates(
+    element: etree._Element, keyed: dict[str, list[_Rule]], *, last_only: bool = False
+) -> list[_Rule]:
+    """The rules of ``keyed`` that match ``element`` (``last_only``: whose last compound
+    does, whatever stands left of it)."""
     keys = [str(element.tag), "*"]
     keys += ["." + name for name in (element.get("class") or "").split()]
     ident = element.get("id")
     if ident:
         keys.append("#" + ident)
+    if last_only:
+        return [
+            rule
+            for key in keys
+            for rule in keyed.get(key, ())
+            if _compound_matches((rule.tag, rule.classes, rule.ident), element)
+        ]
     return [rule for key in keys for rule in keyed.get(key, ()) if rule.matches(element)]
+
+
+_CLASS_VALUES = etree.XPath("//@class")
+_ID_VALUES = etree.XPath("//@id")
+
+
+def _names_present(body: etree._Element) -> tuple[set[str], set[str]]:
+    """The class names and ids the page uses."""
+    classes = {name for value in strings(_CLASS_VALUES, body) for name in value.split()}
+    return classes, set(strings(_ID_VALUES, body))
+
+
+def _may_match(rule: _Rule, classes: set[str], idents: set[str]) -> bool:
+    """Whether every compound of ``rule`` names only classes and ids the page uses."""
+    compounds = [(rule.tag, rule.classes, rule.ident), *(c for _, c in rule.context)]
+    return all(
+        names <= classes and (ident is None or ident in idents) for _, names, ident in compounds
+    )
 
 
 def apply_sheet(root: etree._Element, sheet: _Sheet, hides: Callable[[str], bool]) -> None:
@@ -270,7 +371,27 @@ def apply_sheet(root: etree._Element, sheet: _Sheet, hides: Callable[[str], bool
     body = root.find("body")
     if body is None:
         return
-    keyed, showing = _index(sheet.rules), _index(sheet.showing)
+    # A rule with a combinator hides where its ancestors match now; one that does not
+    # hide may show an element once a script changes an ancestor's class ("js"), so it
+    # counts as a rule that might show whatever ends in the compound it ends with.
+    evaluated: list[_Rule] = []
+    undone: list[_Rule] = []
+    hiding: dict[str, bool] = {}
+    present: tuple[set[str], set[str]] | None = None
+    for rule in sheet.rules:
+        if not rule.context:
+            evaluated.append(rule)
+            continue
+        if rule.block not in hiding:
+            hiding[rule.block] = hides(rule.block)
+        if not hiding[rule.block]:
+            undone.append(rule)
+            continue
+        if present is None:
+            present = _names_present(body)
+        if _may_match(rule, *present):  # most of a framework's rules name absent classes
+            evaluated.append(rule)
+    keyed, showing = _index(evaluated), _index([*sheet.showing, *undone])
     tags = {key for key in keyed if key[0] not in ".#"}
     names = {key[1:] for key in keyed if key[0] == "."}
     idents = {key[1:] for key in keyed if key[0] == "#"}
@@ -284,7 +405,7 @@ def apply_sheet(root: etree._Element, sheet: _Sheet, hides: Callable[[str], bool
         ):
             continue  # no rule can match it: the common case, kept cheap
         matched = _candidates(element, keyed)
-        if not matched or _candidates(element, showing):
+        if not matched or _candidates(element, showing, last_only=True):
             continue
         matched.sort(key=lambda rule: (rule.specificity, rule.order))
         inline = element.get("style") or ""
