@@ -70,6 +70,41 @@ def test_reader_comments_under_an_article_are_left_out() -> None:
     assert "first prototype in the nineties" not in text
 
 
+COMMENTS = [
+    "Great write-up. We tried the same thing at my last company and the hard part was "
+    f"convincing the board that shipping early was not reckless, number {n}."
+    for n in range(12)
+]
+SHORT_POST = (
+    "<html><body><div class='blog-posts'><h3 class='post-title'>Small teams ship sooner</h3>"
+    "<div class='post-body'><p>Two engineers and a customer on the phone will find out more in "
+    "a week than a big team does in a quarter of planning meetings.</p><p>Release the smallest "
+    "version that answers a question, then measure what people actually do with it.</p>"
+    "<p>A plan written before anyone has used the product is a guess about what they will "
+    "want; every week spent polishing it is a week of guessing more carefully. Ship the "
+    "first version to ten people and read every reply they send back. The replies will "
+    "tell you which half of the plan to throw away.</p></div>"
+    "<div class='comments' id='comments'><h4>12 comments:</h4><ol>{}</ol></div>"
+    "</div></body></html>"
+)
+
+
+def test_a_comment_thread_longer_than_its_post_is_left_out() -> None:
+    thread = "".join(
+        f"<li class='comment'><p class='comment-content'>{c}</p></li>" for c in COMMENTS
+    )
+    document = SHORT_POST.format(thread)
+    text = extract(document, url="https://blog.example/2008/09/small-teams.html").text
+    assert "Release the smallest version" in text
+    assert not any(comment in text for comment in COMMENTS)
+    # under a page that is little more than a link, the comments are the page
+    stub = SHORT_POST.replace(SHORT_POST[SHORT_POST.index("<p>") : SHORT_POST.index("</div>")], "")
+    assert all(comment in extract(stub.format(thread)).text for comment in COMMENTS)
+    # on a discussion the same thread is the content
+    forum = extract(document, url="https://forum.example/threads/small-teams.123/").text
+    assert all(comment in forum for comment in COMMENTS)
+
+
 def test_docs_page_keeps_prose_code_and_tables_but_not_navigation() -> None:
     text = _text("docs_page")
     assert "Quayside does not drop the message" in text

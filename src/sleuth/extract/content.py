@@ -333,8 +333,9 @@ def _main_content(root: etree._Element, discussion: bool, page_type: PageType) -
     if body is None:
         return None
     drop_disowned(body)
+    comments = discussion or page_type == "forum"
     if page_type in ("collection", "listing"):
-        page = page_content(root)
+        page = page_content(root, comments=comments)
         if page is not None and _words(page):
             return Content(page, "page")  # the repeated cards are the content
     if page_type == "product":
@@ -356,7 +357,7 @@ def _main_content(root: etree._Element, discussion: bool, page_type: PageType) -
         found = None
     if page_type == "article" and found_words > max(ARTICLE_RESCUE_WORDS, SHORT_PAGE_WORDS):
         return found  # an article extractor that found an article is trusted
-    page = page_content(root)  # only now: most articles never need it
+    page = page_content(root, comments=comments)  # only now: most articles never need it
     page_words = _words(page) if page is not None else 0
     if page is None or not page_words:
         return found

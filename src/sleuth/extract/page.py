@@ -60,6 +60,24 @@ _WIDGET_RE = re.compile(
     r"|promo|facet|filter|pagination|\bpager\b|sort-?by|\bsorting",
     re.IGNORECASE,
 )
+# The container of readers' comments, by a class or id word of its own ("comments",
+# WordPress's "comments-area" and "commentlist", Disqus's "disqus_thread"); a word
+# such as "commentOnSelection" or "list-comments" names something else.
+_COMMENT_TOKENS = frozenset(
+    (
+        *("comments", "comments-area", "comments-list", "comment-list", "commentlist"),
+        *("comments-section", "comment-section", "comments-container", "comment-thread"),
+        *("comments-wrapper", "disqus_thread"),
+    )
+)
+_THREADS = etree.XPath(
+    ".//div[@class or @id] | .//section[@class or @id] | .//ol[@class or @id]"
+    " | .//ul[@class or @id] | .//aside[@class or @id]"
+)
+_HEADINGS = etree.XPath("count(.//h1 | .//h2)")
+# Characters of text a page must keep without its comments for them to be a thread
+# under the page rather than the page itself.
+_LEFT_WITHOUT_COMMENTS = 500
 # A <main> holding less than this share of the page's text is a fragment, not the page.
 _MAIN_SHARE = 0.3
 # A widget-named block holding this share of its scope is a layout wrapper, not a widget.
@@ -82,8 +100,12 @@ def _scope(body: etree._Element) -> etree._Element:
     return body
 
 
-def page_content(root: etree._Element) -> etree._Element | None:
-    """A copy of the page's visible content without its chrome; None if it has no body."""
+def page_content(root: etree._Element, *, comments: bool = True) -> etree._Element | None:
+    """A copy of the page's visible content without its chrome; None if it has no body.
+
+    ``comments=False`` also drops the readers' comment thread: on a page that is not a
+    discussion, what readers say below it is not what the page says.
+    """
     body = root.find("body")
     if body is None:
         return None
@@ -93,6 +115,8 @@ def page_content(root: etree._Element) -> etree._Element | None:
             remove(element)
     scope = _scope(body)
     drop_named_blocks(scope, _widget_label)
+    if not comments:
+        _drop_comment_threads(scope)
     drop_copies(scope)
     scope.tail = None
     scope.tag = "div"
@@ -118,6 +142,26 @@ def drop_named_blocks(scope: etree._Element, named: Callable[[str], bool]) -> No
         label = f"{element.get('class') or ''} {element.get('id') or ''}"
         if named(label) and not number(_H1, element) and _length(element) < limit:
             remove(element)
+
+
+def _drop_comment_threads(scope: etree._Element) -> None:
+    """Remove the readers' comment threads, whatever their share of the page (a thread
+    can outgrow the post), unless one holds a heading of the page (a layout wrapper) or
+    the page has little left without them (then the comments are what the page is)."""
+    threads = [
+        element
+        for element in elements(_THREADS, scope)
+        if not _COMMENT_TOKENS.isdisjoint(
+            f"{element.get('class') or ''} {element.get('id') or ''}".lower().split()
+        )
+        and not number(_HEADINGS, element)
+    ]
+    outermost = [t for t in threads if not any(a in threads for a in t.iterancestors())]
+    rest = _length(scope) - sum(_length(thread) for thread in outermost)
+    if rest < _LEFT_WITHOUT_COMMENTS:
+        return
+    for thread in outermost:
+        remove(thread)
 
 
 def drop_disowned(body: etree._Element) -> None:
