@@ -17,8 +17,9 @@ every quote against the page it cites:
   elements removed (the ``hidden`` attribute is not applied: pages streamed
   by a server renderer show such blocks once their script runs), parsed as
   sleuth parses it (markup after ``</body>`` or ``</html>`` belongs to the
-  body, where a browser places it), block
-  elements separated by a space, characters without a glyph (format
+  body, where a browser places it), block elements (those a browser's default
+  style sheet lays out as blocks; every other element, custom ones included,
+  is inline) separated by a space, characters without a glyph (format
   characters such as zero-width spaces, variation selectors) dropped and every
   whitespace run collapsed to one space on both sides (the comparison the
   Chromium test makes on ``document.body.innerText``, without a browser for
@@ -110,38 +111,18 @@ _MOJIBAKE = re.compile(
 _MARKER = re.compile(r"^[ \t]*(?:[-*+\u2022]|\d{1,3}[.)]|#{1,6})[ \t]+", re.MULTILINE)
 _INVISIBLE = ("script", "style", "noscript", "template", "head", "iframe", "svg", "select")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none", re.IGNORECASE)
-_INLINE = frozenset(
-    [
-        "a",
-        "abbr",
-        "b",
-        "bdi",
-        "bdo",
-        "cite",
-        "code",
-        "data",
-        "dfn",
-        "em",
-        "font",
-        "i",
-        "kbd",
-        "mark",
-        "q",
-        "s",
-        "samp",
-        "small",
-        "span",
-        "strong",
-        "sub",
-        "sup",
-        "time",
-        "u",
-        "var",
-        "wbr",
-        "del",
-        "ins",
-        "label",
-    ]
+# Elements a browser lays out as blocks (the HTML rendering spec's UA style sheet):
+# ``innerText`` puts a line break around them. Every other element, custom and
+# unknown ones included, is inline: ``<tt>slack.com</tt>,`` reads "slack.com,".
+_BLOCK = frozenset(
+    (
+        *("address", "article", "aside", "blockquote", "body", "caption", "center", "col"),
+        *("colgroup", "dd", "details", "dialog", "dir", "div", "dl", "dt", "fieldset"),
+        *("figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6"),
+        *("header", "hgroup", "hr", "html", "legend", "li", "listing", "main", "menu", "nav"),
+        *("ol", "optgroup", "option", "p", "plaintext", "pre", "search", "section"),
+        *("summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "xmp"),
+    )
 )
 
 
@@ -207,7 +188,7 @@ def visible_text(html: str) -> str:
     parts: list[str] = []
 
     def walk(element: etree._Element) -> None:
-        block = element.tag not in _INLINE
+        block = element.tag in _BLOCK
         if element.tag == "br" or block:
             parts.append(" ")
         parts.append(element.text or "")

@@ -11,6 +11,7 @@ from sleuth.digest.chrome import (
     label_line,
     link_run,
     prose_share,
+    teaser_spans,
     title_like,
 )
 from sleuth.digest.rank import build_query, rank_passages
@@ -127,6 +128,8 @@ def test_a_long_paragraph_keeps_its_statements_when_its_ends_are_trimmed() -> No
         "Find out why kettles scale faster in hard water areas.",
         "Learn about the methods we used to rank every kettle descaler.",
         "If you need help choosing a descaler, do not hesitate to reach out to the shop.",
+        "To learn more about how we test descalers, read our full methodology.",
+        "Also check out our store for the descalers we use ourselves.",
     ],
 )
 def test_teaser_and_contact_lines_are_calls_to_action(sentence: str) -> None:
@@ -163,3 +166,22 @@ def test_a_report_in_the_first_person_plural_is_still_a_finding() -> None:
     framed = f"{text} Subscribe to our newsletter for more tests."
     start, end = finding_span(framed, 0, len(framed)) or (0, 0)
     assert framed[start:end] == text  # no reader addressed: a report, not a pitch
+
+
+def test_a_paragraph_under_a_title_linking_elsewhere_describes_that_page() -> None:
+    text = (
+        "Collect them all!\n\n"
+        "The Ultimate Kettle Care Checklist\n"
+        "Here it is: the ultimate kettle care checklist with every step from filling to "
+        "descaling.\n\n"
+        f"{STATEMENT}\n\n"
+        "Descaling with vinegar\n\n"
+        "Fill the kettle halfway with vinegar and water and bring it to the boil."
+    )
+    titles = frozenset({"the ultimate kettle care checklist"})
+    spans = teaser_spans(text, titles)
+    assert [text[start:end] for start, end in spans] == [
+        "Here it is: the ultimate kettle care checklist with every step from filling to descaling."
+    ]
+    # headings that link nowhere ("Descaling with vinegar") head the page's own content
+    assert teaser_spans(text, frozenset()) == []

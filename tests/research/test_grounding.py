@@ -167,6 +167,54 @@ fifteen minutes, with no rinsing beyond one boil of fresh water.</p>
 </main></body></html>"""
 
 
+# A care guide with what extraction reads but a reader does not see as written: a closed
+# FAQ panel (opened by a visible button), a word trafilatura drops from mid-sentence by
+# its class, screen-reader-only text between two sentences, teaser cards under titles
+# that link to other guides, and a readers' comment thread.
+PANEL_ANSWER = (
+    "Descale an electric kettle with vinegar once a month in hard water areas, and with "
+    "citric acid every two months where the water is soft."
+)
+BROKEN = (
+    "Boiling the vinegar and water mixture twice loosens the thickest kettle scale "
+    "before you rinse it away."
+)
+TEASER = (
+    "Here it is: The Complete Kettle Descaling Checklist with every vinegar and citric acid "
+    "step from filling the kettle to the final rinse."
+)
+COMMENT = (
+    "I descale my kettle with citric acid every month and the heating plate has stayed "
+    "clean for two years now."
+)
+CARE_GUIDE = f"""<!doctype html><html lang="en"><head><title>Kettle care guide</title></head>
+<body><main><article>
+<h1>Kettle care: descaling with vinegar or citric acid</h1>
+<p>Scale builds up in every electric kettle that boils hard water, and descaling with
+vinegar or citric acid removes it without scrubbing the heating plate.</p>
+<p>{BROKEN.replace("twice", '<span class="social">twice</span>')} Citric acid works the same
+way in a kettle, only faster and without the smell of vinegar.</p>
+<p>A descaled kettle uses less energy.<sup><span class="sr-only">Footnote</span>2</sup> Scale
+insulates the heating plate from the water, so each boil of the kettle takes longer.</p>
+<h2>Questions</h2>
+<button aria-expanded="false" aria-controls="faq-often">How often should I descale?</button>
+<div id="faq-often" style="display:none"><p>{PANEL_ANSWER}</p></div>
+<h2>More kettle guides</h2>
+<div class="cards"><div class="card"><h3><a href="/checklist">The Complete Kettle Descaling
+Checklist</a></h3>
+<p>{TEASER}</p></div>
+<div class="card"><h3><a href="/myths">Kettle Descaling Myths We Tested</a></h3>
+<p>Vinegar, citric acid and lemon juice tested on twelve scaled kettles, with the times each
+descaling method took to clear the plate.</p></div></div>
+</article>
+<div class="comments" id="comments"><h4>3 comments:</h4><ol>
+<li class="comment"><p class="comment-content">{COMMENT}</p></li>
+<li class="comment"><p class="comment-content">Vinegar descaling left my kettle smelling for
+days, so I switched to citric acid and never looked back at the vinegar method.</p></li>
+</ol></div>
+</main></body></html>"""
+
+
 def collapse(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
@@ -272,3 +320,32 @@ async def test_quote_offsets_point_into_the_fetched_text(web: Web) -> None:
             assert result.cache == "hit"
             offset = bullet.source_offset
             assert result.text[offset : offset + len(bullet.quote)] == bullet.quote
+
+
+async def test_quotes_skip_what_the_page_does_not_show_as_written() -> None:
+    with serve() as site:
+        web = Web(site)
+        site.add("/search", handler=web._search)
+        care_url = site.add("/care", CARE_GUIDE)
+        web.result(care_url, "Kettle care guide")
+        web.result(site.add("/guide", KETTLE_GUIDE), "How to descale a kettle")
+        cache = MemoryCache(64)
+        digest = await research(QUESTION, settings=web.settings(), cache=cache)
+        urls = {c.id: c.url for c in digest.citations}
+        visible = {
+            url: collapse(text) for url, text in (await visible_texts(list(urls.values()))).items()
+        }
+        async with Fetcher(web.settings(), cache=cache) as fetcher:
+            care = await fetcher.fetch(care_url)
+    quoted = [b for b in digest.bullets if urls[b.citations[0]].endswith("/care")]
+    assert quoted  # the guide is quoted ...
+    for bullet in digest.bullets:  # ... and every quote is on its page as the page reads
+        assert collapse(bullet.quote) in visible[urls[bullet.citations[0]]], bullet.quote
+    quotes = " ".join(b.quote for b in quoted)
+    assert PANEL_ANSWER in care.text  # extraction reads the panel a reader can open
+    assert PANEL_ANSWER not in quotes  # but the page does not show it until then
+    assert "mixture loosens" not in quotes  # the sentence extraction lost a word of
+    assert "Footnote" not in quotes
+    assert "energy.2 Scale" not in quotes
+    assert "Checklist with every vinegar" not in quotes  # a card about another guide
+    assert COMMENT not in care.text  # readers' comments are not the guide

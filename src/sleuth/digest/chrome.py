@@ -39,8 +39,12 @@ _CLOSERS = frozenset(")]\"'\u201d\u2019\u300d\u300f")
 _LABEL = re.compile(r"([^\W\d_][\w'\u2019-]*(?: [^\W\d_][\w'\u2019-]*)?)\s?:\s")
 _LEAD = re.compile(r"[^\w]+")
 _YOU = re.compile(r"\b(?:you|your|you're|you've|you'd|you'll)\b", re.IGNORECASE)
-# "If you liked this guide, share it": the imperative follows the condition.
-_CONDITION = re.compile(r"^\W*if\b[^,]{0,80},\s*", re.IGNORECASE)
+# "If you liked this guide, share it", "To learn more about our method, read ...": the
+# imperative follows the condition or the purpose; "Also check out ...": an adverb
+# before the imperative.
+_CONDITION = re.compile(
+    r"^\W*(?:(?:if|to learn more|for more)\b[^,]{0,80},\s*|(?:also|so|and)\s+)", re.IGNORECASE
+)
 _OFFER = re.compile(r"\b(?:our|today|now|free)\b", re.IGNORECASE)
 # The site speaking of itself: "we", "our", "us".
 _WE = re.compile(r"\b(?:we|we're|we've|we'll|our|ours|us)\b", re.IGNORECASE)
@@ -260,3 +264,27 @@ def line_of(text: str, start: int) -> str:
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", start)
     return text[line_start : len(text) if line_end < 0 else line_end]
+
+
+def teaser_spans(text: str, titles: frozenset[str]) -> list[Span]:
+    """The paragraphs under a title that links to another page: a card describing that
+    page (a related article, a teaser list), not this one.
+
+    ``titles`` are the link texts to other pages, whitespace collapsed and lower-cased.
+    """
+    if not titles:
+        return []
+    spans: list[Span] = []
+    under_title = False
+    position = 0
+    for line in text.split("\n"):
+        end = position + len(line)
+        key = " ".join(line.split()).lower()
+        if key in titles:
+            under_title = True
+        elif key:
+            if under_title:
+                spans.append((position, end))
+            under_title = False
+        position = end + 1
+    return spans

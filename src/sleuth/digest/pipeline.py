@@ -19,11 +19,13 @@ from pydantic import ValidationError
 
 from sleuth.cache.base import Cache
 from sleuth.config import Settings
+from sleuth.digest.chrome import teaser_spans
 from sleuth.digest.compose import Page, compose
 from sleuth.digest.models import Digest, DigestError, DigestMeta
 from sleuth.digest.rank import Finding, build_query, rank_passages, select
 from sleuth.digest.sources import Candidate, choose_pages, source_prior
 from sleuth.errors import Remedy, SearchError, SleuthError, UsageError
+from sleuth.extract.verbatim import blank
 from sleuth.log import Progress, Stopwatch, event
 from sleuth.pages import Fetcher, FetchResult
 from sleuth.websearch import ProviderChain, SearchQuery, SearchResponse, attempts_of, normalize_url
@@ -186,6 +188,29 @@ async def _read(
     return sorted(read, key=lambda pair: order[pair[0].url])
 
 
+def _link_titles(result: FetchResult, url: str) -> frozenset[str]:
+    """Texts (two words or more) of the page's links to other pages: what titles a card."""
+    here = url.split("#", 1)[0].rstrip("/")
+    titles = set()
+    for link in result.links:  # absolute and canonical, as extraction writes them
+        text = " ".join(str(link.get("text") or "").split()).lower()
+        target = str(link.get("url") or "").split("#", 1)[0].rstrip("/")
+        if len(text.split()) >= 2 and target and target != here:
+            titles.add(text)
+    return frozenset(titles)
+
+
+def _quotable(result: FetchResult, url: str) -> str:
+    """The text a digest may quote, offsets unchanged: what a reader does not find on the
+    page as written, and cards that describe other pages, are blanked."""
+    text = result.text[:MAX_RANKED_CHARS]
+    unquotable = [
+        *(result.metadata.get("not_verbatim") or ()),
+        *teaser_spans(text, _link_titles(result, url)),
+    ]
+    return blank(text, unquotable)
+
+
 def _pages(read: Sequence[tuple[Candidate, FetchResult]]) -> list[Page]:
     """One page per final URL (two results may redirect to the same page)."""
     pages: list[Page] = []
@@ -200,7 +225,7 @@ def _pages(read: Sequence[tuple[Candidate, FetchResult]]) -> list[Page]:
         pages.append(
             Page(
                 url=url,
-                text=result.text[:MAX_RANKED_CHARS],
+                text=_quotable(result, url),
                 fetched_at=result.fetched_at,
                 title=result.title or candidate.title,
                 published=str(published) if published else None,

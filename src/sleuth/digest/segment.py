@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from sleuth.extract.serialize import CELL_SEPARATOR
+
 Span = tuple[int, int]
 
 # A sentence ends at . ! ? (plus closing quotes or brackets) before whitespace, or at
@@ -21,7 +23,6 @@ _LINE = re.compile(r"[^\n]+")
 _NEWLINE = re.compile(r"\n")
 # A list item's bullet at a line start, as extraction writes it (or a plain-text page does).
 _BULLET = re.compile(r"[ \t]*[-*+\u2022\u25aa\u25cf\u25e6][ \t]+")
-CELL_SEPARATOR = " | "
 # Where extraction left marks that are not on the page: ``^`` before a superscript, and
 # brackets emptied of a reference link. A unit ends there (each side is found verbatim).
 # Sentence punctuation with a capitalised word glued to it ("platforms?Google") is

@@ -37,7 +37,7 @@ GUARD = "\U000f0002"
 _MARKS_RE = re.compile(f"{MARK}+")
 _CODE_MARKS_RE = re.compile(f"\n?{MARK}[{MARK}\n]*")
 _MARKED = "data-sleuth-break"
-_BLOCKS = frozenset(
+BLOCKS = frozenset(
     (
         *("address", "article", "aside", "blockquote", "body", "caption", "center", "dd"),
         *("details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure"),
@@ -47,7 +47,7 @@ _BLOCKS = frozenset(
     )
 )
 # Blocks of the HTML vocabulary trafilatura's answer is renamed to.
-_OUTPUT_BLOCKS = _BLOCKS - {"br"}
+_OUTPUTBLOCKS = BLOCKS - {"br"}
 _CODE = frozenset(("pre", "code"))
 # A reference in brackets is page text, whatever its class says: trafilatura drops
 # elements by class ("footers", "meta") and left "[]" in the sentence.
@@ -76,7 +76,7 @@ def marked_copy(root: etree._Element) -> etree._Element:
     # the body only: the head's title is metadata, compared as the page writes it
     for event, element in etree.iterwalk(body, events=("start", "end")):
         tag = element.tag
-        if tag in _BLOCKS:
+        if tag in BLOCKS:
             boundary = True
         tail = event == "end"
         if tail:
@@ -171,7 +171,7 @@ def _events(element: etree._Element) -> Iterator[tuple[str, etree._Element | Non
     tag = _tag(element)
     if tag == "br":
         yield "br", element
-    elif tag in _OUTPUT_BLOCKS:
+    elif tag in _OUTPUTBLOCKS:
         yield "edge", None
     if element.text and element.text.strip():
         yield "text", None
@@ -179,7 +179,7 @@ def _events(element: etree._Element) -> Iterator[tuple[str, etree._Element | Non
         yield from _events(child)
         if child.tail and child.tail.strip():
             yield "text", None
-    if tag in _OUTPUT_BLOCKS:
+    if tag in _OUTPUTBLOCKS:
         yield "edge", None
 
 

@@ -23,6 +23,7 @@ from sleuth.extract.sanitize import sanitize
 from sleuth.extract.serialize import Format, plain_to_html, render
 from sleuth.extract.text import clean_plain
 from sleuth.extract.tidy import tidy
+from sleuth.extract.verbatim import not_verbatim
 from sleuth.log import Stopwatch, event
 
 
@@ -124,7 +125,7 @@ def _extract(
     discussion = is_discussion(metadata.get("json_ld", []), url)
     kind = page_type(root, url, metadata.get("json_ld", []))
     metadata["page_type"] = kind
-    hidden = sanitize(root)
+    cleaned = sanitize(root, reader=output == "text")
     found_links, images = collect(root, url) if with_links else ([], [])
     declared = product_description(metadata.get("json_ld", [])) if kind == "product" else None
     content = main_content(root, discussion=discussion, page_type=kind, declared=declared)
@@ -135,6 +136,9 @@ def _extract(
         plain = text_of(content.root)
         rendered = render(content.root, output) if plain else ""
         method = content.method
-    outcome, reason = judge(signals, root, title, plain, hidden)
+    if cleaned.reader is not None and rendered:
+        # spans a digest must not quote; offsets into the whole text (see ``verbatim``)
+        metadata["not_verbatim"] = [list(span) for span in not_verbatim(rendered, cleaned.reader)]
+    outcome, reason = judge(signals, root, title, plain, cleaned.hidden)
     judged = judge_links(found_links, plain) if with_links else []
     return Extraction(title, rendered, metadata, outcome, reason, method, judged, images)

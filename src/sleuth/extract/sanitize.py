@@ -51,6 +51,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
 from typing import cast
@@ -71,6 +72,7 @@ from sleuth.extract.css import (
 )
 from sleuth.extract.dom import elements, number, remove, text_of
 from sleuth.extract.stylesheet import apply_sheet, read_sheet
+from sleuth.extract.verbatim import CLOSED, GAP, reader_text, unmark
 
 # Elements that never carry readable page text for a browser with scripts on.
 _DROPPED_TAGS = (
@@ -100,6 +102,8 @@ _SEEN_ELEMENTS = frozenset(("img", "picture", "video", "input", "textarea", "sel
 _PAINTED = ("svg", "iframe", "frame", "object", "embed", "applet", "canvas")
 # A segment waits in a Suspense boundary (B:, filled by React's $RC) or in a segment
 # placeholder (P:, filled by $RS); both share the segment's number.
+# Drawn text (SVG) and an object's fallback (shown when the object does not load).
+_PAINTED_TEXT = etree.XPath("//svg[.//text[normalize-space()]] | //object[normalize-space()]")
 _STREAM_PLACEHOLDERS = etree.XPath("//template[starts-with(@id, 'B:') or starts-with(@id, 'P:')]")
 _STREAM_SEGMENTS = etree.XPath("//div[@hidden][starts-with(@id, 'S:')]")
 # Utility classes (Bootstrap, Tailwind, WordPress, HTML5 Boilerplate) that hide an element.
@@ -635,16 +639,39 @@ def _prose_length(element: etree._Element) -> int:
     return max(int(total - links), 0)
 
 
-def sanitize(root: etree._Element) -> int:
+@dataclass(frozen=True)
+class Sanitized:
+    """What sanitising found: ``hidden``, the characters of text hidden outside links (a
+    page that hides most of its text until scripts run is one for the browser, see
+    ``quality``), and, when asked for, the page's reader text (see ``verbatim``)."""
+
+    hidden: int
+    reader: str | None = None
+
+
+def _cut(element: etree._Element) -> None:
+    """Remove ``element`` (keeping its tail) and leave a gap where it was: the reader
+    text must not join what stood on either side of something painted there."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    gap = etree.Element(GAP)
+    tail = element.tail
+    gap.tail = tail if tail and tail.strip() else None
+    parent.replace(element, gap)
+
+
+def sanitize(root: etree._Element, *, reader: bool = False) -> Sanitized:
     """Drop non-content and hidden elements from ``root`` in place, keeping their tails;
-    the number of characters of text hidden outside links (a page that hides most of
-    its text until scripts run is one for the browser, see ``quality``)."""
+    ``reader`` also reads the page's reader text on the way."""
     _place_streamed_segments(root)
     body = root.find("body")
     painted = [list(e.iterancestors()) for e in body.iter(*_PAINTED)] if body is not None else []
     sheet = read_sheet(root)
     if sheet is not None:
         apply_sheet(root, sheet, style_hides)
+    for element in elements(_PAINTED_TEXT, root):
+        _cut(element)  # text a reader sees there, but not as page text
     etree.strip_elements(root, *_DROPPED_TAGS, with_tail=False)
     main: etree._Element | None = None
     main_found = False
@@ -667,12 +694,15 @@ def sanitize(root: etree._Element) -> int:
         if targets is None:
             targets = _disclosure_targets(root)
         if _revealable(element, targets):
-            continue  # revealed by the reader
+            element.set(CLOSED, "")  # revealed by the reader, not shown until then
+            continue
         if not main_found:
             main, main_found = _main_container(root), True
         if main is not None and _shell_of(element, main):
             _keep_only(main, element)
         else:
             hidden += _prose_length(element)
-            remove(element)
-    return hidden
+            _cut(element)
+    text = reader_text(root) if reader else None
+    unmark(root)
+    return Sanitized(hidden, text)

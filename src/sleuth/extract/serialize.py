@@ -24,6 +24,8 @@ from sleuth.extract.text import strip_invisible
 Format = Literal["text", "markdown", "html"]
 
 HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+# Between the cells of a table row in plain text (a reader's own row is cells side by side).
+CELL_SEPARATOR = " | "
 _LISTS = frozenset(("ul", "ol", "dl", "menu"))
 _BLOCKS = frozenset(
     (
@@ -244,7 +246,7 @@ class _Writer:
             lines.insert(1, "|" + " --- |" * width)
             self.emit("\n".join(lines))
         else:
-            self.emit("\n".join(" | ".join(cell for cell in row if cell) for row in rows))
+            self.emit("\n".join(CELL_SEPARATOR.join(cell for cell in row if cell) for row in rows))
 
     def quote(self, element: etree._Element) -> None:
         inner = _Writer(self.markdown)
