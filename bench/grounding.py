@@ -5,11 +5,13 @@ Usage::
     .venv/bin/python bench/grounding.py [DATA] [--articles 150] [--others 30] [--seed 1]
 
 ``DATA`` is the WCXB dev split (default ``../shared/data/wcxb-dev``; see
-``../shared/data/README.md``). Pages are served on loopback by a server in this
-process, with a SearXNG-style ``/search`` stand-in. For each sampled page the
-benchmark runs ``research(<the page's title>)`` where the search answers with
-that page and two other pages of the same type (distractors), then checks
-every quote against the page it cites:
+``../shared/data/README.md``), or the article-extraction benchmark (AEB, news pages
+sleuth's digest rules were never tuned on; its truth is the article body, so the
+question is the page's ``<title>`` and nothing counts as boilerplate). Pages are
+served on loopback by a server in this process, with a SearXNG-style ``/search``
+stand-in. For each sampled page the benchmark runs ``research(<the page's title>)``
+where the search answers with that page and two other pages of the same type
+(distractors), then checks every quote against the page it cites:
 
 * ``in page``: the quote is in the page's *visible text*. The visible text is
   the text of the HTML ``<body>`` with ``script``, ``style``, ``noscript``,
@@ -75,7 +77,10 @@ from sleuth.extract.decode import decode
 from sleuth.extract.parse import parse_html
 from sleuth.pages import Fetcher
 
-TYPES = ("article", "documentation", "service", "forum", "collection", "listing", "product")
+TYPES = (
+    *("article", "documentation", "service", "forum", "collection", "listing", "product"),
+    "news (AEB)",
+)
 _SPACE = re.compile(r"\s+")
 _FOLD = str.maketrans(
     {
@@ -238,6 +243,31 @@ def load(data: Path, articles: int, others: int, seed: int) -> dict[str, Page]:
                 words(plain_main(gt["main_content"])),
                 [fold(html.unescape(s)) for s in gt.get("without") or [] if s.strip()],
             )
+    return pages
+
+
+def load_aeb(data: Path, articles: int, seed: int) -> dict[str, Page]:
+    """The article-extraction benchmark's news pages: its truth is the article body,
+    with no title and no boilerplate snippets, so the question is the page's own
+    ``<title>`` and no quote can count as boilerplate."""
+    truth = json.loads((data / "ground-truth.json").read_text())
+    rng = random.Random(seed)
+    pages: dict[str, Page] = {}
+    for stem in rng.sample(sorted(truth), min(articles, len(truth))):
+        raw = gzip.decompress((data / "html" / f"{stem}.html.gz").read_bytes())
+        root = parse_html(decode(raw, "text/html"))
+        title = collapse(root.findtext(".//title") or "") if root is not None else ""
+        if not title or not truth[stem].get("articleBody"):
+            continue
+        pages[stem] = Page(
+            stem,
+            "news (AEB)",
+            title,
+            raw,
+            visible_text(decode(raw, "text/html")),
+            words(plain_main(truth[stem]["articleBody"])),
+            [],
+        )
     return pages
 
 
@@ -435,10 +465,17 @@ def main() -> None:
     parser.add_argument("--show", type=int, default=0, help="print this many failing quotes")
     parser.add_argument("--dump", type=Path, help="write every quote and its checks here (JSONL)")
     args = parser.parse_args()
-    if not (args.data / "dev" / "ground-truth").is_dir():
-        parser.error(f"{args.data} does not hold dev/ground-truth (the WCXB dev split)")
+    aeb = (args.data / "ground-truth.json").is_file()
+    if not aeb and not (args.data / "dev" / "ground-truth").is_dir():
+        parser.error(
+            f"{args.data} holds neither dev/ground-truth (the WCXB dev split) nor "
+            "ground-truth.json (the article-extraction benchmark)"
+        )
     started = time.perf_counter()
-    pages = load(args.data, args.articles, args.others, args.seed)
+    if aeb:
+        pages = load_aeb(args.data, args.articles, args.seed)
+    else:
+        pages = load(args.data, args.articles, args.others, args.seed)
     counts = Counter(p.kind for p in pages.values())
     print(f"{len(pages)} pages: " + ", ".join(f"{k} {counts[k]}" for k in TYPES if counts[k]))
     tallies = asyncio.run(run(pages, args.seed, args.show, args.dump))

@@ -121,8 +121,9 @@ def test_blank_keeps_length_and_offsets() -> None:
     assert blanked[11:21] == "\n" * 10
 
 
-def test_collapse_ignores_invisible_characters_and_spacing() -> None:
-    assert collapse(" a\u200b b\n\tc ") == "a b c"
+def test_collapse_folds_spacing_and_keeps_what_inner_text_keeps() -> None:
+    assert collapse(" a\u00a0 b\n\tc ") == "a b c"
+    assert collapse("US \u00adforces") == "US \u00adforces"  # innerText has the soft hyphen
     assert reader_text(lxml_html.document_fromstring("<p>a</p><p>b</p>")) == "a b"
 
 
@@ -136,3 +137,26 @@ def test_an_icon_does_not_cut_a_sentence_but_drawn_text_does() -> None:
         reader = sanitize(root, reader=True).reader
         assert reader is not None
         assert ("Press start" in reader) is joined
+
+
+def test_a_sentence_the_page_writes_with_an_invisible_character_is_not_quotable() -> None:
+    text, unquotable = _unquotable(
+        _short_page(
+            "<p>The pilot was handed over to US \u00adforces in the south. It flew again.</p>"
+        )
+    )
+    assert "handed over to US forces" in text  # the soft hyphen is not in extracted text
+    assert "The pilot was handed over to US forces in the south." in unquotable
+    assert "It flew again." not in " ".join(unquotable)
+
+
+def test_a_drop_cap_opening_a_paragraph_is_a_barrier() -> None:
+    text, unquotable = _unquotable(
+        _short_page(
+            '<p><span class="drop">A</span>dam Schiff opened the hearing at nine. The '
+            "committee sat until dusk.</p>"
+        )
+    )
+    assert "Adam Schiff opened the hearing at nine." in text
+    assert "Adam Schiff opened the hearing at nine." in unquotable
+    assert "The committee sat until dusk." not in " ".join(unquotable)

@@ -28,7 +28,6 @@ from lxml import etree
 from sleuth.extract.breaks import BLOCKS
 from sleuth.extract.dom import elements
 from sleuth.extract.serialize import CELL_SEPARATOR
-from sleuth.extract.text import strip_invisible
 
 # Stands where sanitising cut out an element: its place is a barrier in the reader text.
 GAP = "sleuth-gap"
@@ -46,8 +45,13 @@ Span = tuple[int, int]
 
 
 def collapse(text: str) -> str:
-    """Text as a page comparison sees it: no invisible characters, one space per run."""
-    return " ".join(strip_invisible(text).split())
+    """One space for each run of whitespace, as a comparison with ``innerText`` does.
+
+    Invisible characters stay: ``innerText`` keeps a soft hyphen or a zero-width space,
+    and extracted text never has one, so a sentence that holds one on the page is not
+    found, and not quoted.
+    """
+    return " ".join(text.split())
 
 
 # Text shown only after the reader acts, or never, is a barrier in the reader text:
@@ -56,6 +60,15 @@ def collapse(text: str) -> str:
 # in its output, and is taken for one wherever the page itself uses it (an icon font's
 # glyph), which can only make less text quotable.
 _XSLT_BARRIER = "\ue000"
+# A drop cap: one capital letter that opens its block in an element of its own
+# (``<span class="drop">A</span>dam``). A style sheet floats it, and ``innerText`` then
+# breaks the word ("A dam"), or leaves it inline ("Adam"): which, only the style sheet
+# knows, so no quote crosses it.
+_DROP_CAP = (
+    "not(*) and string-length(normalize-space(.)) = 1"
+    " and contains('ABCDEFGHIJKLMNOPQRSTUVWXYZ', normalize-space(.))"
+    " and not(preceding-sibling::node()[normalize-space()])"
+)
 
 
 @lru_cache(maxsize=1)
@@ -69,7 +82,7 @@ def _reading() -> etree.XSLT:
 <xsl:when test="/html/body"><xsl:apply-templates select="/html/body"/></xsl:when>
 <xsl:otherwise><xsl:apply-templates/></xsl:otherwise></xsl:choose></xsl:template>
 <xsl:template match="{GAP}|select|datalist|textarea|details[not(@open)]|*[@{CLOSED}]
-|*[@hidden='until-found']">&#xE000;</xsl:template>
+|*[@hidden='until-found']|*[{_DROP_CAP}]">&#xE000;</xsl:template>
 <xsl:template match="{blocks}">
 <xsl:text> </xsl:text><xsl:apply-templates/><xsl:text> </xsl:text></xsl:template>
 </xsl:stylesheet>"""
