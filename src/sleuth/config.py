@@ -33,7 +33,7 @@ from pydantic import (
 from pydantic_settings import BaseSettings, EnvSettingsSource, NoDecode, SettingsConfigDict
 
 from sleuth._version import __version__
-from sleuth.errors import ConfigError
+from sleuth.errors import ConfigError, Remedy
 
 APP_NAME = "sleuth"
 HOME_PAGE = "https://github.com/sleuth-dev/sleuth"
@@ -596,7 +596,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
     if unknown:
         raise ConfigError(
             f"config file {path} has unknown setting(s): {', '.join(unknown)}",
-            hint="see `sleuth config show` for the names sleuth knows",
+            hint="see {names} for the names sleuth knows",
+            remedies={"names": Remedy("`sleuth config show`", "`sleuth.config.Settings`")},
         )
     return dict(table)
 

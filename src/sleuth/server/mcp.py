@@ -53,6 +53,7 @@ from sleuth.errors import (
     ERRORS,
     OTHER_ADVICE,
     RETRY_ADVICE,
+    Remedy,
     SleuthError,
     UsageError,
     api_words,
@@ -321,7 +322,8 @@ def _listen(host: str, port: int) -> socket.socket:
         listener.close()
         raise UsageError(
             f"cannot listen on {host}:{port}: {exc.strerror or exc}",
-            hint="choose another --port, or stop whatever holds this one",
+            hint="choose another {port}, or stop whatever holds this one",
+            remedies={"port": Remedy("--port", "port")},
         ) from None
     listener.set_inheritable(False)
     return listener

@@ -17,7 +17,7 @@ import uvicorn
 from uvicorn.supervisors import Multiprocess
 
 from sleuth.config import Settings, load_settings
-from sleuth.errors import ConfigError, UsageError
+from sleuth.errors import ConfigError, Remedy, UsageError
 from sleuth.server.app import check_settings, create_app
 from sleuth.server.guard import is_loopback_name
 from sleuth.server.mcp import _listen, _stop_on_signals
@@ -37,7 +37,10 @@ def serve(
     if not 0 <= port <= 65535:
         raise UsageError(f"the port must be 0-65535, not {port}")
     if workers < 1:
-        raise UsageError(f"--workers must be 1 or more, not {workers}")
+        raise UsageError(
+            f"{{workers}} must be 1 or more, not {workers}",
+            remedies={"workers": Remedy("--workers", "workers")},
+        )
     settings = settings or load_settings()
     tokens = check_settings(settings)
     local = is_loopback_name(host)
@@ -46,7 +49,8 @@ def serve(
             f"refusing to serve on {host} without tokens: anyone who can reach it could use "
             "this server's search budget, network position and model",
             hint="set SLEUTH_API_TOKENS (a comma list, or @path to sha256 hashes), bind to "
-            "127.0.0.1, or pass --insecure-no-auth if that is really what you want",
+            "127.0.0.1, or pass {insecure} if that is really what you want",
+            remedies={"insecure": Remedy("--insecure-no-auth", "insecure_no_auth=True")},
         )
     if not tokens.enabled:
         where = "loopback only" if local else f"{host}, reachable by anyone (--insecure-no-auth)"
