@@ -70,7 +70,10 @@ def _compound_matches(compound: _Compound, element: etree._Element) -> bool:
         return False
     if ident is not None and element.get("id") != ident:
         return False
-    return classes <= set((element.get("class") or "").split())
+    if not classes:
+        return True
+    names = element.get("class")
+    return names is not None and classes <= set(names.split())
 
 
 @dataclass(frozen=True)
