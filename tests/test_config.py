@@ -11,12 +11,8 @@ from sleuth.errors import ConfigError
 
 
 @pytest.fixture(autouse=True)
-def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    import os
-
-    for name in list(os.environ):
-        if name.startswith("SLEUTH_") or name in ("SEARXNG_URL", "REDIS_URL", "BRAVE_API_KEY"):
-            monkeypatch.delenv(name)
+def no_user_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No developer's config file is read (the environment is cleaned in conftest)."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
 
 
