@@ -34,6 +34,7 @@ from sleuth.errors import (
     TooLarge,
 )
 from sleuth.extract import Extraction, extract
+from sleuth.extract.styles import Styles
 
 Output = Literal["text", "markdown", "html"]
 
@@ -147,11 +148,14 @@ def read(
     max_pages: int = 200,
     timeout: float = 10.0,
     links: bool = False,
+    styles: Styles | None = None,
+    judged_by: str | None = None,
 ) -> Extraction:
     """Any body sleuth reads, as an Extraction; a binary it does not read is UnsupportedType.
 
     ``name`` is a local file's name: its extension picks a text kind, and local files
-    are always sniffed for ``%PDF-``. ``links`` asks a web page for its links and images.
+    are always sniffed for ``%PDF-``. ``links`` asks a web page for its links and images;
+    ``styles`` and ``judged_by`` are handed to the page extractor (see ``extract``).
     """
     kind = sniff(data, content_type, name)
     if kind == "pdf":
@@ -168,7 +172,15 @@ def read(
             )
         declared = media_type(content_type)
         html_type = content_type if declared in ("text/html", "application/xhtml+xml") else None
-        return extract(data, url=url, output=output, content_type=html_type, links=links)
+        return extract(
+            data,
+            url=url,
+            output=output,
+            content_type=html_type,
+            links=links,
+            styles=styles,
+            judged_by=judged_by,
+        )
     from sleuth.documents.textual import read_text
 
     return read_text(data, kind, output, content_type)

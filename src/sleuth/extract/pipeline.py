@@ -21,6 +21,7 @@ from sleuth.extract.parse import parse_html
 from sleuth.extract.quality import Outcome, judge, observe
 from sleuth.extract.sanitize import sanitize
 from sleuth.extract.serialize import Format, plain_to_html, render
+from sleuth.extract.styles import Styles
 from sleuth.extract.text import clean_plain
 from sleuth.extract.tidy import tidy
 from sleuth.extract.verbatim import not_verbatim
@@ -72,11 +73,15 @@ def extract(
     output: Format = "text",
     content_type: str | None = None,
     links: bool = False,
+    styles: Styles | None = None,
+    judged_by: str | None = None,
 ) -> Extraction:
     """Main text of an HTML (or plain-text) document, with metadata and a verdict.
 
     ``links=True`` also lists the page's visible links and images (fetch results carry
-    them; a plain extraction does not pay for them).
+    them; a plain extraction does not pay for them). ``styles`` holds the sheets the
+    page links (read by the caller); ``judged_by`` names the attribute a browser wrote
+    on each element it found hidden, for a rendered page: then the browser decides.
     """
     if output not in get_args(Format):
         raise UsageError(
@@ -90,7 +95,14 @@ def extract(
         ) from None
     clock = Stopwatch()
     result = _extract(
-        decode(document, content_type), len(document), url, output, content_type, with_links=links
+        decode(document, content_type),
+        len(document),
+        url,
+        output,
+        content_type,
+        with_links=links,
+        styles=styles,
+        judged_by=judged_by,
     )
     event(
         "extract",
@@ -111,6 +123,8 @@ def _extract(
     content_type: str | None,
     *,
     with_links: bool,
+    styles: Styles | None = None,
+    judged_by: str | None = None,
 ) -> Extraction:
     if _is_plain_text(content_type):
         return _plain(text, output)
@@ -125,7 +139,7 @@ def _extract(
     discussion = is_discussion(metadata.get("json_ld", []), url)
     kind = page_type(root, url, metadata.get("json_ld", []))
     metadata["page_type"] = kind
-    cleaned = sanitize(root, reader=output == "text")
+    cleaned = sanitize(root, reader=output == "text", styles=styles, judged_by=judged_by)
     found_links, images = collect(root, url) if with_links else ([], [])
     declared = product_description(metadata.get("json_ld", [])) if kind == "product" else None
     content = main_content(root, discussion=discussion, page_type=kind, declared=declared)

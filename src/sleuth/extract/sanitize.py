@@ -71,6 +71,7 @@ from sleuth.extract.css import (
     tokens,
 )
 from sleuth.extract.dom import elements, number, remove, text_of
+from sleuth.extract.styles import Styles
 from sleuth.extract.stylesheet import apply_sheet, read_sheet
 from sleuth.extract.verbatim import CLOSED, GAP, reader_text, unmark
 
@@ -661,7 +662,13 @@ def _cut(element: etree._Element) -> None:
     parent.replace(element, gap)
 
 
-def sanitize(root: etree._Element, *, reader: bool = False) -> Sanitized:
+def sanitize(
+    root: etree._Element,
+    *,
+    reader: bool = False,
+    styles: Styles | None = None,
+    judged_by: str | None = None,
+) -> Sanitized:
     """Drop non-content and hidden elements from ``root`` in place, keeping their tails;
     ``reader`` also reads the page's reader text on the way."""
     _place_streamed_segments(root)
