@@ -121,6 +121,15 @@ class FetchSettings(Section):
     robots_cache_ttl: int
 
 
+class StyleSettings(Section):
+    """The page's linked style sheets, read to know what the page hides."""
+
+    max_stylesheets: int
+    max_stylesheet_bytes: int
+    stylesheet_timeout: float
+    strict_visibility: bool
+
+
 class DocumentSettings(Section):
     """PDFs and text documents, fetched or local."""
 
@@ -256,6 +265,7 @@ SECTIONS: dict[str, type[Section]] = {
     "net": NetSettings,
     "fetch": FetchSettings,
     "documents": DocumentSettings,
+    "styles": StyleSettings,
     "browser": RenderSettings,
     "caching": CacheSettings,
     "search": SearchSettings,
@@ -311,6 +321,16 @@ class Settings(BaseSettings):
     max_document_pages: int = Field(200, ge=1, description="pages read from one PDF")
     document_timeout: float = Field(10.0, gt=0, description="seconds to parse one PDF")
     max_concurrent_fetches: int = Field(5, ge=1)
+    max_stylesheets: int = Field(32, ge=0, description="linked style sheets read for one page")
+    max_stylesheet_bytes: int = Field(
+        4 * 1024 * 1024, gt=0, description="bytes of one linked style sheet"
+    )
+    stylesheet_timeout: float = Field(
+        8.0, gt=0, description="seconds to read a page's linked sheets, inside its deadline"
+    )
+    strict_visibility: bool = Field(
+        False, description="a page with a style sheet that could not be read is styles_unread"
+    )
 
     # Browser fallback
     render: Literal["auto", "always", "never"] = "auto"
@@ -522,6 +542,10 @@ class Settings(BaseSettings):
     @cached_property
     def documents(self) -> DocumentSettings:
         return DocumentSettings.of(self)
+
+    @cached_property
+    def styles(self) -> StyleSettings:
+        return StyleSettings.of(self)
 
     @cached_property
     def browser(self) -> RenderSettings:

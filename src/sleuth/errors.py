@@ -28,6 +28,7 @@ what to do, whether trying again may help, and the exit code the CLI uses::
     │   ├── Encrypted            encrypted (a PDF needs a password)
     │   ├── CorruptDocument      corrupt_document
     │   ├── NoTextLayer          no_text_layer (a scanned PDF; no OCR)
+    │   ├── StylesUnread         styles_unread (strict visibility: a sheet was unread)
     │   └── NetworkError         network_error (retryable)
     ├── RenderUnavailable        the headless browser cannot be started
     ├── CacheError               a cache backend failed
@@ -139,6 +140,9 @@ ERRORS: dict[str, Row] = {
     "no_text_layer": Row(24, 422, advice=_SOURCE + "this document is scanned images without text."),
     "out_of_scope": Row(
         25, 403, advice="Do not follow this URL; it leaves the site being crawled."
+    ),
+    "styles_unread": Row(
+        26, 422, advice=_SOURCE + "what this page hides could not be told from what it shows."
     ),
     "search_error": Row(30, 502, retryable=True),
     "provider_auth": Row(
@@ -526,6 +530,14 @@ class CorruptDocument(FetchError):
 class NoTextLayer(FetchError):
     code = "no_text_layer"
     default_hint = "the PDF is scanned images without a text layer; sleuth does not run OCR"
+
+
+class StylesUnread(FetchError):
+    code = "styles_unread"
+    default_hint = (
+        "a style sheet of the page could not be read, so what it hides is unknown; "
+        "render the page (sleuth[render]) or unset SLEUTH_STRICT_VISIBILITY"
+    )
 
 
 class NetworkError(FetchError):

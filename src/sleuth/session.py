@@ -50,6 +50,7 @@ FETCH_ERRORS = (
     "encrypted",
     "corrupt_document",
     "no_text_layer",
+    "styles_unread",
     "start_past_end",
 )
 SEARCH_ERRORS = (

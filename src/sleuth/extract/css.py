@@ -97,25 +97,70 @@ def declarations(style: str) -> Mapping[str, str]:
     Later declarations win unless an earlier one is ``!important`` or the later value
     is one a browser rejects.
     """
-    if "/*" in style:
-        style = _COMMENT_RE.sub("", style)
-    applied: dict[str, str] = {}
-    important: set[str] = set()
-    for part in style.split(";"):
+    return {name: value for name, (value, _) in weighted_declarations(style).items()}
+
+
+@lru_cache(maxsize=8192)
+def weighted_declarations(block: str) -> Mapping[str, tuple[str, bool]]:
+    """The declarations of a style attribute or a rule's block, each with whether it is
+    ``!important``: one reader for both, so a sheet cannot hide what the attribute reader
+    would catch."""
+    if "/*" in block:
+        block = _COMMENT_RE.sub("", block)
+    applied: dict[str, tuple[str, bool]] = {}
+    for part in block.split(";"):
         name, colon, raw = part.partition(":")
         if not colon:
             continue
         prop = _normalise(name)
         value, flagged = _IMPORTANT_RE.subn("", _normalise(raw))
         allowed = _KEYWORDS.get(prop)
-        if not value or (prop in important and not flagged):
+        if not value or (prop in applied and applied[prop][1] and not flagged):
             continue
         if allowed is not None and not set(value.split()) <= allowed:
             continue
-        applied[prop] = value
-        if flagged:
-            important.add(prop)
+        applied[prop] = (value, bool(flagged))
     return applied
+
+
+# Properties Chromium knows, for ``@supports``: a condition on any other is false there.
+# Those this reader has no list for are "unknown", which lets a hiding rule apply.
+_KNOWN_PROPERTIES = frozenset(
+    (
+        *("display", "visibility", "content-visibility", "opacity", "color", "background"),
+        *("background-color", "background-image", "background-clip", "position", "top"),
+        *("left", "right", "bottom", "inset", "margin", "padding", "width", "height"),
+        *("min-width", "min-height", "max-width", "max-height", "overflow", "overflow-x"),
+        *("overflow-y", "clip", "clip-path", "transform", "translate", "scale", "rotate"),
+        *("zoom", "filter", "backdrop-filter", "font", "font-size", "font-family"),
+        *("font-weight", "font-style", "line-height", "text-indent", "text-align"),
+        *("text-decoration", "text-transform", "white-space", "word-break", "gap"),
+        *("grid", "grid-template-columns", "grid-template-rows", "grid-area", "flex"),
+        *("flex-direction", "flex-wrap", "align-items", "justify-content", "order"),
+        *("border", "border-radius", "box-shadow", "box-sizing", "outline", "cursor"),
+        *("transition", "animation", "float", "clear", "z-index", "content", "contain"),
+        *("container-type", "aspect-ratio", "object-fit", "mask", "mask-image"),
+        *("-webkit-mask", "-webkit-mask-image", "appearance", "-webkit-appearance"),
+        *("backface-visibility", "perspective", "will-change", "isolation"),
+        *("mix-blend-mode", "accent-color", "caret-color", "color-scheme", "inset-inline"),
+        *("margin-inline", "padding-inline", "position-anchor", "anchor-name"),
+        *("text-wrap", "hyphens", "tab-size", "scroll-behavior", "touch-action"),
+        *("user-select", "-webkit-user-select", "-webkit-text-fill-color"),
+        *("-webkit-background-clip", "-webkit-line-clamp", "-webkit-box-orient"),
+        *("field-sizing", "interpolate-size", "view-transition-name", "text-box"),
+    )
+)
+_FOREIGN_PREFIXES = ("-moz-", "-ms-", "-o-")
+
+
+def property_accepts(name: str, value: str) -> bool | None:
+    """Whether a browser accepts ``name: value`` (``@supports``); None: cannot tell."""
+    if name.startswith(_FOREIGN_PREFIXES) or not value:
+        return False
+    allowed = _KEYWORDS.get(name)
+    if allowed is not None:
+        return set(value.split()) <= allowed
+    return True if name in _KNOWN_PROPERTIES else None
 
 
 def _evaluate(node: ast.AST) -> float:

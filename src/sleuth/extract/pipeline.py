@@ -140,6 +140,8 @@ def _extract(
     kind = page_type(root, url, metadata.get("json_ld", []))
     metadata["page_type"] = kind
     cleaned = sanitize(root, reader=output == "text", styles=styles, judged_by=judged_by)
+    if styles is not None and styles.unread:
+        metadata["styles_unread"] = list(styles.unread)
     found_links, images = collect(root, url) if with_links else ([], [])
     declared = product_description(metadata.get("json_ld", [])) if kind == "product" else None
     content = main_content(root, discussion=discussion, page_type=kind, declared=declared)

@@ -50,7 +50,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
@@ -58,6 +59,7 @@ from typing import cast
 
 from lxml import etree
 
+from sleuth.extract import cascade
 from sleuth.extract.css import (
     ABSOLUTE_UNITS,
     FONT_RELATIVE_UNITS,
@@ -72,7 +74,6 @@ from sleuth.extract.css import (
 )
 from sleuth.extract.dom import elements, number, remove, text_of
 from sleuth.extract.styles import Styles
-from sleuth.extract.stylesheet import apply_sheet, read_sheet
 from sleuth.extract.verbatim import CLOSED, GAP, reader_text, unmark
 
 # Elements that never carry readable page text for a browser with scripts on.
@@ -296,6 +297,35 @@ def _zoomed_away(css: Mapping[str, str]) -> bool:
     return zoom is not None and 0 < zoom <= _FAINT
 
 
+_WHITE = (255, 255, 255)
+_JUDGED: ContextVar[str | None] = ContextVar("judged", default=None)
+
+
+@lru_cache(maxsize=8192)
+def declaration_hides(prop: str, value: str) -> bool:
+    """Whether one declaration can make an element's text invisible on its own (or,
+    for a size, with the overflow clipping that usually goes with it): the cascade
+    matches the rules that hold one first."""
+    if prop in ("color", "-webkit-text-fill-color"):
+        if alpha(value) <= _FAINT:
+            return True
+        colour = solid_colour(value)
+        return isinstance(colour, tuple) and _contrast(colour, _WHITE) < _INDISTINCT
+    if prop == "font-size":
+        size = measure(value, _FONT_SIZE_UNITS)
+        return size is not None and size < 1
+    if prop == "font":
+        size = measure(
+            value.split("/", maxsplit=1)[0].rsplit(" ", maxsplit=1)[-1], _FONT_SIZE_UNITS
+        )
+        return size is not None and size < 1
+    if prop in _SIZE_PROPERTIES:
+        return _tiny(value)
+    if prop.startswith(("background", "padding", "-webkit-background")) or prop == "overflow":
+        return False
+    return style_hides(f"{prop}:{value}")
+
+
 @lru_cache(maxsize=1024)
 def class_hides(classes: str) -> bool:
     """A hiding utility class, unless a responsive variant shows the element again."""
@@ -307,13 +337,26 @@ def class_hides(classes: str) -> bool:
     )
 
 
+def _shorthand_size(font: str) -> str:
+    """The size in a ``font`` shorthand (``bold 0/0 a``: the token before the slash)."""
+    return font.split("/", maxsplit=1)[0].rsplit(" ", maxsplit=1)[-1]
+
+
 def _font_size(element: etree._Element) -> str | None:
     style = element.get("style")
-    return declarations(style).get("font-size") if style else None
+    if not style:
+        return None
+    css = declarations(style)
+    shorthand = css.get("font")
+    if "font-size" not in css and shorthand:  # "font: 0/0 a" sets the size too
+        return _shorthand_size(shorthand)
+    return css.get("font-size")
 
 
 def _font_too_small(element: etree._Element) -> bool:
     """Text under 1px is unreadable; ``font-size:0`` is also the inline-block gap fix."""
+    if _JUDGED.get() is not None:
+        return False  # the browser measured it
     size = measure(_font_size(element), _FONT_SIZE_UNITS)
     return size is not None and size < 1
 
@@ -327,17 +370,42 @@ def _sets_font_size(element: etree._Element) -> bool:
     return pixels is not None and pixels >= 1
 
 
-def _strip_unsized_text(element: etree._Element) -> None:
-    """Inside a ``font-size:0`` box only descendants that set their own size are visible."""
+def _strip_unseen_text(
+    element: etree._Element, seen: Callable[[etree._Element], bool] | None = None
+) -> None:
+    """Keep of ``element`` only the descendants ``seen`` says a reader sees again
+    (inside a ``font-size:0`` box, those that set their own size; inside a
+    ``visibility:hidden`` one, those that set ``visibility:visible``)."""
+    seen = seen or _sets_font_size
     element.text = None
     for child in list(element):
         child.tail = None
-        if _sets_font_size(child):
+        if seen(child):
             continue
-        if any(_sets_font_size(d) for d in child.iterdescendants()):
-            _strip_unsized_text(child)
+        if any(seen(d) for d in child.iterdescendants()):
+            _strip_unseen_text(child, seen)
         else:
             element.remove(child)
+
+
+def _visible_again(element: etree._Element) -> bool:
+    """``visibility:visible`` inside a ``visibility:hidden`` box: inherited hiding undone."""
+    style = element.get("style")
+    return bool(style) and declarations(style).get("visibility") == "visible"
+
+
+def _hidden_by_visibility_only(element: etree._Element) -> bool:
+    """Hidden by ``visibility`` alone, which a descendant may set back to ``visible``."""
+    if _JUDGED.get() is not None or element.get("hidden") is not None:
+        return False
+    style = element.get("style")
+    if not style:
+        return False
+    css = declarations(style)
+    if css.get("visibility") not in ("hidden", "collapse"):
+        return False
+    rest = "; ".join(f"{p}:{v}" for p, v in css.items() if p != "visibility")
+    return not (style_hides(rest) or _colour_matches_background(element, rest))
 
 
 def _background(element: etree._Element) -> tuple[int, int, int] | str | None:
@@ -352,7 +420,7 @@ def _background(element: etree._Element) -> tuple[int, int, int] | str | None:
         legacy = node.get("bgcolor")
         if legacy:
             return solid_colour(legacy.strip().lower())
-    return None
+    return _WHITE  # the canvas of a page in the light scheme
 
 
 def _colour_matches_background(element: etree._Element, style: str) -> bool:
@@ -393,6 +461,9 @@ def _aria_hidden(element: etree._Element) -> bool:
 
 def _out_of_sight(element: etree._Element) -> bool:
     """Not painted, or painted so that no one can read it."""
+    mark = _JUDGED.get()
+    if mark is not None:  # a browser rendered the page and marked what it hides
+        return element.get(mark) is not None
     if element.tag == "dialog" and element.get("open") is None:
         return True
     if element.get("popover") is not None:
@@ -674,9 +745,23 @@ def sanitize(
     _place_streamed_segments(root)
     body = root.find("body")
     painted = [list(e.iterancestors()) for e in body.iter(*_PAINTED)] if body is not None else []
-    sheet = read_sheet(root)
-    if sheet is not None:
-        apply_sheet(root, sheet, style_hides)
+    token = _JUDGED.set(judged_by)
+    try:
+        return _sanitize(root, body, painted, reader=reader, styles=styles)
+    finally:
+        _JUDGED.reset(token)
+
+
+def _sanitize(
+    root: etree._Element,
+    body: etree._Element | None,
+    painted: list[list[etree._Element]],
+    *,
+    reader: bool,
+    styles: Styles | None,
+) -> Sanitized:
+    if _JUDGED.get() is None:
+        cascade.apply(root, styles, declaration_hides)
     for element in elements(_PAINTED_TEXT, root):
         _cut(element)  # text a reader sees there, but not as page text
     etree.strip_elements(root, *_DROPPED_TAGS, with_tail=False)
@@ -692,8 +777,16 @@ def sanitize(
             if not _font_too_small(element):
                 continue
             if any(_sets_font_size(d) for d in element.iterdescendants()):
-                _strip_unsized_text(element)
+                _strip_unseen_text(element)
                 continue
+        elif _hidden_by_visibility_only(element) and any(
+            _visible_again(d) for d in element.iterdescendants()
+        ):
+            _strip_unseen_text(element, _visible_again)
+            css = declarations(element.get("style") or "")
+            # what is left is seen: no later reader may take the box for a hidden one
+            element.set("style", "; ".join(f"{p}:{v}" for p, v in css.items() if p != "visibility"))
+            continue
         if element.tag in _PAGE_ROOTS or (
             body is not None and _holds_the_page(element, body, page_length, painted)
         ):

@@ -1,15 +1,33 @@
-"""Where a page's linked style sheets come from, for the visibility engine.
+"""Where a page's style sheets come from, for the visibility engine.
 
-Extraction is synchronous and never touches the network: whoever hands it a page
-(the fetcher, or ``extract`` of a local file) reads the sheets the page links first,
-through its own guarded path, and hands them over here by absolute URL.
+Extraction is synchronous and never touches the network: whoever hands it a page (the
+fetcher, or ``extract`` of a local file) first reads the sheets the page links, through
+its own guarded path, and hands them over here by absolute URL. This module finds them:
+``<link rel="stylesheet">`` (not ``alternate``, not ``preload``) in the page, and the
+``@import`` rules at the top of a ``<style>`` block or of a sheet.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urljoin
+
+import tinycss2
+from tinycss2 import ast as css_ast
+
+# A browser follows at most this many levels of @import here; deeper ones are unread.
+MAX_IMPORT_DEPTH = 4
+
+_COMMENT_RE = re.compile(r"/\*.*?(?:\*/|\Z)", re.DOTALL)
+_LINK_RE = re.compile(r"<link\b[^>]*>", re.IGNORECASE)
+_BASE_RE = re.compile(r"<base\b[^>]*>", re.IGNORECASE)
+_STYLE_RE = re.compile(r"<style\b[^>]*>(.*?)</style\s*>", re.IGNORECASE | re.DOTALL)
+_ATTRIBUTE_RE = re.compile(
+    r"""([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""", re.DOTALL
+)
 
 
 @dataclass
@@ -20,3 +38,106 @@ class Styles:
     base: str | None
     load: Callable[[str], str | None]
     unread: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Import:
+    """One ``@import``: the sheet's address as written, and the conditions it carries."""
+
+    url: str
+    media: str  # a media query list, "" for all
+    supports: str | None  # a supports() condition
+    layer: str | None  # "" for an anonymous layer
+
+
+def _attributes(tag: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    body = tag[tag.find(" ") + 1 : -1] if " " in tag else ""
+    for match in _ATTRIBUTE_RE.finditer(body):
+        name = match.group(1).lower()
+        value = next((v for v in match.groups()[1:] if v is not None), "")
+        found.setdefault(name, value)
+    return found
+
+
+def is_stylesheet_link(rel: str | None) -> bool:
+    """``rel="stylesheet"``, not an alternate sheet (applied only when a reader picks it)."""
+    words = (rel or "").lower().split()
+    return "stylesheet" in words and "alternate" not in words
+
+
+def _top_imports(css: str) -> str:
+    """The part of a sheet where ``@import`` may stand: before the first block."""
+    head = css[: css.find("{")] if "{" in css else css
+    return _COMMENT_RE.sub("", head) if "/*" in head else head
+
+
+def parse_imports(css: str) -> list[Import]:
+    """The sheet's ``@import`` rules, in order (only those a browser honours: at the top)."""
+    if "@import" not in css.lower():
+        return []
+    imports: list[Import] = []
+    for rule in tinycss2.parse_stylesheet(_top_imports(css), skip_comments=True):
+        if not isinstance(rule, css_ast.AtRule):
+            if isinstance(rule, css_ast.QualifiedRule):
+                break
+            continue
+        if rule.lower_at_keyword in ("charset", "layer"):
+            continue
+        if rule.lower_at_keyword != "import":
+            break
+        parsed = _import(rule.prelude)
+        if parsed is not None:
+            imports.append(parsed)
+    return imports
+
+
+def _import(prelude: list[css_ast.Node]) -> Import | None:
+    tokens = [t for t in prelude if t.type not in ("whitespace", "comment")]
+    if not tokens:
+        return None
+    first = tokens[0]
+    if isinstance(first, css_ast.StringToken | css_ast.URLToken):
+        url = first.value
+    elif isinstance(first, css_ast.FunctionBlock) and first.lower_name == "url":
+        strings = [t for t in first.arguments if isinstance(t, css_ast.StringToken)]
+        if not strings:
+            return None
+        url = strings[0].value
+    else:
+        return None
+    layer: str | None = None
+    supports: str | None = None
+    rest = tokens[1:]
+    if rest and isinstance(rest[0], css_ast.IdentToken) and rest[0].lower_value == "layer":
+        layer, rest = "", rest[1:]
+    elif rest and isinstance(rest[0], css_ast.FunctionBlock) and rest[0].lower_name == "layer":
+        layer, rest = tinycss2.serialize(rest[0].arguments).strip(), rest[1:]
+    if rest and isinstance(rest[0], css_ast.FunctionBlock) and rest[0].lower_name == "supports":
+        supports, rest = tinycss2.serialize(rest[0].arguments).strip(), rest[1:]
+    media = " ".join(tinycss2.serialize([t]) for t in rest).strip()
+    return Import(url.strip(), media, supports, layer)
+
+
+def base_url(html: str, page_url: str | None) -> str | None:
+    """The address the page's relative links resolve against (``<base href>`` first)."""
+    for tag in _BASE_RE.findall(html):
+        href = _attributes(tag).get("href", "").strip()
+        if href:
+            return urljoin(page_url or "", href) if page_url else href
+    return page_url
+
+
+def linked_sheets(html: str, page_url: str | None) -> list[str]:
+    """Absolute addresses of the sheets a page links or imports from a ``<style>`` block,
+    in document order (a sheet's own imports are found by :func:`parse_imports`)."""
+    base = base_url(html, page_url)
+    found: list[str] = []
+    for tag in _LINK_RE.findall(html):
+        attributes = _attributes(tag)
+        href = attributes.get("href", "").strip()
+        if href and is_stylesheet_link(attributes.get("rel")):
+            found.append(urljoin(base or "", href))
+    for block in _STYLE_RE.findall(html):
+        found += [urljoin(base or "", item.url) for item in parse_imports(block)]
+    return list(dict.fromkeys(url for url in found if url))

@@ -32,6 +32,7 @@ from sleuth.documents import (
     is_document,
     is_pdf,
     media_type,
+    sniff,
 )
 from sleuth.documents import read as read_document
 from sleuth.errors import (
@@ -46,11 +47,14 @@ from sleuth.errors import (
     Remedy,
     RenderUnavailable,
     SleuthError,
+    StylesUnread,
     TooLarge,
     UnsupportedType,
     UsageError,
 )
 from sleuth.extract import Extraction
+from sleuth.extract.decode import decode
+from sleuth.extract.styles import Styles
 from sleuth.log import Stopwatch, event
 from sleuth.net import Guard, SystemResolver, canonical_url, deadline, make_client
 from sleuth.net.body import read_body
@@ -59,16 +63,17 @@ from sleuth.net.resolve import Resolver
 from sleuth.pages.paging import page_text
 from sleuth.pages.result import ErrorInfo, FetchResult, Outcome, utc_now
 from sleuth.pages.robots import RobotsChecker, robots_url
+from sleuth.pages.stylesheets import INERT, SheetReader
 
 OutputFormat = Literal["text", "markdown", "html"]
 RenderMode = Literal["auto", "always", "never"]
 
 # Web pages, PDFs and the text family (sleuth.documents); a generic type is sniffed.
 ACCEPTED_TYPES = tuple(sorted(READABLE_TYPES - {""}))
+# What a browser asks for, no more: a site that answers agents with a text of their own
+# (text/markdown) must not hand a model what no reader of the page sees.
 ACCEPT_HEADER = (
-    "text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.8,text/plain;q=0.8,"
-    "text/markdown;q=0.7,application/json;q=0.6,application/xml;q=0.6,text/*;q=0.5,"
-    "*/*;q=0.1"
+    "text/html,application/xhtml+xml,application/xml;q=0.9,application/pdf;q=0.8,*/*;q=0.1"
 )
 _RENDERED_IN_VAIN = "the browser rendered the page and it still shows no readable text"
 _EXTRACTION_ERRORS: dict[str, type[SleuthError]] = {
@@ -142,12 +147,21 @@ class _Document:
 
 
 async def _extract(
-    document: _Document, output: OutputFormat, settings: Settings | None = None
+    document: _Document,
+    output: OutputFormat,
+    settings: Settings | None = None,
+    styles: Styles | None = None,
 ) -> Extraction:
     """Extraction is CPU work: off the event loop, so deadlines and other fetches keep running.
 
-    Pages go to the HTML extractor, PDFs and text files to :mod:`sleuth.documents`.
+    Pages go to the HTML extractor, PDFs and text files to :mod:`sleuth.documents`. A
+    rendered page carries the browser's own verdict on what it hides.
     """
+    judged_by = None
+    if document.rendered:
+        from sleuth.render import HIDDEN_MARK
+
+        judged_by = HIDDEN_MARK
     return await asyncio.to_thread(
         read_document,
         document.body,
@@ -157,7 +171,14 @@ async def _extract(
         max_pages=settings.max_document_pages if settings else 200,
         timeout=settings.document_timeout if settings else 10.0,
         links=True,
+        styles=styles,
+        judged_by=judged_by,
     )
+
+
+def _styles_unknown(styles: Styles) -> bool:
+    """A sheet went unread for a reason a browser would not share (not a 404)."""
+    return any(item["reason"] not in INERT for item in styles.unread)
 
 
 class _RobotsGate:
@@ -392,6 +413,7 @@ class Fetcher:
         robots: _RobotsGate | None,
     ) -> tuple[FetchResult, tuple[str, ...]]:
         """The network half of the path; ``url`` has been admitted. Returns the hops too."""
+        clock = Stopwatch()
         document: _Document | None = None
         extraction: Extraction | None = None
         try:
@@ -402,7 +424,17 @@ class Fetcher:
                     await robots.check(document.final_url)
             else:
                 document = await self._download(url, robots)
-            extraction = await _extract(document, output, self.settings)
+            styles = await self._stylesheets(document, robots, clock)
+            extraction = await _extract(document, output, self.settings, styles)
+            if styles is not None and _styles_unknown(styles):
+                document, extraction = await self._judge_in_browser(
+                    url,
+                    output=output,
+                    mode=mode,
+                    document=document,
+                    extraction=extraction,
+                    robots=robots,
+                )
             if (
                 mode == "auto"
                 and extraction.outcome in ("js_required", "empty_extraction")
@@ -528,6 +560,62 @@ class Fetcher:
             if len(body) > settings.max_bytes:
                 raise TooLarge(f"{url} sent more than {settings.max_bytes} bytes", url=url)
         return await _checked(url, _Document(body, content_type, str(response.url), status))
+
+    async def _stylesheets(
+        self, document: _Document, robots: _RobotsGate | None, clock: Stopwatch
+    ) -> Styles | None:
+        """The sheets a downloaded HTML page links, read for this caller (see
+        :mod:`.stylesheets`), within the stylesheet timeout and the fetch deadline."""
+        if document.rendered or sniff(document.body, document.content_type) != "html":
+            return None
+        html = decode(document.body, document.content_type)
+        lowered = html.lower()
+        if "stylesheet" not in lowered and "@import" not in lowered:
+            return None
+
+        async def admit(sheet: str) -> None:
+            await self._admit(sheet, robots)
+
+        left = self.settings.fetch_deadline - clock.ms / 1000
+        seconds = min(self.settings.styles.stylesheet_timeout, left)
+        reader = SheetReader(self.settings, self._client, self.cache, admit)
+        return await reader.read(html, document.final_url, seconds)
+
+    async def _judge_in_browser(
+        self,
+        url: str,
+        *,
+        output: OutputFormat,
+        mode: RenderMode,
+        document: _Document,
+        extraction: Extraction,
+        robots: _RobotsGate | None,
+    ) -> tuple[_Document, Extraction]:
+        """A sheet that could not be read may hide anything: the browser judges the page
+        when it may; otherwise strict visibility refuses it, or the static reading stands
+        with the unread sheets listed."""
+        if mode != "never":
+            try:
+                rendered = await _checked(url, await self._render(url))
+                if robots and rendered.final_url != url:
+                    await robots.check(rendered.final_url)
+            except RenderUnavailable as exc:
+                event("render_unavailable", url=url, error=exc.message)
+            except SleuthError as exc:
+                event("render_failed", url=url, error=exc.code)
+            else:
+                judged = await _extract(rendered, output, self.settings)
+                if judged.outcome == "ok" or extraction.outcome != "ok":
+                    return rendered, judged
+        if self.settings.styles.strict_visibility:
+            unread = ", ".join(
+                f"{item['url']} ({item['reason']})"
+                for item in extraction.metadata.get("styles_unread", [])
+            )
+            raise StylesUnread(
+                f"{url}: what the page hides is unknown; unread style sheets: {unread}", url=url
+            )
+        return document, extraction
 
     async def _render_fallback(
         self,

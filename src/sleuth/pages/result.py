@@ -34,6 +34,7 @@ class Outcome(StrEnum):
     ENCRYPTED = "encrypted"
     CORRUPT_DOCUMENT = "corrupt_document"
     NO_TEXT_LAYER = "no_text_layer"
+    STYLES_UNREAD = "styles_unread"  # strict visibility: a sheet of the page was unread
     OUT_OF_SCOPE = "out_of_scope"  # a crawl's page that redirects outside its scope
 
 

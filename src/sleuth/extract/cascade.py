@@ -1,0 +1,847 @@
+"""The page's style sheets cascaded as a browser does, for the properties that decide
+whether a reader sees an element.
+
+``.note{display:none}`` in a ``<style>`` block or a linked sheet hides
+``<p class="note">`` as surely as an inline style does. This module reads every sheet
+of the page (``<style>`` anywhere, ``<link rel=stylesheet>``, ``@import`` four deep),
+decides each at-rule for one desktop screen (see ``conditions``), matches selectors
+with cssselect (compiled to XPath and run by lxml: every static selector, combinators,
+attributes, structural pseudo-classes, ``:not``, ``:is``, ``:where``, ``:has``; dynamic
+ones such as ``:hover`` never match), and cascades the winners (importance, the style
+attribute, ``@layer`` order, specificity, source order) into each affected element's
+``style`` attribute, where ``sanitize`` judges them with the same reader it uses for
+inline styles. The ``hidden`` attribute is the user agent's ``display:none``: an author
+rule that sets ``display`` shows the element again, as in a browser.
+
+Only what can matter is compiled: rules whose declarations can hide (``display:none``,
+a tiny size, a colour a reader cannot see, ...) are matched first; rules that may show
+an element again, or give it the background its text is judged against, are matched
+only when they name a class, id or tag of an element the first pass found. A rule
+whose last compound names a class, id or tag the page lacks is never compiled, so a
+framework's thousands of rules cost a set lookup each. Parsed sheets are cached by
+their text: a site's pages share them.
+
+Where a condition has no single answer for that reader (a container query, an unknown
+pseudo-class), a declaration that hides applies and one that shows does not.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import cast
+from urllib.parse import urljoin
+
+from cssselect import HTMLTranslator, SelectorError, parse
+from cssselect.parser import CombinedSelector, Function, Pseudo, Tree
+from cssselect.xpath import ExpressionError, XPathExpr
+from lxml import etree
+
+from sleuth.extract.conditions import Truth, media_matches, supports_matches
+from sleuth.extract.css import weighted_declarations
+from sleuth.extract.styles import MAX_IMPORT_DEPTH, Styles, is_stylesheet_link, parse_imports
+
+# The properties through which a style hides an element, shows it again, or gives its
+# text the colour and background it is judged by.
+RELEVANT = frozenset(
+    (
+        *("display", "visibility", "opacity", "content-visibility", "filter", "zoom"),
+        *("font-size", "font", "color", "-webkit-text-fill-color", "background"),
+        *("background-color", "background-image", "background-clip"),
+        *("-webkit-background-clip", "left", "right", "top", "inset"),
+        *("inset-inline-start", "inset-block-start", "margin", "margin-left"),
+        *("margin-top", "margin-inline-start", "margin-block-start", "text-indent"),
+        *("clip", "clip-path", "height", "max-height", "width", "max-width"),
+        *("overflow", "transform", "scale", "translate", "backface-visibility"),
+        *("padding", "padding-top", "padding-bottom", "padding-left", "padding-right"),
+    )
+)
+# Inherited properties a descendant of a hidden element may set to be seen again.
+_RESHOWING = frozenset(("visibility", "font-size", "font", "color", "-webkit-text-fill-color"))
+_BACKGROUND = frozenset(("background", "background-color", "background-image"))
+# Declarations that may hide, found without parsing: every value that can hide is
+# matched (a light or see-through colour by its look, judged exactly once parsed). Each
+# pattern starts with a literal, so it runs over a lower-cased sheet at C speed.
+_MAY_HIDE = tuple(
+    re.compile(pattern)
+    for pattern in (
+        r"display\s*:\s*none",
+        r"visibility\s*:\s*(?:hidden|collapse)",
+        r"opacity\s*:\s*(?:[+-]?0*\.0|0+\s*(?:[;}!%]|$)|-|calc|var)",
+        r"zoom\s*:\s*(?:0*\.0|0?\.0|-)",
+        r"filter\s*:[^;}]*opacity",
+        r"font-size\s*:\s*(?:0|0?\.\d+)[a-z%]*\s*(?:[;}!]|$)",
+        r"font\s*:[^;}]*(?<![\w.#-])(?:0|0?\.\d+)[a-z%]*\s*/",
+        r"color(?<!-color)\s*:\s*(?:#[ef]|white|transparent|rgba?\(\s*2[3-5]\d"
+        r"|rgba?\([^)]*[,/]\s*(?:0|0?\.0\d*)\s*\)|hsla?\(|hwb|lab|lch|oklab|oklch|color\("
+        r"|[a-z]*(?:white|snow|ivory|azure|cream|honeydew|linen|blush|shell|lace|smoke))",
+        r"fill-color\s*:",
+        *(
+            name
+            + r"[\w-]*\s*:[^;}]*(?:-\s*(?:\d{3}|\d*\.?\d+e|\d+(?:\.\d+)?v)|calc|min\(|max\(|clamp)"
+            for name in ("left", "right", "top", "bottom", "inset", "margin", "indent")
+        ),
+        r"height\s*:\s*(?:0|1px|0?\.\d+|-|calc|min\(|max\(|clamp)",
+        r"width\s*:\s*(?:0|1px|0?\.\d+|-|calc|min\(|max\(|clamp)",
+        r"clip\s*:\s*rect",
+        r"clip-path\s*:",
+        r"transform\s*:[^;}]*(?:matrix|rotate[xy]|scale\w*\(\s*(?:[^)]*[,\s])?[-+]?0*(?:\.0\d*)?"
+        r"\s*[,)]|translate\w*\([^)]*-\s*(?:\d{3}|\d*\.?\d+e|\d+(?:\.\d+)?v))",
+        r"scale\s*:",
+        r"translate\s*:",
+        r"\\",
+    )
+)
+
+
+def _hiding_positions(css: str) -> list[int]:
+    """Where a declaration that may hide stands in ``css``, in order."""
+    lower = css.lower()
+    return sorted(match.start() for pattern in _MAY_HIDE for match in pattern.finditer(lower))
+
+
+_COMMENT_RE = re.compile(r"/\*.*?(?:\*/|\Z)", re.DOTALL)
+# Braces outside strings: the structure of a sheet, read at C speed.
+_STRUCTURE_RE = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[{}]""")
+_BRACES_RE = re.compile(r"[{}]")
+# The last compound of a selector, for the cheap test of whether a page can match it.
+_LAST_COMPOUND_RE = re.compile(r"(?:^|[\s>+~])((?:[\w*-]|\\.)*(?:[.#:](?:[\w-]|\\.)+)*)\s*$")
+_KEY_PART_RE = re.compile(r"([.#:]?)((?:[\w*-]|\\.)+)")
+_ESCAPE_RE = re.compile(r"\\(?:([0-9a-fA-F]{1,6}) ?|(.))")
+# At-rules whose blocks hold no style rules for the page (fonts, animations, pages).
+# At-rules a reader's screen cannot decide: hiding applies inside them, showing does not.
+_UNDECIDED_AT_RULES = frozenset(("container", "scope", "document"))
+# More CSS than this in one page is a framework's, not an author's: the rest is unread.
+MAX_CSS = 8_000_000
+_INFINITY = 1 << 30
+
+
+Judge = Callable[[str, str], bool]
+
+
+@dataclass(frozen=True)
+class Declaration:
+    prop: str
+    value: str
+    important: bool
+    hides: bool  # whether it can make an element invisible
+
+
+@dataclass(frozen=True)
+class _Rule:
+    selectors: tuple[str, ...]
+    keys: tuple[str | None, ...]  # per selector: its last compound's id, class or tag
+    required: tuple[tuple[str, ...], ...]  # per selector: every class and id it names
+    content: str  # its own declarations, read only when the rule is matched
+    may_hide: bool  # a declaration that can hide is written in it (found at C speed)
+    certain: bool  # False: inside a condition with no single answer (hiding applies only)
+    layer: tuple[str, ...] | None  # None: not in a layer
+    order: int
+
+
+@lru_cache(maxsize=65536)
+def _declarations(content: str, certain: bool, judge: Judge) -> tuple[Declaration, ...]:
+    """A rule's declarations bearing on visibility (only those that hide, under a
+    condition with no single answer)."""
+    declared = (
+        Declaration(prop, value, important, judge(prop, value))
+        for prop, (value, important) in weighted_declarations(content).items()
+        if prop in RELEVANT
+    )
+    return tuple(d for d in declared if certain or d.hides)
+
+
+@dataclass(frozen=True)
+class _Sheet:
+    rules: tuple[_Rule, ...]
+    layers: tuple[tuple[str, ...], ...]  # the layers it names, in order of appearance
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """A rule of the page's cascade: where its sheet stands and under what conditions."""
+
+    rule: _Rule
+    certain: bool
+    layer: tuple[str, ...] | None
+    order: int
+    judge: Judge
+
+
+class _Translator(HTMLTranslator):
+    """cssselect's HTML translator, with the pseudo-classes it does not know decided: a
+    state a static page is never in (hovered, focused, targeted, open) is false; any
+    other (``:dir()``, ``:state()``) is ``unknown``, true for a rule that hides."""
+
+    _NEVER = frozenset(
+        (
+            *("hover", "focus", "focus-within", "focus-visible", "active", "target"),
+            *("target-within", "visited", "popover-open", "modal", "fullscreen"),
+            *("picture-in-picture", "playing", "paused", "seeking", "buffering"),
+            *("stalled", "muted", "volume-locked", "autofill", "-webkit-autofill"),
+            *("user-invalid", "user-valid", "open", "current", "past", "future"),
+            *("local-link", "has-slotted", "-webkit-any-link"),
+        )
+    )
+
+    def __init__(self, unknown: bool) -> None:
+        super().__init__()
+        self._unknown = "1" if unknown else "0"
+
+    def xpath_pseudo(self, pseudo: Pseudo) -> XPathExpr:
+        try:
+            return super().xpath_pseudo(pseudo)
+        except ExpressionError:
+            xpath = self.xpath(pseudo.selector)
+            if pseudo.ident.lower() == "any-link":
+                return xpath.add_condition("@href and (name() = 'a' or name() = 'area')")
+            if pseudo.ident.lower() == "defined":
+                return xpath.add_condition("1")
+            known = pseudo.ident.lower() in self._NEVER
+            return xpath.add_condition("0" if known else self._unknown)
+
+    def xpath_function(self, function: Function) -> XPathExpr:
+        try:
+            return super().xpath_function(function)
+        except ExpressionError:
+            return self.xpath(function.selector).add_condition(self._unknown)
+
+
+_TRANSLATORS = {True: _Translator(unknown=True), False: _Translator(unknown=False)}
+
+
+_AXES = {
+    " ": "ancestor::*",
+    ">": "parent::*",
+    "+": "preceding-sibling::*[1]",
+    "~": "preceding-sibling::*",
+}
+
+
+def _predicate(translator: _Translator, node: Tree) -> str | None:
+    """An XPath predicate true of the element a selector matches, read right to left
+    as a browser matches (the element, then its ancestors or siblings): one test per
+    element instead of the nested descendant scans a left-to-right path costs."""
+    parts = _reversed(translator, node)
+    if parts is None:
+        return None
+    own, relation, _ = parts
+    return f"({own}) and {relation}" if relation else own
+
+
+def _reversed(translator: _Translator, node: Tree) -> tuple[str, str | None, str | None] | None:
+    """The last compound's own test, the test of what stands left of it, and the
+    combinator between them."""
+    if not isinstance(node, CombinedSelector):
+        expression = translator.xpath(node)
+        if expression.path:
+            return None
+        tests = [] if expression.element == "*" else [f"self::{expression.element}"]
+        if expression.condition:
+            tests.append(f"({expression.condition})")
+        return " and ".join(tests) or "true()", None, None
+    right = _reversed(translator, node.subselector)
+    left = _reversed(translator, node.selector)
+    axis = _AXES.get(node.combinator)
+    if right is None or left is None or axis is None or right[1] is not None:
+        return None
+    left_own, left_relation, left_combinator = left
+    if node.combinator in (" ", "~") and left_combinator in (None, node.combinator):
+        # The nearest match on the axis is enough: anything left of a farther one
+        # stands left of the nearer one too. One step instead of a nested search.
+        step = f"{axis}[{left_own}][1]"
+        relation = f"{step}[{left_relation}]" if left_relation else step
+    else:
+        inner = f"({left_own}) and {left_relation}" if left_relation else left_own
+        relation = f"{axis}[{inner}]"
+    return right[0], relation, node.combinator
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    scan: etree.XPath  # every matching element of the document
+    test: etree.XPath | None  # [element] when the context element matches
+    specificity: tuple[int, int, int]
+
+
+@lru_cache(maxsize=16384)
+def _compiled(selector: str, hides: bool) -> _Compiled | None:
+    """A selector as XPath with its specificity, None when it targets no element (a
+    pseudo-element's box) or cannot be read."""
+    try:
+        parsed = parse(selector)
+        if len(parsed) != 1 or parsed[0].pseudo_element is not None:
+            return None
+        predicate = _predicate(_TRANSLATORS[hides], parsed[0].parsed_tree)
+        if predicate is None:  # (:is() of a complex selector) left to right, in one scan
+            scan = etree.XPath(_TRANSLATORS[hides].selector_to_xpath(parsed[0]))
+            return _Compiled(scan, None, parsed[0].specificity())
+        scan = etree.XPath(f"descendant-or-self::*[{predicate}]")
+        test = etree.XPath(f"self::*[{predicate}]")
+        return _Compiled(scan, test, parsed[0].specificity())
+    except (SelectorError, ExpressionError, etree.XPathError, RecursionError, ValueError):
+        return None
+
+
+def _unescape(text: str) -> str:
+    def one(match: re.Match[str]) -> str:
+        digits, char = match.groups()
+        if digits is None:
+            return str(char)
+        code = int(digits, 16)
+        return chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else "\ufffd"
+
+    return _ESCAPE_RE.sub(one, text) if "\\" in text else text
+
+
+@lru_cache(maxsize=65536)
+def _key(selector: str) -> str | None:
+    """The id (``#x``), class (``.x``) or tag its last compound needs, None when the
+    cheap reading cannot tell (a parenthesis or attribute there: always compiled)."""
+    match = _LAST_COMPOUND_RE.search(selector)
+    if match is None or not match.group(1):
+        return None
+    tag = klass = None
+    for prefix, name in _KEY_PART_RE.findall(match.group(1)):
+        if prefix == "#":
+            return "#" + _unescape(name)
+        if prefix == "." and klass is None:
+            klass = "." + _unescape(name)
+        elif not prefix and name != "*":
+            tag = name.lower()
+    return klass or tag
+
+
+_GROUPED_RE = re.compile(r"\([^()]*\)|\[[^\]]*\]")
+_NAMES_RE = re.compile(r"[.#](?:[\w-]|\\.)+")
+
+
+@lru_cache(maxsize=65536)
+def _required(selector: str) -> tuple[str, ...]:
+    """The classes and ids a selector needs the page to have, outside any ``:not()``
+    or ``:is()`` (which may match without them)."""
+    bare = selector
+    while "(" in bare or "[" in bare:
+        stripped = _GROUPED_RE.sub("", bare)
+        if stripped == bare:
+            return ()
+        bare = stripped
+    return tuple(_unescape(name) for name in _NAMES_RE.findall(bare))
+
+
+def _split_selectors(prelude: str) -> list[str]:
+    if "(" not in prelude and "[" not in prelude:
+        return [part.strip() for part in prelude.split(",") if part.strip()]
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(prelude):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(prelude[start:index].strip())
+            start = index + 1
+    parts.append(prelude[start:].strip())
+    return [part for part in parts if part]
+
+
+def _nest(parents: list[str], child: str) -> list[str]:
+    """A nested rule's selectors resolved against each of its parent rule's (CSS
+    nesting; one selector per parent, as ``:is()`` of complex selectors would give)."""
+    if not parents:
+        return [child]
+    if "&" in child:
+        return [child.replace("&", parent) for parent in parents]
+    return [f"{parent} {child}" for parent in parents]
+
+
+@dataclass
+class _Block:
+    prelude_start: int
+    open: int
+    close: int
+    parent: int  # index of the enclosing block, -1 at the top
+
+
+def _structure(css: str) -> list[_Block]:
+    """Every block of a sheet with its prelude and parent, from the braces alone (an
+    unclosed block ends with the sheet, a stray ``}`` is ignored: CSS error recovery)."""
+    blocks: list[_Block] = []
+    stack: list[int] = []
+    boundary = 0
+    pattern = _STRUCTURE_RE if '"' in css or "'" in css else _BRACES_RE
+    for match in pattern.finditer(css):
+        token = match.group()
+        if token == "{":
+            start = max(boundary, css.rfind(";", boundary, match.start()) + 1)
+            parent = stack[-1] if stack else -1
+            blocks.append(_Block(start, match.start(), len(css), parent))
+            stack.append(len(blocks) - 1)
+            boundary = match.end()
+        elif token == "}":
+            if stack:
+                blocks[stack.pop()].close = match.start()
+            boundary = match.end()
+    return blocks
+
+
+def _own_content(css: str, block: _Block, children: list[_Block]) -> str:
+    """A block's own declarations, without the rules nested in it."""
+    if not children:
+        return css[block.open + 1 : block.close]
+    parts, position = [], block.open + 1
+    for child in children:
+        parts.append(css[position : child.prelude_start])
+        position = child.close + 1
+    parts.append(css[position : block.close])
+    return ";".join(parts)
+
+
+def _at_rule(prelude: str) -> tuple[str, str]:
+    name = prelude[1:].partition(" ")[0]
+    name = name.split("(")[0] if "(" in name else name
+    return name.strip().lower(), prelude[1 + len(name) :].strip()
+
+
+@lru_cache(maxsize=256)
+def _parse_sheet(css: str, judge: Judge) -> _Sheet:
+    """The rules of a sheet that set a property bearing on visibility, with the
+    conditions and layer each stands in, and the layers the sheet names in order."""
+    if "/*" in css:
+        css = _COMMENT_RE.sub("", css)
+    css = css[:MAX_CSS]
+    blocks = _structure(css)
+    hide_positions = _hiding_positions(css)
+    children: dict[int, list[_Block]] = defaultdict(list)
+    for block in blocks:
+        if block.parent >= 0:
+            children[block.parent].append(block)
+    layers: list[tuple[str, ...]] = []
+    rules: list[_Rule] = []
+    # Per block: (condition, layer path, selectors of enclosing style rules), from its parent.
+    context: list[tuple[Truth, tuple[str, ...] | None, list[str]] | None] = []
+    anonymous = 0
+    statements = _layer_statements(css)
+    positions = [position for position, _ in statements]
+    for index, block in enumerate(blocks):
+        inherited = context[block.parent] if block.parent >= 0 else (True, None, [])
+        if inherited is None or inherited[0] is False:
+            context.append(None)
+            continue
+        truth, layer, parents = inherited
+        for _, named in statements[: bisect_right(positions, block.open)]:
+            if named not in layers:  # "@layer a, b;" before this block
+                layers.append(named)
+        prelude = css[block.prelude_start : block.open].strip()
+        selectors: list[str] = []
+        if prelude.startswith("@"):
+            name, condition = _at_rule(prelude)
+            if name == "media":
+                truth = _and(truth, media_matches(condition))
+            elif name == "supports":
+                truth = _and(truth, supports_matches(condition))
+            elif name == "layer":
+                anonymous += 1
+                step = condition.strip() or f"\x00{anonymous}"
+                layer = (*(layer or ()), *step.split("."))
+                layers.append(layer)
+            elif name in _UNDECIDED_AT_RULES:
+                truth = _and(truth, None)
+            else:  # @font-face, @keyframes ... and unknown at-rules hold no page rules
+                context.append(None)
+                continue
+            context.append((truth, layer, parents))
+            if truth is False or not parents:
+                continue
+            selectors = parents  # declarations in an at-rule nested in a style rule
+        else:
+            selectors = [n for s in _split_selectors(prelude) for n in _nest(parents, s)]
+            context.append((truth, layer, selectors))
+        content = _own_content(css, block, children.get(index, []))
+        if not selectors:
+            continue
+        first = bisect_right(hide_positions, block.open)
+        may_hide = first < len(hide_positions) and hide_positions[first] < block.close
+        if truth is None and not may_hide:
+            continue  # no single answer: only what hides applies
+        keys = tuple(_key(s) for s in selectors)
+        required = tuple(_required(s) for s in selectors)
+        rules.append(
+            _Rule(
+                tuple(selectors),
+                keys,
+                required,
+                content,
+                may_hide,
+                truth is True,
+                layer,
+                len(rules),
+            )
+        )
+    for _, named in statements:
+        if named not in layers:
+            layers.append(named)
+    return _Sheet(tuple(rules), tuple(layers))
+
+
+_LAYER_STATEMENT_RE = re.compile(r"@layer\s+([^{};]+);", re.IGNORECASE)
+
+
+def _layer_statements(css: str) -> list[tuple[int, tuple[str, ...]]]:
+    """``@layer a, b.c;``: layers declared (ordered) before any rule uses them."""
+    if "@layer" not in css:
+        return []
+    return [
+        (match.start(), tuple(name.strip().split(".")))
+        for match in _LAYER_STATEMENT_RE.finditer(css)
+        for name in match.group(1).split(",")
+        if name.strip()
+    ]
+
+
+def _and(a: Truth, b: Truth) -> Truth:
+    if a is False or b is False:
+        return False
+    return None if a is None or b is None else True
+
+
+class _Page:
+    """The page's sheets in cascade order."""
+
+    def __init__(self, styles: Styles | None, judge: Judge) -> None:
+        self.styles = styles
+        self.judge = judge
+        self.placed: list[_Placed] = []
+        self.layer_order: list[tuple[str, ...]] = []
+
+    def add_text(
+        self,
+        css: str,
+        base: str | None,
+        truth: Truth,
+        layer: tuple[str, ...] | None,
+        depth: int = 0,
+    ) -> None:
+        for item in parse_imports(css):
+            self._add_import(
+                item.url,
+                media=item.media,
+                supports=item.supports,
+                named=item.layer,
+                base=base,
+                truth=truth,
+                layer=layer,
+                depth=depth,
+            )
+        sheet = _parse_sheet(css, self.judge)
+        for named in sheet.layers:
+            self._declare((*(layer or ()), *named))
+        for rule in sheet.rules:
+            rule_layer = layer if rule.layer is None else (*(layer or ()), *rule.layer)
+            certain = truth is True and rule.certain
+            self.placed.append(_Placed(rule, certain, rule_layer, len(self.placed), self.judge))
+
+    def _add_import(
+        self,
+        href: str,
+        *,
+        media: str,
+        supports: str | None,
+        named: str | None,
+        base: str | None,
+        truth: Truth,
+        layer: tuple[str, ...] | None,
+        depth: int,
+    ) -> None:
+        if self.styles is None or depth >= MAX_IMPORT_DEPTH:
+            return
+        condition = _and(truth, media_matches(media))
+        if supports is not None:
+            condition = _and(condition, supports_matches(supports))
+        if condition is False:
+            return
+        if named is not None:
+            layer = (*(layer or ()), named or f"\x00import{len(self.placed)}")
+            self._declare(layer)
+        url = urljoin(base or "", href)
+        text = self.styles.load(url)
+        if text is not None:
+            self.add_text(text, url, condition, layer, depth + 1)
+
+    def _declare(self, layer: tuple[str, ...]) -> None:
+        for length in range(1, len(layer) + 1):
+            if layer[:length] not in self.layer_order:
+                self.layer_order.append(layer[:length])
+
+    def layer_rank(self, layer: tuple[str, ...] | None) -> tuple[int, ...]:
+        """Where a layer stands: a sublayer before its parent's own rules, every layer
+        before the rules in none (for normal declarations)."""
+        if layer is None:
+            return (_INFINITY,)
+        rank = []
+        for length in range(1, len(layer) + 1):
+            prefix = layer[:length]
+            siblings = [
+                named
+                for named in self.layer_order
+                if len(named) == length and named[:-1] == prefix[:-1]
+            ]
+            rank.append(siblings.index(prefix) if prefix in siblings else _INFINITY - 1)
+        return (*rank, _INFINITY)
+
+
+def _sheets(root: etree._Element, page: _Page) -> None:
+    """The page's ``<style>`` blocks and linked sheets in document order."""
+    styles = page.styles
+    base = styles.base if styles is not None else None
+    for element in root.iter("style", "link"):
+        media = element.get("media") or ""
+        truth = media_matches(media) if media else True
+        if truth is False:
+            continue
+        if element.tag == "style":
+            if element.text:
+                page.add_text(element.text, base, truth, None)
+            continue
+        href = (element.get("href") or "").strip()
+        if styles is None or not href or not is_stylesheet_link(element.get("rel")):
+            continue
+        url = urljoin(base or "", href)
+        text = styles.load(url)
+        if text is not None:
+            page.add_text(text, url, truth, None)
+
+
+def _index(elements: Iterable[etree._Element]) -> dict[str, list[etree._Element]]:
+    """Elements by tag, ``.class`` and ``#id``."""
+    index: dict[str, list[etree._Element]] = defaultdict(list)
+    for element in elements:
+        index[str(element.tag)].append(element)
+        classes = element.get("class")
+        if classes:
+            for name in set(classes.split()):
+                index["." + name].append(element)
+        ident = element.get("id")
+        if ident:
+            index["#" + ident].append(element)
+    return index
+
+
+def _keys_of(elements: Iterable[etree._Element]) -> set[str]:
+    keys: set[str] = set()
+    for element in elements:
+        keys.add(str(element.tag))
+        classes = element.get("class")
+        if classes:
+            keys.update("." + name for name in classes.split())
+        ident = element.get("id")
+        if ident:
+            keys.add("#" + ident)
+    return keys
+
+
+_Match = tuple[_Placed, tuple[int, int, int]]
+# A selector whose last compound few elements have is tested on each of them; one that
+# many have is matched in one scan of the document.
+_FEW = 48
+
+
+def _match(
+    root: etree._Element,
+    placed: Iterable[_Placed],
+    index: dict[str, list[etree._Element]],
+    hiding: bool,
+    within: set[etree._Element] | None = None,
+) -> Iterator[tuple[etree._Element, _Match]]:
+    """Each element a rule's selector matches (only those of ``within`` when given),
+    skipping a selector whose last compound no such element has."""
+    local = _index(within) if within is not None else index
+    for item in placed:
+        rule = item.rule
+        for selector, key, needed in zip(rule.selectors, rule.keys, rule.required, strict=True):
+            if key is not None and key not in local:
+                continue
+            if any(name not in index for name in needed):
+                continue
+            compiled = _compiled(selector, hiding)
+            if compiled is None:
+                continue
+            if key is not None:
+                candidates: list[etree._Element] | None = local[key]
+            else:
+                candidates = list(within) if within is not None else None
+            test = compiled.test
+            try:
+                if (
+                    candidates is not None
+                    and test is not None
+                    and (within is not None or len(candidates) <= _FEW)
+                ):
+                    found = [e for e in candidates if test(e)]
+                else:
+                    found = cast("list[etree._Element]", compiled.scan(root))
+                    if within is not None:
+                        found = [e for e in found if e in within]
+            except etree.XPathError:
+                continue
+            for element in found:
+                yield element, (item, compiled.specificity)
+
+
+_WITH_STYLE = etree.XPath("//*[@style]")
+_WITH_HIDDEN = etree.XPath("//*[@hidden]")
+
+
+_OFFSETS = frozenset(
+    (
+        *("left", "right", "top", "inset", "inset-inline-start", "inset-block-start"),
+        *("margin", "margin-left", "margin-top", "margin-inline-start"),
+        *("margin-block-start", "text-indent"),
+    )
+)
+_SIZES = frozenset(("height", "max-height", "width", "max-width", "overflow", "padding"))
+_PADDINGS = frozenset(("padding-top", "padding-bottom", "padding-left", "padding-right"))
+_COLOURS = frozenset(
+    ("color", "-webkit-text-fill-color", "background-clip", "-webkit-background-clip")
+)
+# The properties that decide whether a hiding declaration of one property holds: the
+# rules that set them are the ones that may show the element again.
+_GROUPS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("opacity", "filter"), frozenset(("opacity", "filter"))),
+    **dict.fromkeys(("font-size", "font"), frozenset(("font-size", "font"))),
+    **dict.fromkeys(_COLOURS, _COLOURS | _BACKGROUND),
+    **dict.fromkeys(_OFFSETS, _OFFSETS),
+    **dict.fromkeys(("clip", "clip-path"), frozenset(("clip", "clip-path"))),
+    **dict.fromkeys(
+        ("transform", "scale", "translate", "backface-visibility"),
+        frozenset(("transform", "scale", "translate", "backface-visibility")),
+    ),
+    **dict.fromkeys(_SIZES | _PADDINGS, _SIZES | _PADDINGS),
+}
+
+
+def _group(prop: str) -> frozenset[str]:
+    return _GROUPS.get(prop, frozenset((prop,)))
+
+
+def apply(root: etree._Element, styles: Styles | None, judge: Judge) -> None:
+    """Write into each element's ``style`` the declarations bearing on visibility that
+    the cascade of the page's sheets gives it (``judge(prop, value)``: whether one
+    declaration alone can hide, see ``sanitize.declaration_hides``)."""
+    page = _Page(styles, judge)
+    _sheets(root, page)
+    if not page.placed:
+        return
+    index = _index(root.iter(etree.Element))
+    hiding = [
+        p for p in page.placed if p.rule.may_hide and any(d.hides for d in _rule_declarations(p))
+    ]
+    matched: dict[etree._Element, list[_Match]] = defaultdict(list)
+    # What may hide each element, and whether only its own style says so (then only an
+    # !important rule can undo it): from the rules that matched, its own style, the
+    # hidden attribute (the user agent's display:none, which any author rule undoes).
+    hidden_by: dict[etree._Element, dict[str, bool]] = defaultdict(dict)
+    for element, found in _match(root, hiding, index, hiding=True):
+        matched[element].append(found)
+        for d in _rule_declarations(found[0]):
+            if d.hides:
+                hidden_by[element][d.prop] = False
+    for element in cast("list[etree._Element]", _WITH_STYLE(root)):
+        css = weighted_declarations(element.get("style") or "")
+        for prop, (value, important) in css.items():
+            if prop in RELEVANT and judge(prop, value):
+                if important:  # nothing in a sheet undoes it
+                    continue
+                hidden_by[element].setdefault(prop, True)
+    for element in cast("list[etree._Element]", _WITH_HIDDEN(root)):
+        hidden_by[element]["display"] = False
+    # The rules that may show them again: those setting a property that decides, on
+    # the element; the same inherited property (visibility, size, colour) on a
+    # descendant; the background a colour is judged against, on an ancestor.
+    scopes: dict[etree._Element, set[str]] = defaultdict(set)
+    wanted: dict[tuple[frozenset[str], bool], set[etree._Element]] = defaultdict(set)
+    for element, props in hidden_by.items():
+        for prop, inline_only in props.items():
+            group = _group(prop)
+            scopes[element].update(group)
+            wanted[group, inline_only].add(element)
+            if prop in _RESHOWING:
+                inherited = _group(prop) & _RESHOWING
+                for descendant in element.iterdescendants(etree.Element):
+                    scopes[descendant].update(inherited)
+                    wanted[inherited, False].add(descendant)
+            if prop in _COLOURS:
+                for ancestor in element.iterancestors():
+                    scopes[ancestor].update(_BACKGROUND)
+                    wanted[_BACKGROUND, False].add(ancestor)
+    hiding_ids = {id(p) for p in hiding}
+    by_key: dict[str | None, list[_Placed]] = defaultdict(list)
+    for p in page.placed:
+        if id(p) not in hiding_ids:
+            for key in set(p.rule.keys):
+                by_key[key].append(p)
+    for (group, important_only), elements in wanted.items():
+        keys = _keys_of(elements)
+        candidates = {id(p): p for key in (*keys, None) for p in by_key.get(key, ())}
+        rules = [
+            p
+            for p in sorted(candidates.values(), key=lambda p: p.order)
+            if (any(prop in p.rule.content for prop in group) or "\\" in p.rule.content)
+            and any(
+                d.prop in group and (d.important or not important_only)
+                for d in _rule_declarations(p)
+            )
+        ]
+        if not rules:
+            continue
+        for element, found in _match(root, rules, index, hiding=False, within=elements):
+            if found not in matched[element]:
+                matched[element].append(found)
+    for element, found_rules in matched.items():
+        _write(element, found_rules, page, frozenset(scopes.get(element, ())))
+
+
+def _rule_declarations(placed: _Placed) -> tuple[Declaration, ...]:
+    return _declarations(placed.rule.content, placed.certain, placed.judge)
+
+
+def _write(
+    element: etree._Element,
+    found: list[_Match],
+    page: _Page,
+    scope: frozenset[str],
+) -> None:
+    """Cascade the matched rules and the element's own style, and write the winners."""
+    inline = weighted_declarations(element.get("style") or "")
+    winners: dict[str, tuple[tuple[object, ...], str, bool]] = {}
+    for prop, (value, important) in inline.items():
+        winners[prop] = ((important, 1), value, True)
+    for placed, specificity in found:
+        for declaration in _rule_declarations(placed):
+            if declaration.prop not in scope:
+                continue
+            if not placed.certain and not declaration.hides:
+                continue
+            rank = page.layer_rank(placed.layer)
+            if declaration.important:
+                rank = tuple(-part for part in rank)
+            weight = (declaration.important, 0, rank, specificity, placed.order)
+            current = winners.get(declaration.prop)
+            if current is None or weight > current[0]:
+                winners[declaration.prop] = (weight, declaration.value, False)
+    author_display = winners.get("display")
+    hidden = element.get("hidden")
+    if (
+        hidden is not None
+        and hidden.strip().lower() != "until-found"
+        and author_display is not None
+        and author_display[1] != "none"
+    ):
+        del element.attrib["hidden"]  # the user agent's display:none, overridden
+    if all(from_inline for _, _, from_inline in winners.values()):
+        return
+    element.set("style", "; ".join(f"{prop}:{value}" for prop, (_, value, _) in winners.items()))
