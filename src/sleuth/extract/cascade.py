@@ -33,11 +33,11 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import cast
+from typing import ClassVar, cast
 from urllib.parse import urljoin
 
 from cssselect import HTMLTranslator, SelectorError, parse
-from cssselect.parser import CombinedSelector, Function, Pseudo, Tree
+from cssselect.parser import CombinedSelector, Function, Pseudo, Relation, Tree
 from cssselect.xpath import ExpressionError, XPathExpr
 from lxml import etree
 
@@ -203,6 +203,23 @@ class _Translator(HTMLTranslator):
                 return xpath.add_condition("1")
             known = pseudo.ident.lower() in self._NEVER
             return xpath.add_condition("0" if known else self._unknown)
+
+    _HAS_AXES: ClassVar[dict[str, str]] = {
+        " ": "descendant::*",
+        ">": "child::*",
+        "+": "following-sibling::*[1]",
+        "~": "following-sibling::*",
+    }
+
+    def xpath_relation(self, relation: Relation) -> XPathExpr:
+        """``:has()``, which cssselect translates wrongly for a compound argument
+        (``:has(> p.note)`` puts ``.note`` on the anchor)."""
+        xpath = self.xpath(relation.selector)
+        inner = _predicate(self, relation.subselector.parsed_tree)
+        axis = self._HAS_AXES.get(str(relation.combinator.value))
+        if inner is None or axis is None:
+            return xpath.add_condition(self._unknown)
+        return xpath.add_condition(f"{axis}[{inner}]")
 
     def xpath_function(self, function: Function) -> XPathExpr:
         try:
