@@ -135,7 +135,6 @@ class Declaration:
 class _Rule:
     selectors: tuple[str, ...]
     keys: tuple[str | None, ...]  # per selector: its last compound's id, class or tag
-    required: tuple[tuple[str, ...], ...]  # per selector: every class and id it names
     content: str  # its own declarations, read only when the rule is matched
     may_hide: bool  # a declaration that can hide is written in it (found at C speed)
     certain: bool  # False: inside a condition with no single answer (hiding applies only)
@@ -159,6 +158,18 @@ def _declarations(content: str, certain: bool, judge: Judge) -> tuple[Declaratio
 class _Sheet:
     rules: tuple[_Rule, ...]
     layers: tuple[tuple[str, ...], ...]  # the layers it names, in order of appearance
+    # The rules by the keys of their selectors (None: a selector that names none), so a
+    # page looks up only the rules that can match it, however large the sheet.
+    by_key: dict[str | None, tuple[int, ...]]
+
+
+def _by_key(rules: list[_Rule]) -> dict[str | None, tuple[int, ...]]:
+    keyed: dict[str | None, list[int]] = defaultdict(list)
+    for position, rule in enumerate(rules):
+        keys = rule.keys
+        for key in keys if len(keys) == 1 else dict.fromkeys(keys):
+            keyed[key].append(position)
+    return {key: tuple(positions) for key, positions in keyed.items()}
 
 
 @dataclass(frozen=True)
@@ -168,7 +179,7 @@ class _Placed:
     rule: _Rule
     certain: bool
     layer: tuple[str, ...] | None
-    order: int
+    order: tuple[int, int]  # the sheet's place in the page, the rule's in the sheet
     judge: Judge
 
 
@@ -315,10 +326,29 @@ def _unescape(text: str) -> str:
     return _ESCAPE_RE.sub(one, text) if "\\" in text else text
 
 
-@lru_cache(maxsize=65536)
+_COMBINATORS = str.maketrans(">+~\t\n\r\f", "       ")
+
+
 def _key(selector: str) -> str | None:
     """The id (``#x``), class (``.x``) or tag its last compound needs, None when the
     cheap reading cannot tell (a parenthesis or attribute there: always compiled)."""
+    tail = selector.translate(_COMBINATORS).rpartition(" ")[2]
+    if not tail or "(" in tail or "[" in tail or "\\" in tail or ")" in tail:
+        return _slow_key(selector)
+    tail = tail.partition(":")[0]
+    if "#" in tail:
+        ident = tail.partition("#")[2]
+        for mark in ".#":
+            ident = ident.partition(mark)[0]
+        return "#" + ident if ident else None
+    if "." in tail:
+        name = tail.partition(".")[2].partition(".")[0].partition("#")[0]
+        return "." + name if name else None
+    return tail.lower() if tail and tail != "*" else None
+
+
+@lru_cache(maxsize=65536)
+def _slow_key(selector: str) -> str | None:
     match = _LAST_COMPOUND_RE.search(selector)
     if match is None or not match.group(1):
         return None
@@ -486,12 +516,10 @@ def _parse_sheet(css: str, judge: Judge) -> _Sheet:
         if truth is None and not may_hide:
             continue  # no single answer: only what hides applies
         keys = tuple(_key(s) for s in selectors)
-        required = tuple(_required(s) for s in selectors)
         rules.append(
             _Rule(
                 tuple(selectors),
                 keys,
-                required,
                 content,
                 may_hide,
                 truth is True,
@@ -502,7 +530,7 @@ def _parse_sheet(css: str, judge: Judge) -> _Sheet:
     for _, named in statements:
         if named not in layers:
             layers.append(named)
-    return _Sheet(tuple(rules), tuple(layers))
+    return _Sheet(tuple(rules), tuple(layers), _by_key(rules))
 
 
 _LAYER_STATEMENT_RE = re.compile(r"@layer\s+([^{};]+);", re.IGNORECASE)
@@ -532,8 +560,23 @@ class _Page:
     def __init__(self, styles: Styles | None, judge: Judge) -> None:
         self.styles = styles
         self.judge = judge
-        self.placed: list[_Placed] = []
+        self.sheets: list[tuple[_Sheet, Truth, tuple[str, ...] | None]] = []
         self.layer_order: list[tuple[str, ...]] = []
+
+    def placed(self, keys: Iterable[str]) -> list[_Placed]:
+        """The rules of every sheet whose selectors can match an element with ``keys``
+        (a tag, ``.class`` or ``#id``), in cascade order."""
+        wanted = [*keys, None]
+        found: list[_Placed] = []
+        for number, (sheet, truth, layer) in enumerate(self.sheets):
+            positions = sorted({p for key in wanted for p in sheet.by_key.get(key, ())})
+            for position in positions:
+                rule = sheet.rules[position]
+                rule_layer = layer if rule.layer is None else (*(layer or ()), *rule.layer)
+                certain = truth is True and rule.certain
+                order = (number, position)
+                found.append(_Placed(rule, certain, rule_layer, order, self.judge))
+        return found
 
     def add_text(
         self,
@@ -557,10 +600,8 @@ class _Page:
         sheet = _parse_sheet(css, self.judge)
         for named in sheet.layers:
             self._declare((*(layer or ()), *named))
-        for rule in sheet.rules:
-            rule_layer = layer if rule.layer is None else (*(layer or ()), *rule.layer)
-            certain = truth is True and rule.certain
-            self.placed.append(_Placed(rule, certain, rule_layer, len(self.placed), self.judge))
+        if sheet.rules:
+            self.sheets.append((sheet, truth, layer))
 
     def _add_import(
         self,
@@ -582,7 +623,7 @@ class _Page:
         if condition is False:
             return
         if named is not None:
-            layer = (*(layer or ()), named or f"\x00import{len(self.placed)}")
+            layer = (*(layer or ()), named or f"\x00import{len(self.sheets)}")
             self._declare(layer)
         url = urljoin(base or "", href)
         text = self.styles.load(url)
@@ -679,10 +720,10 @@ def _match(
     local = _index(within) if within is not None else index
     for item in placed:
         rule = item.rule
-        for selector, key, needed in zip(rule.selectors, rule.keys, rule.required, strict=True):
+        for selector, key in zip(rule.selectors, rule.keys, strict=True):
             if key is not None and key not in local:
                 continue
-            if any(name not in index for name in needed):
+            if any(name not in index for name in _required(selector)):
                 continue
             compiled = _compiled(selector, hiding)
             if compiled is None:
@@ -751,12 +792,11 @@ def apply(root: etree._Element, styles: Styles | None, judge: Judge) -> None:
     declaration alone can hide, see ``sanitize.declaration_hides``)."""
     page = _Page(styles, judge)
     _sheets(root, page)
-    if not page.placed:
+    if not page.sheets:
         return
     index = _index(root.iter(etree.Element))
-    hiding = [
-        p for p in page.placed if p.rule.may_hide and any(d.hides for d in _rule_declarations(p))
-    ]
+    placed = page.placed(index)
+    hiding = [p for p in placed if p.rule.may_hide and any(d.hides for d in _rule_declarations(p))]
     matched: dict[etree._Element, list[_Match]] = defaultdict(list)
     # What may hide each element, and whether only its own style says so (then only an
     # !important rule can undo it): from the rules that matched, its own style, the
@@ -797,7 +837,7 @@ def apply(root: etree._Element, styles: Styles | None, judge: Judge) -> None:
                     wanted[_BACKGROUND, False].add(ancestor)
     hiding_ids = {id(p) for p in hiding}
     by_key: dict[str | None, list[_Placed]] = defaultdict(list)
-    for p in page.placed:
+    for p in placed:
         if id(p) not in hiding_ids:
             for key in set(p.rule.keys):
                 by_key[key].append(p)
