@@ -4,14 +4,20 @@ served from loopback, read as Chromium reads them; and how the sheets are read."
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import subprocess
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler
+from pathlib import Path
 
 import pytest
 
-from loopback import Site, serve
+from loopback import Route, Site, serve
 from sleuth.cache import MemoryCache
 from sleuth.config import Settings
+from sleuth.errors import EXIT_CODES
 from sleuth.pages import Fetcher
 
 VISIBLE = "The ferry timetable changes in October, when the winter sailings begin."
@@ -64,7 +70,7 @@ AT_RULES = {
     "supports": "@supports (display:block) {{ {} }}",
     "layer": "@layer base {{ {} }}",
     "nested-media": "@media screen {{ @supports (display: grid) {{ {} }} }}",
-    "css-nesting": "article {{ & {} }}",
+    "css-nesting": "article {{ {} }}",
 }
 # Rules a reader of the page does not see applied: the paragraph stays.
 SEEN = {
@@ -74,7 +80,9 @@ SEEN = {
     "unsupported": "@supports (display: no-such-value) { .note{display:none} }",
     "hover": ".note:hover{display:none}",
     "overridden": ".note{display:none} article p.note{display:block}",
-    "later-layer": "@layer a, b; @layer b { .note{display:block} } @layer a { .note{display:none} }",
+    "later-layer": (
+        "@layer a, b; @layer b { .note{display:block} } @layer a { .note{display:none} }"
+    ),
     "pseudo-element": ".note::before{display:none}",
     "light-on-dark": "article{background:#111} .note{color:#eee}",
 }
@@ -127,8 +135,7 @@ async def test_every_static_selector_form_hides(
 async def test_at_rules_that_apply_on_a_desktop_screen_hide(
     site: Site, fetcher: Fetcher, wrapper: str, delivery: str
 ) -> None:
-    rule = ".note{display:none}" if not wrapper.startswith("article") else ".note{display:none}"
-    url = _deliver(site, wrapper.format(rule), delivery)
+    url = _deliver(site, wrapper.format(".note{display:none}"), delivery)
     assert MARK not in await _text(fetcher, url)
 
 
@@ -307,7 +314,7 @@ async def test_a_slow_sheet_is_waited_for_as_a_browser_waits(site: Site, fetcher
         handler.end_headers()
         handler.wfile.write(body)
 
-    site.routes["/slow.css"] = __import__("loopback").Route(handler=slow)
+    site.routes["/slow.css"] = Route(handler=slow)
     url = site.add("/page", _page(head="<link rel=stylesheet href=/slow.css>"))
     fetching = asyncio.ensure_future(fetcher.fetch(url))
     await asyncio.to_thread(asked.wait, 30)
@@ -324,3 +331,30 @@ async def test_pages_are_asked_for_as_a_browser_asks(site: Site, fetcher: Fetche
     accept = next(seen.headers["Accept"] for seen in site.requests if seen.path == "/page")
     assert "text/html" in accept
     assert "markdown" not in accept
+
+
+def test_the_cli_exits_26_when_strict_visibility_meets_an_unread_sheet(
+    site: Site, tmp_path: Path
+) -> None:
+    site.add("/big.css", "." + "x" * 2048 + "{display:none}", headers=CSS)
+    url = site.add("/page", _page(head="<link rel=stylesheet href=/big.css>"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SLEUTH_")}
+    env |= {
+        "SLEUTH_ALLOW_HOSTS": f"127.0.0.1:{site.port}",
+        "SLEUTH_CACHE": "memory",
+        "SLEUTH_RENDER": "never",
+        "SLEUTH_MAX_STYLESHEET_BYTES": "1024",
+        "SLEUTH_STRICT_VISIBILITY": "1",
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "sleuth", "fetch", url, "--json"],
+        capture_output=True,
+        env=env,
+        timeout=120,
+        check=False,
+        text=True,
+    )
+    assert done.returncode == EXIT_CODES["styles_unread"] == 26, done.stderr
+    assert json.loads(done.stdout)["outcome"] == "styles_unread"
+    assert "Traceback" not in done.stderr
