@@ -358,3 +358,9 @@ def test_the_cli_exits_26_when_strict_visibility_meets_an_unread_sheet(
     assert done.returncode == EXIT_CODES["styles_unread"] == 26, done.stderr
     assert json.loads(done.stdout)["outcome"] == "styles_unread"
     assert "Traceback" not in done.stderr
+
+
+async def test_light_text_on_a_picture_from_a_sheet_is_seen(site: Site, fetcher: Fetcher) -> None:
+    site.add("/site.css", "article{background-image:url(/hero.jpg)} .note{color:#fff}", headers=CSS)
+    url = site.add("/page", _page(head="<link rel=stylesheet href=/site.css>"))
+    assert MARK in await _text(fetcher, url)

@@ -414,6 +414,8 @@ def _background(element: etree._Element) -> tuple[int, int, int] | str | None:
         style = node.get("style")
         if style:
             css = declarations(style)
+            if css.get("background-image", "none") != "none":
+                return None  # a picture: the colour behind the text is unknown
             value = css.get("background-color") or css.get("background")
             if value and value not in ("none", "transparent"):
                 return solid_colour(value)  # None for an image: the colour is unknown
