@@ -9,6 +9,7 @@ its own guarded path, and hands them over here by absolute URL. This module find
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ _COMMENT_RE = re.compile(r"/\*.*?(?:\*/|\Z)", re.DOTALL)
 _LINK_RE = re.compile(r"<link\b[^>]*>", re.IGNORECASE)
 _BASE_RE = re.compile(r"<base\b[^>]*>", re.IGNORECASE)
 _STYLE_RE = re.compile(r"<style\b[^>]*>(.*?)</style\s*>", re.IGNORECASE | re.DOTALL)
+_CHARSET_RE = re.compile(rb'^@charset "([A-Za-z0-9_.:-]{1,40})";')
 _ATTRIBUTE_RE = re.compile(
     r"""([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""", re.DOTALL
 )
@@ -141,3 +143,20 @@ def linked_sheets(html: str, page_url: str | None) -> list[str]:
     for block in _STYLE_RE.findall(html):
         found += [urljoin(base or "", item.url) for item in parse_imports(block)]
     return list(dict.fromkeys(url for url in found if url))
+
+
+def decode_sheet(body: bytes, declared: str | None) -> str:
+    """A sheet's text: its BOM, then ``@charset``, then the declared charset, else UTF-8."""
+    for bom, name in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le")):
+        if body.startswith(bom):
+            return body[len(bom) :].decode(name, errors="replace")
+    if body.startswith(codecs.BOM_UTF16_BE):
+        return body[2:].decode("utf-16-be", errors="replace")
+    found = _CHARSET_RE.match(body)
+    charset = found.group(1).decode() if found else None
+    if charset is None and declared and "charset=" in declared.lower():
+        charset = declared.lower().split("charset=")[-1].split(";")[0].strip(" \"'")
+    try:
+        return body.decode(charset or "utf-8", errors="replace")
+    except LookupError:
+        return body.decode("utf-8", errors="replace")

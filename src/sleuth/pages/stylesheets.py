@@ -15,8 +15,6 @@ any other, what it hides is unknown, and the fetcher lets the browser judge the 
 from __future__ import annotations
 
 import asyncio
-import codecs
-import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urljoin
@@ -27,34 +25,23 @@ from sleuth.cache.base import Cache, cache_key, get_json, set_json
 from sleuth.config import Settings
 from sleuth.documents import media_type
 from sleuth.errors import FetchTimeout, HTTPStatusError, NetworkError, SleuthError, UnsupportedType
-from sleuth.extract.styles import MAX_IMPORT_DEPTH, Styles, base_url, linked_sheets, parse_imports
+from sleuth.extract.styles import (
+    MAX_IMPORT_DEPTH,
+    Styles,
+    base_url,
+    decode_sheet,
+    linked_sheets,
+    parse_imports,
+)
 from sleuth.log import event
 from sleuth.net.body import read_body
 
 # Outcomes after which a browser applies nothing from the sheet either.
 INERT = frozenset(("http_error", "unsupported_type"))
 _CSS_TYPES = frozenset(("text/css", "", "application/octet-stream", "text/plain"))
-_CHARSET_RE = re.compile(rb'^@charset "([A-Za-z0-9_.:-]{1,40})";')
 ACCEPT_CSS = "text/css,*/*;q=0.1"
 
 Admit = Callable[[str], Awaitable[None]]
-
-
-def decode_sheet(body: bytes, declared: str | None) -> str:
-    """A sheet's text: its BOM, then ``@charset``, then the declared charset, else UTF-8."""
-    for bom, name in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le")):
-        if body.startswith(bom):
-            return body[len(bom) :].decode(name, errors="replace")
-    if body.startswith(codecs.BOM_UTF16_BE):
-        return body[2:].decode("utf-16-be", errors="replace")
-    found = _CHARSET_RE.match(body)
-    charset = found.group(1).decode() if found else None
-    if charset is None and declared and "charset=" in declared.lower():
-        charset = declared.lower().split("charset=")[-1].split(";")[0].strip(" \"'")
-    try:
-        return body.decode(charset or "utf-8", errors="replace")
-    except LookupError:
-        return body.decode("utf-8", errors="replace")
 
 
 class SheetReader:
