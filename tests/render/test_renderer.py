@@ -44,8 +44,10 @@ async def test_article_built_by_inline_script(site: Site, renderer: Renderer) ->
     assert rendered.final_url == url
     assert rendered.content_type == "text/html; charset=utf-8"
     assert rendered.blocked_requests == []
-    # Images and stylesheets are not needed for text: never fetched.
-    assert site.paths() == ["/inline"]
+    # Images are not needed for text: never fetched. Style sheets are: the browser judges
+    # with them.
+    assert site.paths() == ["/inline", "/style.css"]
+    assert rendered.styles_unread == [{"url": f"{site.origin}/style.css", "reason": "http_error"}]
 
 
 async def test_article_loaded_with_fetch_from_same_origin(site: Site, renderer: Renderer) -> None:

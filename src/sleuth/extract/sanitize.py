@@ -694,6 +694,9 @@ def _candidates(root: etree._Element) -> list[etree._Element]:
 
 def _may_hide(element: etree._Element) -> bool:
     get = element.get
+    mark = _JUDGED.get()
+    if mark is not None:
+        return get(mark) is not None or get("aria-hidden") is not None
     if get("style") is not None or get("hidden") is not None or get("aria-hidden") is not None:
         return True
     if get("popover") is not None:

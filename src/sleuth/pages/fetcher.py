@@ -127,7 +127,7 @@ def normalize_input_url(url: str) -> str:
 class _Document:
     """What the network (or the browser) gave us, before extraction."""
 
-    __slots__ = ("body", "content_type", "final_url", "rendered", "status", "via")
+    __slots__ = ("body", "content_type", "final_url", "rendered", "status", "styles_unread", "via")
 
     def __init__(
         self,
@@ -144,6 +144,8 @@ class _Document:
         self.status = status
         self.rendered = rendered
         self.via: tuple[str, ...] = (final_url,)  # every URL asked for on the way, in order
+        # the sheets the browser could not get, for a rendered page
+        self.styles_unread: list[dict[str, str]] = []
 
 
 async def _extract(
@@ -162,6 +164,8 @@ async def _extract(
         from sleuth.render import HIDDEN_MARK
 
         judged_by = HIDDEN_MARK
+        if document.styles_unread:
+            styles = Styles(None, lambda _: None, list(document.styles_unread))
     return await asyncio.to_thread(
         read_document,
         document.body,
@@ -605,8 +609,12 @@ class Fetcher:
                 event("render_failed", url=url, error=exc.code)
             else:
                 judged = await _extract(rendered, output, self.settings)
-                if judged.outcome == "ok" or extraction.outcome != "ok":
+                if not any(item["reason"] not in INERT for item in rendered.styles_unread) and (
+                    judged.outcome == "ok" or extraction.outcome != "ok"
+                ):
                     return rendered, judged
+                if judged.outcome == "ok":  # the browser too went without a sheet
+                    document, extraction = rendered, judged
         if self.settings.styles.strict_visibility:
             unread = ", ".join(
                 f"{item['url']} ({item['reason']})"
@@ -658,4 +666,5 @@ class Fetcher:
             rendered=True,
         )
         document.via = (url, page.final_url)
+        document.styles_unread = list(page.styles_unread)
         return document

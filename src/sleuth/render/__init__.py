@@ -5,6 +5,7 @@ for only when a render is asked for.
 """
 
 from sleuth.render.browser import find_chromium
+from sleuth.render.judge import HIDDEN_MARK
 from sleuth.render.renderer import RenderedPage, Renderer
 
-__all__ = ["RenderedPage", "Renderer", "find_chromium"]
+__all__ = ["HIDDEN_MARK", "RenderedPage", "Renderer", "find_chromium"]

@@ -32,10 +32,10 @@ from sleuth.net import read_body
 if TYPE_CHECKING:
     from playwright.async_api import Frame, Request, Route, WebSocketRoute
 
-# Not needed for text, and aborting them (stylesheets included) lets scripts run sooner.
-SKIPPED_TYPES = frozenset(
-    {"image", "media", "font", "stylesheet", "manifest", "texttrack", "eventsource"}
-)
+# Not needed for text, and aborting them lets scripts run sooner. Style sheets are
+# fetched: the browser judges what is visible, and a sheet decides that.
+SKIPPED_TYPES = frozenset({"image", "media", "font", "manifest", "texttrack", "eventsource"})
+STYLESHEET = "stylesheet"
 # All subresources of one render share this many times the per-document byte limit.
 SUBRESOURCE_BUDGET_FACTOR = 4
 RENDERABLE_TYPES = ("text/html", "application/xhtml+xml", "text/plain")
@@ -107,6 +107,8 @@ class Interceptor:
         self._subresource_budget = net.max_bytes * SUBRESOURCE_BUDGET_FACTOR
         self._tasks: set[asyncio.Task[_Reply | AbortCode]] = set()
         self.blocked: list[str] = []
+        # Style sheets the browser did not get, as {url, reason (an outcome code)}.
+        self.styles_unread: list[dict[str, str]] = []
         # Set while the main document loads, read by the renderer when navigation fails.
         self.document_error: SleuthError | None = None
         self.redirect: str | None = None
@@ -173,6 +175,8 @@ class Interceptor:
             code = "failed"
         if document:
             self.document_error = failure
+        if request.resource_type == STYLESHEET:
+            self.styles_unread.append({"url": request.url, "reason": failure.code})
         return code
 
     async def _fetch(self, request: Request, *, document: bool) -> _Reply | AbortCode:
@@ -200,6 +204,8 @@ class Interceptor:
             body = await read_body(response, max_bytes=wire, max_decoded_bytes=decoded)
             if not document:
                 self._subresource_budget -= len(body)
+            if request.resource_type == STYLESHEET and response.status_code >= 400:
+                self.styles_unread.append({"url": request.url, "reason": "http_error"})
             return _Reply(response.status_code, _fulfil_headers(response.headers), body)
 
 

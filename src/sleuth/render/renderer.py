@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from contextlib import AsyncExitStack, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Self
 from urllib.parse import urlsplit
 
@@ -20,6 +20,7 @@ from sleuth.log import Stopwatch, event
 from sleuth.net import Resolver, make_client
 from sleuth.render.browser import launch_browser
 from sleuth.render.intercept import Interceptor
+from sleuth.render.judge import Judged, judge
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Page, Playwright
@@ -39,7 +40,13 @@ for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChan
 
 @dataclass(frozen=True)
 class RenderedPage:
-    """The DOM after scripts ran, for the same sanitise-and-extract pipeline as a plain fetch."""
+    """The DOM after scripts ran, for the same sanitise-and-extract pipeline as a plain fetch.
+
+    ``html`` carries the browser's verdicts: every element it does not show has
+    ``HIDDEN_MARK`` (see :mod:`sleuth.render.judge`). ``styles_unread`` lists the style
+    sheets the browser never got (``{url, reason}``, reason an outcome code): what they
+    hide, it shows.
+    """
 
     url: str
     final_url: str
@@ -47,6 +54,7 @@ class RenderedPage:
     content_type: str | None
     html: str
     blocked_requests: list[str]  # URLs the guard refused
+    styles_unread: list[dict[str, str]] = field(default_factory=list)
 
 
 def _require_http(url: str) -> None:
@@ -184,33 +192,48 @@ class Renderer:
                 target = interceptor.redirect
                 continue
             await self._settle(page, deadline)
-            html = await _content(page)
+            judged = await _content(page)
             return RenderedPage(
                 url=url,
                 final_url=page.url,
                 status=response.status if response else None,
                 content_type=response.headers.get("content-type") if response else None,
-                html=html,
+                html=judged.html,
                 blocked_requests=list(interceptor.blocked),
+                styles_unread=_styles_unread(interceptor, judged),
             )
         raise NetworkError(f"{url} redirected more than {self._net.max_redirects} times", url=url)
 
     async def _settle(self, page: Page, deadline: float) -> None:
+        """Let the style sheets arrive (a browser waits for them before it paints), then
+        let scripts reach network idle; either wait is capped, and a page is read as is."""
         from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-        left = deadline - asyncio.get_running_loop().time()
-        with suppress(PlaywrightTimeout):
-            await page.wait_for_load_state(
-                "networkidle", timeout=max(min(SETTLE_CAP, left / 2), 0.001) * 1000
-            )
+        for state in ("load", "networkidle"):
+            left = deadline - asyncio.get_running_loop().time()
+            with suppress(PlaywrightTimeout):
+                await page.wait_for_load_state(
+                    state,
+                    timeout=max(min(SETTLE_CAP, left / 2), 0.001) * 1000,
+                )
 
 
-async def _content(page: Page) -> str:
+def _styles_unread(interceptor: Interceptor, judged: Judged) -> list[dict[str, str]]:
+    """The sheets whose fetch failed, then those still not in when the page was judged."""
+    unread = list(interceptor.styles_unread)
+    named = {entry["url"] for entry in unread}
+    unread += [
+        {"url": url, "reason": "timeout"} for url in judged.unloaded_sheets if url not in named
+    ]
+    return unread
+
+
+async def _content(page: Page) -> Judged:
     from playwright.async_api import Error as PlaywrightError
 
     try:
-        return await page.content()
+        return await judge(page)
     except PlaywrightError:
-        # A script navigated meanwhile: read the document it landed on.
+        # A script navigated meanwhile: judge the document it landed on.
         await page.wait_for_load_state("domcontentloaded")
-        return await page.content()
+        return await judge(page)
