@@ -364,3 +364,15 @@ async def test_light_text_on_a_picture_from_a_sheet_is_seen(site: Site, fetcher:
     site.add("/site.css", "article{background-image:url(/hero.jpg)} .note{color:#fff}", headers=CSS)
     url = site.add("/page", _page(head="<link rel=stylesheet href=/site.css>"))
     assert MARK in await _text(fetcher, url)
+
+
+async def test_an_offset_undone_by_static_position_hides_nothing(
+    site: Site, fetcher: Fetcher
+) -> None:
+    site.add(
+        "/site.css",
+        ".note{position:absolute;left:-9999px} article p.note{position:static}",
+        headers=CSS,
+    )
+    url = site.add("/page", _page(head="<link rel=stylesheet href=/site.css>"))
+    assert MARK in await _text(fetcher, url)

@@ -52,7 +52,7 @@ RELEVANT = frozenset(
         *("display", "visibility", "opacity", "content-visibility", "filter", "zoom"),
         *("font-size", "font", "color", "-webkit-text-fill-color", "background"),
         *("background-color", "background-image", "background-clip"),
-        *("-webkit-background-clip", "left", "right", "top", "inset"),
+        *("-webkit-background-clip", "left", "right", "top", "inset", "position"),
         *("inset-inline-start", "inset-block-start", "margin", "margin-left"),
         *("margin-top", "margin-inline-start", "margin-block-start", "text-indent"),
         *("clip", "clip-path", "height", "max-height", "width", "max-width"),
@@ -758,7 +758,7 @@ _OFFSETS = frozenset(
     (
         *("left", "right", "top", "inset", "inset-inline-start", "inset-block-start"),
         *("margin", "margin-left", "margin-top", "margin-inline-start"),
-        *("margin-block-start", "text-indent"),
+        *("margin-block-start", "text-indent", "position"),
     )
 )
 _SIZES = frozenset(("height", "max-height", "width", "max-width", "overflow", "padding"))

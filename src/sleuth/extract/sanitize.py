@@ -160,6 +160,7 @@ _OFFSET_PROPERTIES = (
     *("text-indent", "margin", "margin-left", "margin-top"),
     *("margin-inline-start", "margin-block-start"),
 )
+_INSETS = frozenset(("left", "right", "top", "inset", "inset-inline-start", "inset-block-start"))
 _SIZE_PROPERTIES = ("width", "height", "max-width", "max-height")
 _LENGTH_UNITS = {**ABSOLUTE_UNITS, **FONT_RELATIVE_UNITS, "%": 5.0}
 # A translation in % is relative to the element's own size: no fixed distance.
@@ -197,8 +198,14 @@ def _faded(css: Mapping[str, str]) -> bool:
 
 
 def _moved_offscreen(css: Mapping[str, str]) -> bool:
+    """Pushed off screen; ``left`` and its kin move only a positioned box, so an explicit
+    ``position:static`` undoes them (an unknown position may come from a sheet: it counts)."""
+    static = css.get("position") == "static"
     return any(
-        _offscreen(token) for prop in _OFFSET_PROPERTIES for token in tokens(css.get(prop, ""))
+        _offscreen(token)
+        for prop in _OFFSET_PROPERTIES
+        if not (static and prop in _INSETS)
+        for token in tokens(css.get(prop, ""))
     )
 
 
