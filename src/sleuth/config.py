@@ -319,7 +319,9 @@ class Settings(BaseSettings):
         32 * 1024 * 1024, gt=0, description="bytes of one PDF or text document, fetched or local"
     )
     max_document_pages: int = Field(200, ge=1, description="pages read from one PDF")
-    document_timeout: float = Field(10.0, gt=0, description="seconds to parse one PDF")
+    document_timeout: float = Field(
+        10.0, gt=0, description="seconds to parse one PDF or text document"
+    )
     max_concurrent_fetches: int = Field(5, ge=1)
     max_stylesheets: int = Field(32, ge=0, description="linked style sheets read for one page")
     max_stylesheet_bytes: int = Field(

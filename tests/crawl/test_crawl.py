@@ -232,7 +232,8 @@ async def test_llms_txt_and_markdown_tree(site: Site, tmp_path: Path) -> None:
     text = llms.read_text()
     assert text.startswith("# Harbour docs\n\n> ")
     assert "## Guide" in text
-    assert f"- [Setup]({site.origin}/guide/setup): How." in text
+    assert f"- [Setup]({site.origin}/guide/setup): Entry 20-0 notes" in text
+    assert "How." not in text  # the meta description no reader sees
     host = site.origin.removeprefix("http://").replace(":", "_").replace(".", ".")
     setup = out / host / "guide" / "setup.md"
     assert setup.read_text().startswith("# Setup")

@@ -307,7 +307,9 @@ def test_the_page_is_read_only_when_allowed_and_nothing_was_sent(
     assert web.page_paths() == ["/docs/timeouts"]
     user = model_requests(wire)[-1]["messages"][1]["content"]
     assert '"title": "Nimbus timeouts"' in user
-    assert "How Nimbus times out requests" in user
+    # the page as a reader sees it, never the meta description no reader sees
+    assert "Nimbus applies a default timeout of five seconds to every request" in user
+    assert "How Nimbus times out requests" not in user
 
     secret = web.site.origin + "/private/calendar"  # robots.txt forbids it: not read
     assert reading.post("/api/v1/links/suggest", {"url": secret}).status_code == 200

@@ -29,6 +29,7 @@ from sleuth.crawl.scope import Scope, ScopeKind
 from sleuth.crawl.state import HEARTBEAT_TTL, CrawlState, crawl_id
 from sleuth.crawl.urls import canonical
 from sleuth.errors import OutOfScope
+from sleuth.extract.text import first_visible_sentence
 from sleuth.log import event
 from sleuth.net import make_client
 from sleuth.pages.fetcher import ACCEPT_HEADER, Fetcher, OutputFormat, RenderMode
@@ -89,22 +90,14 @@ def path_pattern(url: str) -> str:
     return parts.netloc + _DIGITS.sub("N", parts.path)
 
 
-def first_sentence(text: str, limit: int = 200) -> str:
-    flat = _SPACE.sub(" ", text).strip()
-    match = re.search(r"(.+?[.!?])(\s|$)", flat[: limit * 2])
-    sentence = match.group(1) if match else flat
-    return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
-
-
 def summary(record: dict[str, Any]) -> dict[str, Any]:
     """What a finished slot keeps in the shared state: enough for llms.txt and index.md."""
-    metadata = record.get("metadata") or {}
     return {
         "url": record["url"],
         "final_url": record.get("final_url"),
         "outcome": record["outcome"],
         "title": record.get("title"),
-        "description": metadata.get("description") or first_sentence(record.get("text") or ""),
+        "description": first_visible_sentence(record.get("text") or "", record.get("title")),
         "depth": record.get("depth"),
         "parent": record.get("parent"),
         "file": record.get("file"),

@@ -23,6 +23,7 @@ from sleuth.documents.sniff import (
     is_pdf,
     kind_by_name,
     media_type,
+    page_content_type,
     sniff,
 )
 from sleuth.errors import (
@@ -170,17 +171,15 @@ def read(
                 url=url,
                 hint="the page is malformed or hostile; no setting raises this limit",
             )
-        declared = media_type(content_type)
-        html_type = content_type if declared in ("text/html", "application/xhtml+xml") else None
         return extract(
             data,
             url=url,
             output=output,
-            content_type=html_type,
+            content_type=page_content_type(content_type),
             links=links,
             styles=styles,
             judged_by=judged_by,
         )
-    from sleuth.documents.textual import read_text
+    from sleuth.documents.worker import read_text
 
-    return read_text(data, kind, output, content_type)
+    return read_text(data, kind, output=output, content_type=content_type, timeout=timeout, url=url)

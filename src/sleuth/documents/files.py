@@ -124,6 +124,12 @@ def record(
     if len(data) > limit:
         reason = f"it holds more than {limit:,} bytes; raise {setting} to read it"
         return {**shown, "outcome": "too_large", "reason": reason}
+    # a saved page's linked sheets hide text too: read from its folder, never the network
+    styles = None
+    if name != "-" and (b"stylesheet" in data or b"@import" in data):
+        from sleuth.documents.sheets import local_styles
+
+        styles = local_styles(Path(name), settings.styles.max_stylesheet_bytes)
     try:
         result = read_document(
             data,
@@ -132,6 +138,7 @@ def record(
             output=output,
             max_pages=settings.documents.max_document_pages,
             timeout=settings.documents.document_timeout,
+            styles=styles,
         )
     except SleuthError as error:
         return {**shown, "outcome": error.code, "reason": str(error)}

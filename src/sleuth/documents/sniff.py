@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from lxml import etree
+
 from sleuth.errors import UnsupportedType
 
 Kind = Literal["html", "pdf", "plain", "markdown", "rst", "csv", "json", "xml"]
@@ -85,6 +87,9 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
 # "12 0 obj" or a trailer: PDF syntax, whatever the first bytes say.
 _PDF_SYNTAX = re.compile(rb"(?:^|[\r\n])\d{1,10}\s+\d{1,5}\s+obj\b|\btrailer\s*<<|\bstartxref\b")
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
+XHTML_NAMESPACE = "http://www.w3.org/1999/xhtml"
+_XHTML_ROOT = f"{{{XHTML_NAMESPACE}}}html"
+_XHTML_HEAD = 65536  # the prolog (a doctype with its internal subset) and the root's start tag
 
 
 def media_type(content_type: str | None) -> str:
@@ -142,14 +147,53 @@ def _looks_like_xml(data: bytes) -> bool:
     return head.startswith((b"<?xml", b"<rss", b"<feed"))
 
 
+def is_xhtml(data: bytes) -> bool:
+    """Whether the root element is ``<html>`` in the XHTML namespace.
+
+    A browser shows such a document as a styled page whatever type it was served as
+    (``application/xml``, ``text/xml``, a ``.xml`` file), so it must be read the way a page
+    is, its hidden text dropped, and never as generic XML.
+    """
+    head = data[:_XHTML_HEAD]
+    if b"1999/xhtml" not in head:
+        return False
+    parser = etree.XMLPullParser(
+        events=("start",),
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        recover=True,
+        huge_tree=False,
+    )
+    try:
+        parser.feed(head)
+        for _, element in parser.read_events():
+            return isinstance(element, etree._Element) and element.tag == _XHTML_ROOT
+    except (etree.XMLSyntaxError, ValueError):
+        return False
+    return False
+
+
+def page_content_type(content_type: str | None) -> str | None:
+    """The type handed to the page extractor (which reads only its charset) for a body
+    sniffed as HTML: a page's own type, or the XML type XHTML was served as."""
+    media = media_type(content_type)
+    return content_type if media in HTML_TYPES or TEXT_TYPES.get(media) == "xml" else None
+
+
 def sniff(data: bytes, content_type: str | None = None, name: str | None = None) -> Kind:
     """The kind of ``data``, or UnsupportedType naming the binary type it is.
 
     A declared PDF type, or ``%PDF-`` at the start of a generic or local body, is a PDF;
     a declared HTML or text type is taken at its word; otherwise other binaries are
     refused, and text takes its kind from the extension, then from a look at its first
-    bytes (markup is HTML, ``<?xml`` is XML).
+    bytes (markup is HTML, ``<?xml`` is XML). XML whose root is XHTML's ``<html>`` is HTML.
     """
+    kind = _sniff(data, content_type, name)
+    return "html" if kind == "xml" and is_xhtml(data) else kind
+
+
+def _sniff(data: bytes, content_type: str | None, name: str | None) -> Kind:
     media = media_type(content_type)
     if media in PDF_TYPES or ((media in GENERIC_TYPES or name is not None) and is_pdf(data)):
         return "pdf"

@@ -1,9 +1,12 @@
-"""PDFium runs in a child process, so a hostile PDF can neither hang nor crash sleuth.
+"""PDFs and text documents are read in a child process, so a hostile one can neither
+hang nor crash sleuth.
 
-PDFium is native code reading untrusted files. Each document is parsed by a worker
-process (``python -m sleuth.documents.worker``) that the parent kills when it overruns
-``SLEUTH_DOCUMENT_TIMEOUT`` or dies; a crash or a hang costs that one document a typed
-outcome (``corrupt_document`` or ``timeout``), never the CLI, the server or MCP.
+PDFium is native code reading untrusted files, and a text parser that turns slow on a
+hostile body holds the GIL (every route of ``sleuth serve`` with it). Each document is
+parsed by a worker process (``python -m sleuth.documents.worker``) that the parent kills
+when it overruns ``SLEUTH_DOCUMENT_TIMEOUT`` or dies; a crash or a hang costs that one
+document a typed outcome (``corrupt_document`` or ``timeout``), never the CLI, the
+server or MCP, and the parent waits for it without holding the GIL.
 
 Workers are kept and reused: starting one costs an interpreter and PDFium's load (the
 bench measures both), while a request to a warm worker costs a pipe round trip. A
@@ -22,7 +25,10 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+if TYPE_CHECKING:
+    from sleuth.extract import Extraction
 
 _HEADER = struct.Struct("!II")
 _REPLY = struct.Struct("!I")
@@ -160,6 +166,57 @@ def parse_pdf(data: bytes, *, markdown: bool, max_pages: int, timeout: float) ->
     return POOL.run(request, data, timeout)
 
 
+def read_text(
+    data: bytes,
+    kind: str,
+    *,
+    output: str = "text",
+    content_type: str | None = None,
+    timeout: float = 10.0,
+    url: str | None = None,
+) -> Extraction:
+    """A text-family document (:mod:`sleuth.documents.textual`) read in a worker under
+    ``timeout``; failures raise their typed error.
+
+    Text is untrusted input too: a parser gone slow on a hostile body (a backtracking
+    pattern holds the GIL, and with it every route of ``sleuth serve``) costs that one
+    document a ``timeout`` outcome, never the other callers.
+    """
+    from sleuth.errors import CorruptDocument, FetchTimeout, TooLarge
+    from sleuth.extract import Extraction
+
+    def said(message: str) -> str:
+        return f"{url}: {message}" if url else message
+
+    request = {"type": "text", "kind": kind, "output": output, "content_type": content_type}
+    try:
+        record = POOL.run(request, data, timeout)
+    except WorkerTimeout:
+        raise FetchTimeout(
+            said(f"reading the document took longer than {timeout:g} s"),
+            url=url,
+            hint="raise SLEUTH_DOCUMENT_TIMEOUT if the document is legitimate",
+            retryable=False,
+        ) from None
+    except WorkerFailed as exc:
+        raise CorruptDocument(said(f"the document could not be read: {exc}"), url=url) from None
+    outcome = str(record.get("outcome"))
+    reason = record.get("reason")
+    if outcome == "too_large":
+        raise TooLarge(said(str(reason)), url=url)
+    if outcome not in ("ok", "empty_extraction"):
+        raise CorruptDocument(said(str(reason or "the document could not be read")), url=url)
+    title = record.get("title")
+    return Extraction(
+        title if isinstance(title, str) else None,
+        str(record.get("text") or ""),
+        dict(record.get("metadata") or {}),
+        "ok" if outcome == "ok" else "empty_extraction",
+        reason if isinstance(reason, str) else None,
+        str(record.get("method") or f"text/{kind}"),
+    )
+
+
 # -- The worker's side --
 
 
@@ -183,6 +240,18 @@ def _limit_memory() -> None:
         pass
 
 
+def _handle(request: dict[str, Any], data: bytes) -> dict[str, Any]:
+    """One document's record; each reader is imported when first needed (a worker that
+    reads only text never loads PDFium)."""
+    if request.get("type") == "text":
+        from sleuth.documents.textual import text_record
+
+        return text_record(data, request)
+    from sleuth.documents.pdf import read_pdf
+
+    return read_pdf(data, markdown=bool(request["markdown"]), max_pages=int(request["max_pages"]))
+
+
 def main() -> None:
     """Serve documents until the parent closes the pipe."""
     _limit_memory()
@@ -190,8 +259,6 @@ def main() -> None:
     reply = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     requests = sys.stdin.buffer
-    from sleuth.documents.pdf import read_pdf
-
     while True:
         try:
             header_size, data_size = _HEADER.unpack(_read_exact(requests, _HEADER.size))
@@ -199,14 +266,16 @@ def main() -> None:
             data = _read_exact(requests, data_size)
         except EOFError:
             return
+        text = request.get("type") == "text"
+        what = "document" if text else "PDF"
         try:
-            record = read_pdf(
-                data, markdown=bool(request["markdown"]), max_pages=int(request["max_pages"])
-            )
+            record = _handle(request, data)
         except MemoryError:
-            record = {"outcome": "too_large", "reason": "the PDF needs more memory than allowed"}
-        except Exception as exc:  # PDFium or layout failed on this file: it is broken
-            record = {"outcome": "corrupt_document", "reason": f"the PDF could not be read: {exc}"}
+            reason = f"the {what} needs more memory than allowed"
+            record = {"outcome": "too_large", "reason": reason}
+        except Exception as exc:  # the parser failed on this file: it is broken
+            reason = f"the {what} could not be read: {exc}"
+            record = {"outcome": "corrupt_document", "reason": reason}
         payload = json.dumps(record, ensure_ascii=False).encode()
         reply.write(_REPLY.pack(len(payload)) + payload)
         reply.flush()

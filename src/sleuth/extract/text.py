@@ -65,3 +65,42 @@ def clean_value(value: Any) -> Any:
     if isinstance(value, dict):
         return {strip_invisible(str(k)): clean_value(v) for k, v in value.items()}
     return value
+
+
+# A sentence ends at one of these marks before a space or the end of the line.
+_SENTENCE_END = re.compile(r"[.!?\u2026\u3002\uff01\uff1f](?:\s|$)")
+_DESCRIPTION_CHARS = 200
+_DESCRIPTION_SCAN = 20_000  # how much of a page's text is looked through for a sentence
+
+
+def _unmarked(line: str) -> str:
+    """A line of extracted text without its Markdown block marks (heading, quote, bullet)."""
+    words = line.split()
+    start = 0
+    while start < len(words) and (not words[start].strip("#>") or words[start] in ("-", "*", "+")):
+        start += 1
+    return " ".join(words[start:])
+
+
+def first_visible_sentence(text: str, title: str | None = None) -> str:
+    """How llms.txt and ``crawl_site`` describe a page: the first sentence of its visible
+    text (the first line when no line holds a sentence), the title's line skipped.
+
+    Never the page's metadata: a ``<meta name="description">``, an ``og:description``
+    or a PDF's ``/Subject`` is text no reader of the page sees, and what is handed to a
+    model must be what a reader sees.
+    """
+    skip = " ".join((title or "").split()).casefold()
+    first = ""
+    for raw in text[:_DESCRIPTION_SCAN].split("\n"):
+        line = _unmarked(raw)
+        if not line or line.casefold() == skip:
+            continue
+        end = _SENTENCE_END.search(line)
+        if end is not None:
+            first = line[: end.start() + 1]
+            break
+        first = first or line
+    if len(first) <= _DESCRIPTION_CHARS:
+        return first
+    return first[: _DESCRIPTION_CHARS - 1].rstrip() + "\u2026"

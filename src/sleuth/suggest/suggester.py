@@ -21,6 +21,7 @@ from sleuth import log
 from sleuth.cache import Cache
 from sleuth.config import Settings
 from sleuth.errors import LLMError, LLMNotConfigured, MalformedReply, UsageError
+from sleuth.extract.text import first_visible_sentence
 from sleuth.llm.envelope import Envelope
 from sleuth.llm.jsonreply import find_json
 from sleuth.llm.meter import Meter
@@ -173,19 +174,19 @@ class Suggester:
         )
 
     async def _read_page(self, url: str) -> tuple[str, str]:
-        """Title and description from the page itself, through the guard and robots.txt."""
+        """Title and the first visible sentence of the page itself, through the guard and
+        robots.txt: never its meta description, which no reader of the page sees."""
         assert self.fetcher is not None
         try:  # the model's deadline matters more: a slow page is given up, not waited for
             async with asyncio.timeout(self.settings.suggest_timeout / 3):
-                result = await self.fetcher.fetch(url, respect_robots=True, max_chars=1)
+                result = await self.fetcher.fetch(url, respect_robots=True, max_chars=2000)
         except TimeoutError:
             log.event("suggest_fetch_failed", url=url, outcome="timeout")
             return "", ""
         if not result.ok and result.outcome != "empty_extraction":
             log.event("suggest_fetch_failed", url=url, outcome=result.outcome)
             return "", ""
-        description = result.metadata.get("description")
-        return result.title or "", description if isinstance(description, str) else ""
+        return result.title or "", first_visible_sentence(result.text, result.title)
 
     async def aclose(self) -> None:
         await self.provider.aclose()
