@@ -43,6 +43,7 @@ from sleuth.extract.page import (
     drop_named_blocks,
     innermost_blocks,
     page_content,
+    unwrap_prose_forms,
 )
 
 _ARTICLE = Extractor(
@@ -333,6 +334,7 @@ def _main_content(root: etree._Element, discussion: bool, page_type: PageType) -
     if body is None:
         return None
     drop_disowned(body)
+    unwrap_prose_forms(body)
     comments = discussion or page_type == "forum"
     if page_type in ("collection", "listing"):
         page = page_content(root, comments=comments)

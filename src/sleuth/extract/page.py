@@ -31,6 +31,13 @@ _CHROME = etree.XPath(
     " or @role='complementary' or @role='search']"
 )
 _MAINS = etree.XPath("//main | //*[@role='main']")
+_FORMS = etree.XPath(".//form")
+# What a reader of a form types in, picks or presses; a hidden input is none of these.
+_CONTROLS = etree.XPath(
+    ".//input[not(translate(@type, 'HIDEN', 'hiden') = 'hidden')] | .//textarea | .//select"
+    " | .//button | .//*[@role='button' or @role='textbox' or @role='searchbox'"
+    " or @role='combobox' or @contenteditable]"
+)
 # What a page's own markup says is not its content: a modal overlay (cookie
 # preferences, a sign-in or newsletter box) sits over the page while it is open and
 # holds none of it (a dialog that is not modal, a product page's side sheet of details,
@@ -39,6 +46,12 @@ _MAINS = etree.XPath("//main | //*[@role='main']")
 # every element costs twice as much.)
 _MARKS = etree.XPath("//@aria-modal | //@role | //@data-nosnippet")
 _DISOWNING = {"aria-modal": "true", "role": "alertdialog", "data-nosnippet": None}
+# What a form is for, read from its class, id, name or target address.
+_FORM_PURPOSE_RE = re.compile(
+    r"sign-?_?(?:up|in)|log-?_?in|register|search|subscri|newsletter|comment|contact|feedback"
+    r"|cart|checkout|basket|vote|poll|mailchimp|mc4wp|wpcf7",
+    re.IGNORECASE,
+)
 _LABELLED = etree.XPath(".//*[@class or @id]")
 _H1 = etree.XPath("count(.//h1)")
 _LENGTH = etree.XPath("string-length(normalize-space(.))")
@@ -123,6 +136,24 @@ def page_content(root: etree._Element, *, comments: bool = True) -> etree._Eleme
     return scope
 
 
+def own_text(root: etree._Element) -> str:
+    """The visible page's text without its chrome and without every widget-named block,
+    however much of the page that is: a page that shows a menu, a cookie banner and a
+    loading notice shows nothing of its own but the notice."""
+    body = root.find("body")
+    if body is None:
+        return ""
+    body = deepcopy(body)
+    for element in elements(_CHROME, body):
+        if element.getparent() is not None and not _wraps_the_page(element, body):
+            remove(element)
+    for element in elements(_LABELLED, body):
+        label = f"{element.get('class') or ''} {element.get('id') or ''}"
+        if element.getparent() is not None and _widget_label(label) and not number(_H1, element):
+            remove(element)
+    return text_of(body)
+
+
 def _wraps_the_page(chrome: etree._Element, body: etree._Element) -> bool:
     """A chrome element that holds the page's ``h1``, or a form that holds half its text
     (ASP.NET wraps a whole page in one, a search page its results): the layout, not
@@ -162,6 +193,17 @@ def _drop_comment_threads(scope: etree._Element) -> None:
         return
     for thread in outermost:
         remove(thread)
+
+
+def unwrap_prose_forms(body: etree._Element) -> None:
+    """Turn into a ``div`` every form a reader cannot type in, pick from or press, unless
+    its name or target says what it is for (a sign-up whose field a script adds): markup
+    around prose (ASP.NET and some CMSs wrap text in a form that posts a hidden token),
+    not a search box, a sign-up or a login, so no extractor takes it for chrome."""
+    for form in elements(_FORMS, body):
+        purpose = " ".join(form.get(name) or "" for name in ("class", "id", "name", "action"))
+        if not elements(_CONTROLS, form) and not _FORM_PURPOSE_RE.search(purpose):
+            form.tag = "div"
 
 
 def drop_disowned(body: etree._Element) -> None:

@@ -22,6 +22,7 @@ from typing import Literal
 from lxml import etree
 
 from sleuth.extract.dom import elements, itertext, string, strings, text_of
+from sleuth.extract.page import own_text
 
 Outcome = Literal["ok", "js_required", "empty_extraction", "block_page"]
 
@@ -34,8 +35,10 @@ SPARSE_PAGE = 1_500
 # Content this small on a page made mostly of links is a listing or a menu.
 NEAR_EMPTY = 250
 LINK_DENSE = 0.6
-# A noscript holding this much text beside a thin page is the page, served to browsers
-# without scripts (forum software does so): a browser with scripts must read it.
+# A noscript holding this much text beside a page that shows nothing of its own (chrome
+# and a loading notice) is the page, served to browsers without scripts (forum software
+# does so): a browser with scripts must read it. Beside visible text of the page's own,
+# however short, the visible text is the page.
 NOSCRIPT_PAGE = 250
 # A thin page that hides this much text outside links (menus), and this many times what
 # it shows, is hidden until scripts run (a faded-in page): only a browser can tell what
@@ -98,6 +101,8 @@ _MOUNT_POINTS = etree.XPath(
     " | //body//app-root"
 )
 _BODY_TEXT = etree.XPath("normalize-space(//body)")
+# What an application shows until its scripts have run: not text of the page's own.
+_PLACEHOLDER_RE = re.compile(r"[\W_]*(?:(?:loading|please wait|one moment)[\W_]*)*", re.IGNORECASE)
 _LINK_TEXT = etree.XPath("//body//a//text()", smart_strings=False)
 
 
@@ -160,6 +165,12 @@ def _is_rendered_app(root: etree._Element) -> bool:
     return any(len(text_of(mount)) >= FILLED_MOUNT for mount in elements(_MOUNT_POINTS, root))
 
 
+def _shows_text_of_its_own(root: etree._Element) -> bool:
+    """Whether the visible page, without its chrome (menus, header, footer, banners),
+    holds text other than a loading notice."""
+    return not _PLACEHOLDER_RE.fullmatch(own_text(root))
+
+
 def judge(
     signals: Signals, root: etree._Element, title: str | None, text: str, hidden: int = 0
 ) -> tuple[Outcome, str | None]:
@@ -174,7 +185,8 @@ def judge(
         return "block_page", "the site served a bot check or access-denied page instead of content"
     thin = text_length < NEAR_EMPTY
     sparse = page_length < SPARSE_PAGE
-    if thin and len(" ".join(signals.noscript_text.split())) >= NOSCRIPT_PAGE:
+    noscript_page = len(" ".join(signals.noscript_text.split())) >= NOSCRIPT_PAGE
+    if thin and noscript_page and not _shows_text_of_its_own(root):
         return "js_required", (
             "the page's text is only in <noscript>, which a browser with scripts does not show"
         )
