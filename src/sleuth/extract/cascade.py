@@ -61,7 +61,9 @@ RELEVANT = frozenset(
     )
 )
 # Inherited properties a descendant of a hidden element may set to be seen again.
-_RESHOWING = frozenset(("visibility", "font-size", "font", "color", "-webkit-text-fill-color"))
+# (A colour is not among them: the extractor drops text in its background's colour with
+# everything inside it, so a descendant's own colour would change nothing.)
+_RESHOWING = frozenset(("visibility", "font-size", "font"))
 _BACKGROUND = frozenset(("background", "background-color", "background-image"))
 # Declarations that may hide, found without parsing: every value that can hide is
 # matched (a light or see-through colour by its look, judged exactly once parsed). Each
