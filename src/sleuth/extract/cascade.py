@@ -42,7 +42,7 @@ from cssselect.xpath import ExpressionError, XPathExpr
 from lxml import etree
 
 from sleuth.extract.conditions import Truth, media_matches, supports_matches
-from sleuth.extract.css import weighted_declarations
+from sleuth.extract.css import unescape, weighted_declarations
 from sleuth.extract.styles import MAX_IMPORT_DEPTH, Styles, is_stylesheet_link, parse_imports
 
 # The properties through which a style hides an element, shows it again, or gives its
@@ -113,7 +113,6 @@ _BRACES_RE = re.compile(r"[{}]")
 # The last compound of a selector, for the cheap test of whether a page can match it.
 _LAST_COMPOUND_RE = re.compile(r"(?:^|[\s>+~])((?:[\w*-]|\\.)*(?:[.#:](?:[\w-]|\\.)+)*)\s*$")
 _KEY_PART_RE = re.compile(r"([.#:]?)((?:[\w*-]|\\.)+)")
-_ESCAPE_RE = re.compile(r"\\(?:([0-9a-fA-F]{1,6}) ?|(.))")
 # At-rules whose blocks hold no style rules for the page (fonts, animations, pages).
 # At-rules a reader's screen cannot decide: hiding applies inside them, showing does not.
 _UNDECIDED_AT_RULES = frozenset(("container", "scope", "document"))
@@ -317,17 +316,6 @@ def _compiled(selector: str, hides: bool) -> _Compiled | None:
         return None
 
 
-def _unescape(text: str) -> str:
-    def one(match: re.Match[str]) -> str:
-        digits, char = match.groups()
-        if digits is None:
-            return str(char)
-        code = int(digits, 16)
-        return chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else "\ufffd"
-
-    return _ESCAPE_RE.sub(one, text) if "\\" in text else text
-
-
 _COMBINATORS = str.maketrans(">+~\t\n\r\f", "       ")
 
 
@@ -357,9 +345,9 @@ def _slow_key(selector: str) -> str | None:
     tag = klass = None
     for prefix, name in _KEY_PART_RE.findall(match.group(1)):
         if prefix == "#":
-            return "#" + _unescape(name)
+            return "#" + unescape(name)
         if prefix == "." and klass is None:
-            klass = "." + _unescape(name)
+            klass = "." + unescape(name)
         elif not prefix and name != "*":
             tag = name.lower()
     return klass or tag
@@ -379,7 +367,7 @@ def _required(selector: str) -> tuple[str, ...]:
         if stripped == bare:
             return ()
         bare = stripped
-    return tuple(_unescape(name) for name in _NAMES_RE.findall(bare))
+    return tuple(unescape(name) for name in _NAMES_RE.findall(bare))
 
 
 def _split_selectors(prelude: str) -> list[str]:

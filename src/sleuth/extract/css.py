@@ -83,6 +83,11 @@ def _unescape(match: re.Match[str]) -> str:
     return chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else "\ufffd"
 
 
+def unescape(text: str) -> str:
+    """CSS escapes (``\\6e``, ``\\:``) resolved to the characters they stand for."""
+    return _ESCAPE_RE.sub(_unescape, text) if "\\" in text else text
+
+
 def _normalise(text: str) -> str:
     if "\\" in text:
         text = _ESCAPE_RE.sub(_unescape, text)
