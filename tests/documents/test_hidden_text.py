@@ -27,11 +27,13 @@ def _mode(mode: int) -> Draw:
     return draw
 
 
-def _coloured(rgb: tuple[float, float, float], size: float = 11, y: float = 600) -> Draw:
+def _coloured(
+    rgb: tuple[float, float, float], size: float = 11, y: float = 600, words: str = PAYLOAD[:90]
+) -> Draw:
     def draw(canvas: Canvas) -> None:
         canvas.setFillColorRGB(*rgb)
         canvas.setFont("Helvetica", size)
-        canvas.drawString(72, y, PAYLOAD[:90])
+        canvas.drawString(72, y, words)
         canvas.setFillColorRGB(0, 0, 0)
 
     return draw
@@ -125,8 +127,17 @@ def _dark_box_drawn_after(canvas: Canvas) -> None:
 
 
 def _scanned(canvas: Canvas) -> None:
-    canvas.drawImage(grey_image(), 50, 400, width=480, height=300)
-    words = canvas.beginText(72, 600)
+    """A scan below the sentence: a picture that shows the words, and the same words as
+    invisible text over them (an even picture shows no words: see test_pdf_ink)."""
+    from handmade import scan_of, text_page
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+
+    line = "Words recognised in the scanned image are its text."
+    width, height, pixels = scan_of(text_page([line], top=600))
+    picture = ImageReader(Image.frombytes("L", (width, height), pixels))
+    canvas.drawImage(picture, 0, -250, width=612, height=792)
+    words = canvas.beginText(72, 350)
     words.setFont("Helvetica", 11)
     words.setTextRenderMode(3)
     words.textLine("Words recognised in the scanned image are its text.")
@@ -135,7 +146,8 @@ def _scanned(canvas: Canvas) -> None:
 
 VISIBLE_LOOK_ALIKES = {
     "white-on-a-dark-box": (_white_on_dark, "White words on a dark banner are read."),
-    "light-grey": (_coloured((0.75, 0.75, 0.75)), PAYLOAD[:90].strip()),
+    # (PAYLOAD[:90] runs past the page's right edge, where nothing is seen.)
+    "light-grey": (_coloured((0.75, 0.75, 0.75), words=PAYLOAD[:80]), PAYLOAD[:80].strip()),
     "footnote-size": (
         text(72, 80, "1 A footnote in small type is part of the text.", size=6),
         "1 A footnote in small type is part of the text.",
@@ -190,5 +202,6 @@ def _over_a_picture(mode: int, width: float, height: float, alpha: float = 1) ->
     ids=["invisible-over-a-speck", "clip-over-a-scan", "transparent-over-a-scan"],
 )
 def test_a_picture_beneath_is_no_cover_for_hidden_text(draw: Draw) -> None:
-    record = _read(pdf(together(text(72, 700, VISIBLE), draw)))
+    # The sentence stands above the picture, which would otherwise be laid over it.
+    record = _read(pdf(together(text(72, 780, VISIBLE), draw)))
     assert record["text"] == VISIBLE

@@ -3,10 +3,13 @@
 Per page: PDFium's text page gives the characters in content order, and the runs of
 characters one text object drew are found with a few ``FPDFText_GetTextObject`` calls
 each (first where PDFium's line ends, else by galloping and bisecting), never one call per
-character; everything else is asked once per run or per object: its box, render mode,
-colour, font size and weight. Runs a reader cannot see are dropped (invisible or clip-only render
-modes, colour of what lies beneath, outside the crop box, under 1 pt), except where the
-text lies over an image: that is a scanned page's OCR layer, the words the image shows.
+character; everything else is asked once per run or per object: its box, font size, matrix
+and weight. Runs a reader cannot see are dropped: outside the crop box, under about a point
+across or squeezed onto one spot, and, above all, without ink of their own on the page as
+PDFium renders it (``pdf_ink``): covered, clipped, in a layer that is off, faint, in glyphs
+that draw nothing. Where the page draws more than text, the older rules on the objects
+(invisible render modes, colour of what lies beneath) still hide, as a floor. Text with no
+ink over a scanned page's picture is its OCR layer where the picture shows words under it.
 The visible runs become lines, lines become columns (a gutter that prose lines on both
 sides leave empty) and paragraphs (spacing, indents, a hyphen that breaks a word undone);
 lines repeated in the margins of most pages and page numbers are running heads and go;
@@ -22,6 +25,7 @@ from array import array
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from statistics import median
 from typing import Any
 
@@ -29,6 +33,7 @@ import pypdfium2 as pdfium
 from pypdfium2 import raw
 from pypdfium2_raw import bindings
 
+from sleuth.documents.pdf_ink import NO_INK, Band, Ink, PageInk
 from sleuth.extract.text import clean_line, strip_invisible
 
 _LIB = bindings._libs["pdfium"]
@@ -62,6 +67,13 @@ _font_weight = _fn("FPDFFont_GetWeight", ctypes.c_int, _VOID)
 _font_name = _fn("FPDFFont_GetBaseFontName", ctypes.c_size_t, _VOID, _VOID, ctypes.c_size_t)
 
 _TEXT, _PATH, _IMAGE, _SHADING, _FORM = 1, 2, 3, 4, 5
+_HIDDEN, _INK, _SCAN = 0, 1, 2  # what a run's objects say before its ink is judged
+# Glyphs under about a point across, or an em squeezed under two points along the baseline
+# (characters about a point wide, stacked on one spot as Tz 1 does): too thin to read.
+_THIN_ACROSS = 1.0
+_THIN_ALONG = 2.0
+_STACKED = 0.5  # points along the line a character needs at least, on average
+_RERENDERS = 6  # renders a page may take to tell overlapping runs' ink apart
 _INVISIBLE_MODES = (3, 7)  # FPDF_TEXTRENDERMODE_INVISIBLE, _CLIP
 _CLIP_ONLY = 7  # text used only as a clipping path: never ink, even over a picture
 # A picture this share of the page or more is a scanned page: text over it is its OCR layer.
@@ -89,25 +101,39 @@ _CONTROL_CHARS = re.compile("[\x00\x01\x03-\x1f\x7f\ufffe\uffff]")
 _SENTENCE_END = (".", "!", "?", ":", '."', ".”", "?”", "!”")
 
 
-@dataclass
+@dataclass(slots=True)
 class _Style:
     """What one text object looks like: decided once, shared by its runs."""
 
     index: int  # its place in the page's drawing order
-    mode: int
-    colour: tuple[int, int, int, int]
     size: float
     bold: bool
+    thin: bool = False  # under about a point across its glyphs, or squeezed onto one spot
+    direction: tuple[float, float] = (1.0, 0.0)  # of its baseline, in page space
 
 
-@dataclass
+@dataclass(slots=True)
+class _Run:
+    """A run of one text object's characters that may be seen, before its ink is judged."""
+
+    obj: int
+    first: int
+    text: str
+    style: _Style
+    box: tuple[float, float, float, float]  # from its first character to its last
+    whole: tuple[float, float, float, float]  # everything its characters' boxes cover
+    scan: bool  # over a scanned page's picture: its OCR layer if the picture shows words
+    letters: int  # characters that are not spaces
+
+
+@dataclass(slots=True)
 class _Shape:
     index: int
     box: tuple[float, float, float, float]
     colour: tuple[int, int, int] | None  # None: a picture (an image or a shading)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Span:
     text: str
     x0: float
@@ -119,7 +145,7 @@ class _Span:
     space_before: bool
 
 
-@dataclass
+@dataclass(slots=True)
 class _Line:
     text: str
     x0: float
@@ -155,6 +181,16 @@ class _PageReader:
         self.styles: dict[int, _Style] = {}
         self.fonts: dict[int, bool] = {}
         self.hidden = 0
+        self.graphics = False  # whether anything but text is drawn on the page
+        # Buffers PDFium writes into, made once a page rather than once a call.
+        self._channels = [ctypes.c_uint() for _ in range(4)]
+        self._channel_refs = [ctypes.byref(channel) for channel in self._channels]
+        self._size = ctypes.c_float()
+        self._size_ref = ctypes.byref(self._size)
+        self._matrix = raw.FS_MATRIX()
+        self._matrix_ref = ctypes.byref(self._matrix)
+        self._rect = raw.FS_RECTF()
+        self._rect_ref = ctypes.byref(self._rect)
         self._walk()
         self._grid = self._index()
 
@@ -168,13 +204,19 @@ class _PageReader:
     def _walk(self) -> None:
         """Drawing order of every object; filled paths and pictures that text may sit on."""
         count = _count_objects(self.page)
+        page, order = self.page, self.order
         for index in range(count):
-            obj = _get_object(self.page, index)
+            obj = _get_object(page, index)
             if obj:
-                self._visit(obj, index, 0)
+                if _object_type(obj) == _TEXT:  # most objects: no more to ask
+                    order[obj] = index
+                else:
+                    self._visit(obj, index, 0)
 
     def _visit(self, obj: int, index: int, depth: int) -> None:
         kind = _object_type(obj)
+        if kind not in (_TEXT, _FORM) or depth >= 8:
+            self.graphics = True
         if kind == _TEXT:
             self.order[obj] = index
         elif kind in (_IMAGE, _SHADING):
@@ -184,7 +226,7 @@ class _PageReader:
         elif kind == _PATH:
             fill, stroke = ctypes.c_int(), ctypes.c_int()
             if _draw_mode(obj, ctypes.byref(fill), ctypes.byref(stroke)) and fill.value:
-                colour = _rgba(_fill_colour, obj)
+                colour = self._rgba(_fill_colour, obj)
                 box = self._box(obj)
                 if box and colour[3] > 0:
                     self.shapes.append(_Shape(index, box, colour[:3]))
@@ -198,19 +240,42 @@ class _PageReader:
         known = self.styles.get(obj)
         if known is not None:
             return known
-        mode = _render_mode(obj)
-        colour = _rgba(_stroke_colour if mode in _STROKE_MODES else _fill_colour, obj)
-        size = ctypes.c_float()
-        _font_size(obj, ctypes.byref(size))
-        matrix = raw.FS_MATRIX()
+        size = self._size.value if _font_size(obj, self._size_ref) else 0.0
         scale = 1.0
-        if _matrix(obj, ctypes.byref(matrix)):
-            scale = math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c)) or 0.0
+        thin = False
+        direction = (1.0, 0.0)
+        if _matrix(obj, self._matrix_ref):
+            a, b, c, d = self._matrix.a, self._matrix.b, self._matrix.c, self._matrix.d
+            determinant = abs(a * d - b * c)
+            scale = math.sqrt(determinant) or 0.0
+            # The em along the baseline (horizontal scaling, Tz, is part of this matrix) and
+            # the glyphs' height across it, after every transform.
+            length = math.hypot(a, b)
+            along = abs(size) * length
+            across = abs(size) * determinant / max(length, 1e-9)
+            thin = size != 0 and (along < _THIN_ALONG or across < _THIN_ACROSS)
+            direction = (-a, -b) if size < 0 else (a, b)
         style = _Style(
-            self.order.get(obj, 1 << 30), mode, colour, size.value * scale, self._bold(obj)
+            self.order.get(obj, 1 << 30),
+            size * scale,
+            self._bold(obj),
+            thin,
+            direction,
         )
         self.styles[obj] = style
         return style
+
+    def paint(self, obj: int) -> tuple[int, tuple[int, int, int, int]]:
+        """An object's rendering mode and the colour it paints with. Only the rules that
+        decide without the page's rendering ask: the rendering shows both."""
+        mode = _render_mode(obj)
+        return mode, self._rgba(_stroke_colour if mode in _STROKE_MODES else _fill_colour, obj)
+
+    def _rgba(self, getter: Any, obj: int) -> tuple[int, int, int, int]:
+        if not getter(obj, *self._channel_refs):
+            return (0, 0, 0, 255)
+        red, green, blue, alpha = self._channels
+        return (red.value, green.value, blue.value, alpha.value)
 
     def _bold(self, obj: int) -> bool:
         font = _text_font(obj)
@@ -247,7 +312,8 @@ class _PageReader:
         return grid
 
     def beneath(self, style: _Style, x: float, y: float) -> tuple[int, int, int] | None:
-        """The colour drawn under a point before the text: white paper, a fill, or a picture."""
+        """The colour drawn under a point before the text: white paper, a fill, or None
+        for a picture (whose colours only the page's rendering knows)."""
         if not self._grid or not math.isfinite(x + y):
             return (255, 255, 255)
         for shape in reversed(self._grid.get(self._cell(x, y), ())):
@@ -255,10 +321,20 @@ class _PageReader:
                 continue
             left, bottom, right, top = shape.box
             if left <= x <= right and bottom <= y <= top:
-                if shape.colour is None and not self._scan_sized(shape):
-                    continue  # a small picture does not make text over it a scan's words
                 return shape.colour
         return (255, 255, 255)
+
+    def scanned(self, x: float, y: float) -> bool:
+        """Whether a picture the size of a scanned page covers a point, drawn before the
+        text or after it: OCR tools put their text layer on either side of the image."""
+        if not self._grid or not math.isfinite(x + y):
+            return False
+        for shape in self._grid.get(self._cell(x, y), ()):
+            left, bottom, right, top = shape.box
+            inside = left <= x <= right and bottom <= y <= top
+            if shape.colour is None and inside and self._scan_sized(shape):
+                return True
+        return False
 
     def _scan_sized(self, shape: _Shape) -> bool:
         """A picture covering a good part of the page, as a scanned page's image does."""
@@ -267,35 +343,51 @@ class _PageReader:
         page = max((c_right - c_left) * (c_top - c_bottom), 1.0)
         return bool((right - left) * (top - bottom) >= _SCAN_SHARE * page)
 
-    def visible(self, style: _Style, x: float, y: float) -> bool:
-        """Whether a reader sees a run of ``style`` centred at (x, y)."""
+    def verdict(self, obj: int, style: _Style, x: float, y: float) -> int:
+        """What the objects alone say of a run of ``obj`` centred at (x, y): hidden, ink for
+        the page's rendering to judge, or over a scanned page's picture (its OCR layer,
+        where the picture shows words under it)."""
         left, bottom, right, top = self.crop
         if not (left <= x <= right and bottom <= y <= top):
+            return _HIDDEN
+        if 0 < style.size < 1.0 or style.thin:
+            return _HIDDEN
+        if not self._grid:  # nothing drawn but text: the page's rendering judges alone
+            return _INK
+        mode, colour = self.paint(obj)
+        if mode == _CLIP_ONLY or colour[3] == 0:
+            return _HIDDEN  # never ink, even over a scan whose picture shows words
+        if self.scanned(x, y):
+            return _SCAN
+        # The rules that held before pages were rendered stay, a floor under the rendering.
+        return _INK if self.painted(obj, style, x, y, (mode, colour)) else _HIDDEN
+
+    def painted(
+        self,
+        obj: int,
+        style: _Style,
+        x: float,
+        y: float,
+        paint: tuple[int, tuple[int, int, int, int]] | None = None,
+    ) -> bool:
+        """Whether the object's mode and colour (``paint``, if already asked), against what
+        is drawn beneath (white paper, a fill, a picture of unknown colours), leave it
+        visible."""
+        mode, colour = paint or self.paint(obj)
+        if mode in _INVISIBLE_MODES or colour[3] == 0:
             return False
-        if 0 < style.size < 1.0:
-            return False
-        if style.mode == _CLIP_ONLY or style.colour[3] == 0:
-            return False  # never ink, whatever lies beneath
         under = self.beneath(style, x, y)
-        if under is None:  # over a scanned page's picture: its OCR words, whatever their ink
+        if under is None:
             return True
-        if style.mode in _INVISIBLE_MODES:
-            return False
-        red, green, blue, _ = style.colour
-        return abs(red - under[0]) > 12 or abs(green - under[1]) > 12 or abs(blue - under[2]) > 12
+        red, green, blue, _ = colour
+        differs = abs(red - under[0]) > 12 or abs(green - under[1]) > 12
+        return differs or abs(blue - under[2]) > 12
 
     def char_box(self, index: int) -> tuple[float, float, float, float]:
-        rect = raw.FS_RECTF()
-        if not _get_loose_box(self.textpage, index, ctypes.byref(rect)):
+        if not _get_loose_box(self.textpage, index, self._rect_ref):
             return (0.0, 0.0, 0.0, 0.0)
+        rect = self._rect
         return (rect.left, rect.bottom, rect.right, rect.top)
-
-
-def _rgba(getter: Any, obj: int) -> tuple[int, int, int, int]:
-    r, g, b, a = (ctypes.c_uint() for _ in range(4))
-    if not getter(obj, ctypes.byref(r), ctypes.byref(g), ctypes.byref(b), ctypes.byref(a)):
-        return (0, 0, 0, 255)
-    return (r.value, g.value, b.value, a.value)
 
 
 def _page_string(units: Any, count: int) -> str:
@@ -326,8 +418,11 @@ def _runs(textpage: int, count: int, page: str) -> Iterator[tuple[int, int, int]
 
     def drawn_by(index: int) -> int:
         """The object of the first character at or after ``index`` that has one (PDFium
-        never infers more than a space or a line break in a row)."""
+        never infers more than a space or a line break in a row, and a line break's two
+        characters, which no object draws, need no call)."""
         for at in range(index, min(index + 3, count)):
+            if page[at] in _BREAK:
+                continue
             found = owner(at)
             if found:
                 return found
@@ -335,7 +430,12 @@ def _runs(textpage: int, count: int, page: str) -> Iterator[tuple[int, int, int]
 
     start = 0
     while start < count:
-        obj = owner(start)
+        if page[start] in _BREAK:
+            start += 1
+            continue
+        obj = known.get(start)
+        if obj is None:
+            obj = known[start] = _get_text_object(textpage, start) or 0
         if not obj:
             start += 1
             continue
@@ -371,7 +471,9 @@ def _runs(textpage: int, count: int, page: str) -> Iterator[tuple[int, int, int]
             known.clear()
 
 
-def _spans(reader: _PageReader, textpage: pdfium.PdfTextPage) -> tuple[list[_Span], int]:
+def _spans(
+    reader: _PageReader, textpage: pdfium.PdfTextPage, size: tuple[float, float]
+) -> tuple[list[_Span], int]:
     """Visible runs of one text object each, and how many characters there were."""
     count = textpage.count_chars()
     if count <= 0:
@@ -379,31 +481,250 @@ def _spans(reader: _PageReader, textpage: pdfium.PdfTextPage) -> tuple[list[_Spa
     units = (ctypes.c_ushort * (count + 1))()
     raw.FPDFText_GetText(textpage.raw, 0, count, units)
     page = _page_string(units, count)
-    spans: list[_Span] = []
+    runs: list[_Run] = []
+    style_of, verdict_of = reader.style, reader.verdict
+    # reader.char_box, inline: twice for every run.
+    get_box, textpage_address = _get_loose_box, reader.textpage
+    rect, rect_ref = reader._rect, reader._rect_ref
     for obj, first, last in _runs(reader.textpage, count, page):
         text = page[first : last + 1]
-        if not text.strip():
+        stripped = text.strip()
+        if not stripped:
             continue
+        style = style_of(obj)
+        if not get_box(textpage_address, first, rect_ref):
+            rect.left = rect.bottom = rect.right = rect.top = 0.0
+        x0, y0, x1, y1 = rect.left, rect.bottom, rect.right, rect.top
+        if not get_box(textpage_address, last, rect_ref):
+            rect.left = rect.bottom = rect.right = rect.top = 0.0
+        b_x0, b0, b_x1, t1 = rect.left, rect.bottom, rect.right, rect.top
+        bottom, top = (y0 if y0 < b0 else b0), (y1 if y1 > t1 else t1)
+        right = b_x1 if b_x1 > x0 else x0
+        box = (x0, bottom, right, top)
+        whole = (x0 if x0 < b_x0 else b_x0, bottom, x1 if x1 > b_x1 else b_x1, top)
+        verdict = verdict_of(obj, style, (x0 + right) / 2, (bottom + top) / 2)
+        letters = len(text) - text.count(" ")
+        if verdict == _HIDDEN or _stacked(letters, whole):
+            reader.hidden += len(stripped)
+            continue
+        runs.append(_Run(obj, first, text, style, box, whole, verdict == _SCAN, letters))
+    return _inked(reader, runs, size, page), count
+
+
+def _stacked(letters: int, box: tuple[float, float, float, float]) -> bool:
+    """Characters squeezed onto one spot (by character spacing, say): no reader can tell
+    them apart, whatever each glyph's size."""
+    if letters < 3:
+        return False
+    width, height = box[2] - box[0], box[3] - box[1]
+    return (width if width > height else height) < _STACKED * letters
+
+
+def _inked(
+    reader: _PageReader, runs: list[_Run], size: tuple[float, float], page: str
+) -> list[_Span]:
+    """The spans of the runs, or of the pieces of them, that put ink on the page.
+
+    A scanned page's OCR layer puts none of its own: it counts where the picture shows
+    marks of words under it.
+    """
+    spans: list[_Span] = []
+    judge = PageInk.judge(reader.page, *size, reader.order, reader.graphics) if runs else None
+    if judge is None:  # PDFium could not render the page: the objects' word stands
+        for run in runs:
+            centre = ((run.box[0] + run.box[2]) / 2, (run.box[1] + run.box[3]) / 2)
+            if run.scan or reader.painted(run.obj, run.style, *centre):
+                spans.extend(_span(reader, page, run.style, run.first, text=run.text, box=run.box))
+            else:
+                reader.hidden += len(run.text.strip())
+        return spans
+    # A word has ink across the middle of its line, where no neighbouring line reaches; a
+    # lone comma or full stop may have it only near the edges, so it is looked at whole.
+    bands, inks = judge.measure(
+        [(run.whole, run.style.direction, run.letters >= 3) for run in runs]
+    )
+    _settle(judge, runs, bands, inks)
+    for run, band, own in zip(runs, bands, inks, strict=True):
+        ink = judge.marks(band) if run.scan and own.none else own
+        if ink.whole:
+            spans.extend(_span(reader, page, run.style, run.first, text=run.text, box=run.box))
+        elif ink.none:
+            reader.hidden += len(run.text.strip())
+        else:
+            for first, text, box in _pieces(reader, judge, run, ink):
+                spans.extend(_span(reader, page, run.style, first, text=text, box=box))
+    return spans
+
+
+def _settle(judge: PageInk, runs: list[_Run], bands: list[Band | None], inks: list[Ink]) -> None:
+    """Runs that overlap another run with ink are judged again, each against the page
+    rendered without it: text laid over visible text borrows none of its ink."""
+    contested = _overlapping(runs, bands, inks)
+    pending = sorted(contested)
+    dropped: set[int] = set()
+    for _ in range(_RERENDERS):
+        if not pending:
+            return
+        batch: list[int] = []
+        later: list[int] = []
+        for index in pending:
+            rect = bands[index].rect  # type: ignore[union-attr]
+            if any(_meets(rect, bands[taken].rect) for taken in batch):  # type: ignore[union-attr]
+                later.append(index)
+            else:
+                batch.append(index)
+        without = judge.render_without({runs[index].obj for index in batch} | dropped)
+        for index in batch:
+            inks[index] = judge.ink(bands[index], without)
+            if inks[index].none:
+                dropped.add(runs[index].obj)
+        pending = later
+    for index in pending:  # more overlaps than renders to tell them apart: none is trusted
+        inks[index] = NO_INK
+
+
+def _overlapping(runs: list[_Run], bands: list[Band | None], inks: list[Ink]) -> set[int]:
+    """Runs with ink whose middle band another run's box reaches into. Runs on one line
+    share their rows: each line is swept left to right, alone and with each line whose
+    rows overlap its own, so a page costs about one sort, not a comparison of every pair."""
+    lines: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+    middles: dict[tuple[int, int], tuple[int, int]] = {}  # the rows each line is judged by
+    for index, band in enumerate(bands):
+        if band is not None and inks[index] is not NO_INK:
+            top, bottom, left, right = band.rect
+            key = (top, bottom)
+            first, last = band.sample if band.axis == 0 else (band.r0, band.r1)
+            known = lines.get(key)
+            if known is None:
+                lines[key] = [(left, right, index)]
+                middles[key] = (first, last)
+            else:
+                known.append((left, right, index))
+                low, high = middles[key]
+                middles[key] = (first if first < low else low, last if last > high else high)
+    keys = sorted(lines)
+    contested: set[int] = set()
+    count = len(keys)
+    for place, key in enumerate(keys):
+        mine = lines[key]
+        if len(mine) > 1:
+            _sweep(sorted(mine), runs, bands, contested)
+        after = place + 1
+        while after < count and keys[after][0] < key[1]:
+            other = keys[after]
+            after += 1
+            # Neighbouring lines whose boxes touch, no more, leave each other's middle alone.
+            ours, theirs = middles[key], middles[other]
+            if (ours[0] < other[1] and other[0] < ours[1]) or (
+                theirs[0] < key[1] and key[0] < theirs[1]
+            ):
+                _sweep(sorted(mine + lines[other]), runs, bands, contested)
+    return contested
+
+
+def _sweep(
+    spans: list[tuple[int, int, int]],
+    runs: list[_Run],
+    bands: list[Band | None],
+    contested: set[int],
+) -> None:
+    """Pairs among boxes sorted by their left edge whose columns overlap, checked in full."""
+    active: list[tuple[int, int, int]] = []
+    for left, right, index in spans:
+        active = [entry for entry in active if entry[1] > left]
+        mine = bands[index]
+        assert mine is not None
+        for _, _, other in active:
+            theirs = bands[other]
+            assert theirs is not None
+            if runs[other].obj != runs[index].obj and (
+                _meets(_inner(mine), theirs.rect) or _meets(_inner(theirs), mine.rect)
+            ):
+                contested.update((index, other))
+        active.append((left, right, index))
+
+
+def _inner(band: Band) -> tuple[int, int, int, int]:
+    """The pixels a run's ink is looked for in: the middle rows of a line, or its band."""
+    if band.axis == 0:
+        return (band.sample[0], band.sample[1], band.c0, band.c1)
+    return (band.r0, band.r1, band.c0, band.c1)
+
+
+def _meets(first: tuple[int, int, int, int], second: tuple[int, int, int, int]) -> bool:
+    """Whether two pixel boxes (rows then columns, ends excluded) share a pixel."""
+    return (
+        first[0] < second[1]
+        and second[0] < first[1]
+        and first[2] < second[3]
+        and second[2] < first[3]
+    )
+
+
+def _pieces(
+    reader: _PageReader, judge: PageInk, run: _Run, ink: Ink
+) -> list[tuple[int, str, tuple[float, float, float, float]]]:
+    """The stretches of a partly inked run whose characters lie outside its gaps."""
+    pieces: list[tuple[int, str, tuple[float, float, float, float]]] = []
+    start = -1
+    boxes: list[tuple[float, float, float, float]] = []
+
+    def close(end: int) -> None:
+        text = run.text[start - run.first : end - run.first]
+        stripped = len(text.rstrip())
+        if text.strip():
+            kept = boxes[: stripped or 1]
+            box = (
+                min(b[0] for b in kept),
+                min(b[1] for b in kept),
+                max(b[2] for b in kept),
+                max(b[3] for b in kept),
+            )
+            pieces.append((start, text[:stripped], box))
+
+    for offset, char in enumerate(run.text):
+        index = run.first + offset
+        if char.isspace():
+            if start >= 0:
+                boxes.append(reader.char_box(index))
+            continue
+        box = reader.char_box(index)
+        if judge.unseen(box, ink):
+            reader.hidden += 1
+            if start >= 0:
+                close(index)
+                start = -1
+            continue
+        if start < 0:
+            start, boxes = index, []
+        boxes.append(box)
+    if start >= 0:
+        close(run.first + len(run.text))
+    return pieces
+
+
+def _span(
+    reader: _PageReader,
+    page: str,
+    style: _Style,
+    first: int,
+    *,
+    text: str,
+    box: tuple[float, float, float, float],
+) -> list[_Span]:
+    if not text.isascii():
         if "\r" in text or "\n" in text:
             text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
         if _SURROGATE.search(text):
             text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-        style = reader.style(obj)
-        x0, y0, _, y1 = reader.char_box(first)
-        _, b0, x1, t1 = reader.char_box(last)
-        box = (x0, min(y0, b0), max(x1, x0), max(y1, t1))
-        centre_x, centre_y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        if not reader.visible(style, centre_x, centre_y):
-            reader.hidden += len(text.strip())
-            continue
-        size = style.size if style.size >= 1 else (box[3] - box[1]) / 1.2
-        space = first > 0 and page[first - 1] in " \r\n"
-        span = _Span(text, *box, size, style.bold, space)
-        if box[2] - box[0] > _SPREAD * size * len(text) and " " in text.strip():
-            spans.extend(_cells(reader, span, first))  # one object set as a row of cells
-        else:
-            spans.append(span)
-    return spans, count
+    elif "\r" in text or "\n" in text:
+        text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    size = style.size if style.size >= 1 else (box[3] - box[1]) / 1.2
+    space = first > 0 and page[first - 1] in " \r\n"
+    span = _Span(text, *box, size, style.bold, space)
+    if box[2] - box[0] > _SPREAD * size * len(text) and " " in text.strip():
+        return _cells(reader, span, first)  # one object set as a row of cells
+    return [span]
 
 
 def _cells(reader: _PageReader, span: _Span, first: int) -> list[_Span]:
@@ -439,6 +760,7 @@ def _cells(reader: _PageReader, span: _Span, first: int) -> list[_Span]:
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_BREAK = frozenset("\r\n")  # PDFium's own line break, drawn by no object
 
 
 def _rows(spans: list[_Span]) -> list[list[_Span]]:
@@ -479,7 +801,8 @@ def _segments(rows: list[list[_Span]]) -> list[_Line]:
         group: list[_Span] = [row[0]]
         for span in row[1:]:
             last = group[-1]
-            if span.x0 - last.x1 > 0.9 * max(last.size, span.size, 1.0):
+            widest = last.size if last.size > span.size else span.size
+            if span.x0 - last.x1 > 0.9 * (widest if widest > 1.0 else 1.0):
                 lines.append(_line(group))
                 group = [span]
             else:
@@ -517,6 +840,8 @@ def _clean(text: str) -> str:
     every extracted line gets."""
     if _CONTROL_CHARS.search(text):
         text = text.translate(_CONTROLS)
+    if text.isascii() and "\n" not in text:  # nothing invisible: spaces collapsed is all
+        return " ".join(text.split())
     return clean_line(text)
 
 
@@ -536,17 +861,24 @@ def _gutter(lines: list[_Line]) -> tuple[float, float] | None:
         return None
     # Coverage of x by the narrow lines, per point: a gutter is the widest run that at most
     # a tenth of them cross (a centred name or date above the columns may).
-    steps = [0] * (int(width) + 2)
+    # Coverage changes only where a line starts or ends: walked from change to change.
+    size_x = int(width) + 2
+    steps: dict[int, int] = {}
     for line in narrow:
-        steps[max(0, int(line.x0 - left))] += 1
-        steps[min(len(steps) - 1, int(line.x1 - left) + 1)] -= 1
+        start, end = max(0, int(line.x0 - left)), min(size_x - 1, int(line.x1 - left) + 1)
+        steps[start] = steps.get(start, 0) + 1
+        steps[end] = steps.get(end, 0) - 1
     allowed = len(narrow) // 10
     best: tuple[float, float] | None = None
     covered, run_start = 0, -1
-    for x, step in enumerate(steps[:-1]):
-        covered += step
-        if covered <= allowed and x > 0:
-            run_start = x if run_start < 0 else run_start
+    changes = sorted(x for x in steps if x < size_x - 1)
+    starts = changes if changes and changes[0] == 0 else [0, *changes]
+    for at, x in enumerate(starts):
+        covered += steps.get(x, 0)
+        if covered <= allowed:
+            following = starts[at + 1] if at + 1 < len(starts) else size_x - 1
+            if run_start < 0 and max(x, 1) < following:
+                run_start = max(x, 1)
         elif run_start >= 0:
             if best is None or x - run_start > best[1] - best[0]:
                 best = (left + run_start, left + x - 1)
@@ -633,10 +965,11 @@ def read_page(page: pdfium.PdfPage) -> PageText:
     textpage = page.get_textpage()
     try:
         reader = _PageReader(page, textpage)
-        spans, chars = _spans(reader, textpage)
+        size = (page.get_width(), page.get_height())
+        spans, chars = _spans(reader, textpage, size)
         lines = _reading_order(_segments(_rows(spans))) if spans else []
         pictures = sum(1 for shape in reader.shapes if shape.colour is None)
-        return PageText(lines, page.get_height(), pictures, reader.hidden, chars)
+        return PageText(lines, size[1], pictures, reader.hidden, chars)
     finally:
         textpage.close()
 
@@ -695,8 +1028,8 @@ def _body_size(pages: list[PageText]) -> tuple[float, bool]:
 class _Para:
     lines: list[_Line]
 
-    @property
-    def text(self) -> str:
+    @cached_property
+    def text(self) -> str:  # asked for only once the paragraph has all its lines
         out = ""
         previous_cells = False
         for line in self.lines:
@@ -822,9 +1155,9 @@ def compose(pages: list[PageText], markdown: bool) -> Layout:
 _PDF_DATE = re.compile(
     r"D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?(\d{2})?'?(\d{2})?"
 )
-_XMP_TITLE = re.compile(rb"<dc:title>.*?<rdf:li[^>]*>(.*?)</rdf:li>", re.DOTALL)
 _NO_TITLE = frozenset({"untitled", "(anonymous)", "anonymous", "title", "document", "-"})
-_XMP_CREATOR = re.compile(rb"<dc:creator>.*?<rdf:li[^>]*>(.*?)</rdf:li>", re.DOTALL)
+_XMP_SPAN = 200_000  # bytes of XMP read after its start
+_TAG = re.compile(rb"<[^<>]*>")  # a tag; a '<' never starts a second scan of the same text
 
 
 def pdf_date(value: str) -> str | None:
@@ -843,16 +1176,31 @@ def pdf_date(value: str) -> str | None:
     return stamp
 
 
-def _xmp(data: bytes, pattern: re.Pattern[bytes]) -> str | None:
+def _xmp(data: bytes, element: bytes) -> str | None:
+    """The first ``rdf:li`` of an XMP element (``dc:title``, ``dc:creator``).
+
+    Found with a handful of ``bytes.find`` calls, each scanning forward from where the last
+    stopped: linear in the XMP's size whatever it holds. (A regular expression with lazy
+    wildcards backtracked cubically on a packet of many unclosed tags: a 170 KB PDF took
+    longer than the document time limit.)
+    """
     start = data.find(b"<x:xmpmeta")
     if start < 0:
         return None
-    found = pattern.search(data, start, start + 200_000)
-    if not found:
+    end = min(len(data), start + _XMP_SPAN)
+    opened = data.find(b"<" + element + b">", start, end)
+    if opened < 0:
         return None
-    value = found.group(1).decode("utf-8", "replace")
-    value = re.sub(r"<[^>]+>", "", value).replace("&amp;", "&").replace("&lt;", "<")
-    return clean_line(value.replace("&gt;", ">")) or None
+    closed = data.find(b"</" + element + b">", opened, end)
+    closed = end if closed < 0 else closed
+    item = data.find(b"<rdf:li", opened, closed)
+    head = data.find(b">", item, closed) if item >= 0 else -1
+    tail = data.find(b"</rdf:li>", head, closed) if head >= 0 else -1
+    if tail < 0:
+        return None
+    value = _TAG.sub(b"", data[head + 1 : tail]).decode("utf-8", "replace")
+    value = value.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    return clean_line(value) or None
 
 
 def _language(pdf: pdfium.PdfDocument) -> str | None:
@@ -874,8 +1222,8 @@ def metadata(pdf: pdfium.PdfDocument, data: bytes) -> dict[str, Any]:
     title = clean_line(strip_invisible(info.get("Title", "")))
     if title.lower() in _NO_TITLE:
         title = ""
-    title = title or _xmp(data, _XMP_TITLE) or ""
-    author = clean_line(info.get("Author", "")) or _xmp(data, _XMP_CREATOR)
+    title = title or _xmp(data, b"dc:title") or ""
+    author = clean_line(info.get("Author", "")) or _xmp(data, b"dc:creator")
     if title:
         found["title"] = title
     if author:
