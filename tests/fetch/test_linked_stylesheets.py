@@ -376,3 +376,16 @@ async def test_an_offset_undone_by_static_position_hides_nothing(
     )
     url = site.add("/page", _page(head="<link rel=stylesheet href=/site.css>"))
     assert MARK in await _text(fetcher, url)
+
+
+async def test_a_strict_caller_is_not_served_a_page_cached_without_its_sheet(site: Site) -> None:
+    site.add("/big.css", "." + "x" * 2048 + "{display:none}", headers=CSS)
+    url = site.add("/page", _page(head="<link rel=stylesheet href=/big.css>"))
+    cache = MemoryCache(100)
+    common = {"allow_hosts": [f"127.0.0.1:{site.port}"], "cache": "memory", "render": "never"}
+    lenient = Settings(**common, max_stylesheet_bytes=1024)
+    strict = Settings(**common, max_stylesheet_bytes=1024, strict_visibility=True)
+    async with Fetcher(lenient, cache=cache) as fetcher:
+        assert (await fetcher.fetch(url)).outcome == "ok"
+    async with Fetcher(strict, cache=cache) as fetcher:
+        assert (await fetcher.fetch(url)).outcome == "styles_unread"

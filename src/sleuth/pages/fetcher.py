@@ -265,6 +265,10 @@ class Fetcher:
             await self._renderer.aclose()
 
     def _key(self, url: str, output: OutputFormat, render: RenderMode) -> str:
+        # A page read with an unread sheet is ok for most callers, styles_unread for a
+        # strict one: the two never share an entry (the default keeps its key).
+        if self.settings.styles.strict_visibility:
+            return cache_key("page", url, output, render, "strict-visibility")
         return cache_key("page", url, output, render)
 
     async def is_cached(
