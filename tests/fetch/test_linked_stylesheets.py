@@ -389,3 +389,30 @@ async def test_a_strict_caller_is_not_served_a_page_cached_without_its_sheet(sit
         assert (await fetcher.fetch(url)).outcome == "ok"
     async with Fetcher(strict, cache=cache) as fetcher:
         assert (await fetcher.fetch(url)).outcome == "styles_unread"
+
+
+@pytest.mark.parametrize(
+    "declarations",
+    [
+        "font:" + " " * 300 + "0/0 a",
+        "position:absolute;left:" + " " * 300 + "-9999px",
+        "transform:" + "translate(0) " * 40 + "scale(0)",
+        "color:" + " " * 300 + "#fff",
+    ],
+    ids=["font", "left", "transform", "color"],
+)
+async def test_a_hiding_value_padded_past_any_window_still_hides(
+    site: Site, fetcher: Fetcher, declarations: str
+) -> None:
+    url = _deliver(site, f".note{{{declarations}}}", "link")
+    assert MARK not in await _text(fetcher, url)
+
+
+async def test_a_hostile_sheet_is_read_in_linear_time(site: Site, fetcher: Fetcher) -> None:
+    """Each of these made the sheet's first scan quadratic (minutes for 100 KB)."""
+    hostile = "".join(
+        "x{" + name * 20000 + "}" for name in ("font:", "left:", "transform:", "filter:")
+    )
+    site.add("/site.css", hostile + ".note{display:none}", headers=CSS)
+    url = site.add("/page", _page(head="<link rel=stylesheet href=/site.css>"))
+    assert MARK not in await _text(fetcher, url)

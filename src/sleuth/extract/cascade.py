@@ -64,38 +64,47 @@ RELEVANT = frozenset(
 # (A colour is not among them: the extractor drops text in its background's colour with
 # everything inside it, so a descendant's own colour would change nothing.)
 _RESHOWING = frozenset(("visibility", "font-size", "font"))
+_OFFSET_NAMES = ("left", "right", "top", "bottom", "inset", "margin", "indent")
 _BACKGROUND = frozenset(("background", "background-color", "background-image"))
 # Declarations that may hide, found without parsing: every value that can hide is
 # matched (a light or see-through colour by its look, judged exactly once parsed). Each
-# pattern starts with a literal, so it runs over a lower-cased sheet at C speed.
+# pattern starts with a literal, so it runs over a lower-cased sheet at C speed, and
+# every repetition is bounded, so no sheet makes it scan more than a window per match
+# (a value longer than the window is matched by the last group, whatever it holds).
+_S = r"\s{0,8}"
+_V = r"[^;}]{0,256}"
+_NUMBER = r"\d{0,12}\.?\d{1,12}"
+_FAR = rf"-{_S}(?:\d{{3}}|{_NUMBER}e|\d{{1,12}}(?:\.\d{{1,12}})?v)"
+_VALUE_SCANNED = ("font", "filter", "transform", "color", *_OFFSET_NAMES)
 _MAY_HIDE = tuple(
     re.compile(pattern)
     for pattern in (
-        r"display\s*:\s*none",
-        r"visibility\s*:\s*(?:hidden|collapse)",
-        r"opacity\s*:\s*(?:[+-]?0*\.0|0+\s*(?:[;}!%]|$)|-|calc|var)",
-        r"zoom\s*:\s*(?:0*\.0|0?\.0|-)",
-        r"filter\s*:[^;}]*opacity",
-        r"font-size\s*:\s*(?:0|0?\.\d+)[a-z%]*\s*(?:[;}!]|$)",
-        r"font\s*:[^;}]*(?<![\w.#-])(?:0|0?\.\d+)[a-z%]*\s*/",
-        r"color(?<!-color)\s*:\s*(?:#[ef]|white|transparent|rgba?\(\s*2[3-5]\d"
-        r"|rgba?\([^)]*[,/]\s*(?:0|0?\.0\d*)\s*\)|hsla?\(|hwb|lab|lch|oklab|oklch|color\("
-        r"|[a-z]*(?:white|snow|ivory|azure|cream|honeydew|linen|blush|shell|lace|smoke))",
-        r"fill-color\s*:",
+        rf"display{_S}:{_S}none",
+        rf"visibility{_S}:{_S}(?:hidden|collapse)",
+        rf"opacity{_S}:{_S}(?:[+-]?0{{0,8}}\.0|0{{1,8}}{_S}(?:[;}}!%]|$)|-|calc|var)",
+        rf"zoom{_S}:{_S}(?:0{{0,8}}\.0|-)",
+        rf"filter{_S}:{_V}opacity",
+        rf"font-size{_S}:{_S}(?:0|0?\.\d{{1,12}})[a-z%]{{0,4}}{_S}(?:[;}}!]|$)",
+        rf"font{_S}:{_V}(?<![\w.#-])(?:0|0?\.\d{{1,12}})[a-z%]{{0,4}}{_S}/",
+        rf"color(?<!-color){_S}:{_S}(?:#[ef]|white|transparent|rgba?\({_S}2[3-5]\d"
+        rf"|rgba?\([^)]{{0,64}}[,/]{_S}(?:0|0?\.0\d{{0,12}}){_S}\)|hsla?\(|hwb|lab|lch|oklab"
+        r"|oklch|color\(|[a-z]{0,16}(?:white|snow|ivory|azure|cream|honeydew|linen|blush"
+        r"|shell|lace|smoke))",
+        rf"fill-color{_S}:",
         *(
-            name
-            + r"[\w-]*\s*:[^;}]*(?:-\s*(?:\d{3}|\d*\.?\d+e|\d+(?:\.\d+)?v)|calc|min\(|max\(|clamp)"
-            for name in ("left", "right", "top", "bottom", "inset", "margin", "indent")
+            rf"{name}[\w-]{{0,32}}{_S}:{_V}(?:{_FAR}|calc|min\(|max\(|clamp)"
+            for name in _OFFSET_NAMES
         ),
-        r"height\s*:\s*(?:0|1px|0?\.\d+|-|calc|min\(|max\(|clamp)",
-        r"width\s*:\s*(?:0|1px|0?\.\d+|-|calc|min\(|max\(|clamp)",
-        r"clip\s*:\s*rect",
-        r"clip-path\s*:",
-        r"transform\s*:[^;}]*(?:matrix|rotate[xy]|scale\w*\(\s*(?:[^)]*[,\s])?[-+]?0*(?:\.0\d*)?"
-        r"\s*[,)]|translate\w*\([^)]*-\s*(?:\d{3}|\d*\.?\d+e|\d+(?:\.\d+)?v))",
-        r"scale\s*:",
-        r"translate\s*:",
+        rf"height{_S}:{_S}(?:0|1px|0?\.\d|-|calc|min\(|max\(|clamp)",
+        rf"width{_S}:{_S}(?:0|1px|0?\.\d|-|calc|min\(|max\(|clamp)",
+        rf"clip{_S}:{_S}rect",
+        rf"clip-path{_S}:",
+        rf"transform{_S}:{_V}(?:matrix|rotate[xy]|scale\w{{0,4}}\({_S}(?:[^)]{{0,64}}[,\s])?"
+        rf"[-+]?0{{0,8}}(?:\.0\d{{0,12}})?{_S}[,)]|translate\w{{0,4}}\([^)]{{0,64}}{_FAR})",
+        rf"scale{_S}:",
+        rf"translate{_S}:",
         r"\\",
+        *(rf"{name}[\w-]{{0,32}}{_S}:[^;}}]{{256}}" for name in _VALUE_SCANNED),
     )
 )
 
@@ -339,7 +348,7 @@ def _key(selector: str) -> str | None:
 
 @lru_cache(maxsize=65536)
 def _slow_key(selector: str) -> str | None:
-    match = _LAST_COMPOUND_RE.search(selector)
+    match = _LAST_COMPOUND_RE.search(selector[-256:])
     if match is None or not match.group(1):
         return None
     tag = klass = None
@@ -353,21 +362,22 @@ def _slow_key(selector: str) -> str | None:
     return klass or tag
 
 
-_GROUPED_RE = re.compile(r"\([^()]*\)|\[[^\]]*\]")
 _NAMES_RE = re.compile(r"[.#](?:[\w-]|\\.)+")
 
 
 @lru_cache(maxsize=65536)
 def _required(selector: str) -> tuple[str, ...]:
-    """The classes and ids a selector needs the page to have, outside any ``:not()``
-    or ``:is()`` (which may match without them)."""
-    bare = selector
-    while "(" in bare or "[" in bare:
-        stripped = _GROUPED_RE.sub("", bare)
-        if stripped == bare:
-            return ()
-        bare = stripped
-    return tuple(unescape(name) for name in _NAMES_RE.findall(bare))
+    """The classes and ids a selector needs the page to have, outside any ``:not()``,
+    ``:is()`` or attribute (which may match without them): one pass, any nesting."""
+    depth, bare = 0, []
+    for char in selector:
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            bare.append(char)
+    return tuple(unescape(name) for name in _NAMES_RE.findall("".join(bare)))
 
 
 def _split_selectors(prelude: str) -> list[str]:
@@ -523,7 +533,7 @@ def _parse_sheet(css: str, judge: Judge) -> _Sheet:
     return _Sheet(tuple(rules), tuple(layers), _by_key(rules))
 
 
-_LAYER_STATEMENT_RE = re.compile(r"@layer\s+([^{};]+);", re.IGNORECASE)
+_LAYER_STATEMENT_RE = re.compile(r"@layer\s{1,8}([^{};]{1,512});", re.IGNORECASE)
 
 
 def _layer_statements(css: str) -> list[tuple[int, tuple[str, ...]]]:

@@ -23,12 +23,14 @@ from tinycss2 import ast as css_ast
 MAX_IMPORT_DEPTH = 4
 
 _COMMENT_RE = re.compile(r"/\*.*?(?:\*/|\Z)", re.DOTALL)
-_LINK_RE = re.compile(r"<link\b[^>]*>", re.IGNORECASE)
-_BASE_RE = re.compile(r"<base\b[^>]*>", re.IGNORECASE)
-_STYLE_RE = re.compile(r"<style\b[^>]*>(.*?)</style\s*>", re.IGNORECASE | re.DOTALL)
+# Bounded, so a page of unclosed tags costs a window per tag, not the rest of the page.
+_LINK_RE = re.compile(r"<link\b[^>]{0,4096}>", re.IGNORECASE)
+_BASE_RE = re.compile(r"<base\b[^>]{0,4096}>", re.IGNORECASE)
 _CHARSET_RE = re.compile(rb'^@charset "([A-Za-z0-9_.:-]{1,40})";')
 _ATTRIBUTE_RE = re.compile(
-    r"""([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""", re.DOTALL
+    r"""([^\s=/>"']{1,256})(?:\s{0,8}=\s{0,8}(?:"([^"]{0,4096})"|'([^']{0,4096})'"""
+    r"""|([^\s"'=<>`]{1,4096})))?""",
+    re.DOTALL,
 )
 
 
@@ -130,9 +132,27 @@ def base_url(html: str, page_url: str | None) -> str | None:
     return page_url
 
 
+def _style_blocks(html: str) -> list[str]:
+    """The text of each ``<style>`` block that holds an ``@import`` (found with ``find``:
+    linear however the page leaves its tags open)."""
+    lower = html.lower()
+    blocks: list[str] = []
+    start = lower.find("<style")
+    while start >= 0:
+        opened = lower.find(">", start)
+        end = lower.find("</style", opened) if opened >= 0 else -1
+        if end < 0:
+            break
+        if "@import" in lower[opened:end]:
+            blocks.append(html[opened + 1 : end])
+        start = lower.find("<style", end)
+    return blocks
+
+
 def linked_sheets(html: str, page_url: str | None) -> list[str]:
-    """Absolute addresses of the sheets a page links or imports from a ``<style>`` block,
-    in document order (a sheet's own imports are found by :func:`parse_imports`)."""
+    """Absolute addresses of the sheets a page links, then of those its ``<style>``
+    blocks import (a sheet's own imports are found by :func:`parse_imports`; the
+    cascade orders them all as the document does)."""
     base = base_url(html, page_url)
     found: list[str] = []
     for tag in _LINK_RE.findall(html):
@@ -140,7 +160,7 @@ def linked_sheets(html: str, page_url: str | None) -> list[str]:
         href = attributes.get("href", "").strip()
         if href and is_stylesheet_link(attributes.get("rel")):
             found.append(urljoin(base or "", href))
-    for block in _STYLE_RE.findall(html):
+    for block in _style_blocks(html):
         found += [urljoin(base or "", item.url) for item in parse_imports(block)]
     return list(dict.fromkeys(url for url in found if url))
 
