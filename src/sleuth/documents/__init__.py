@@ -29,7 +29,6 @@ from sleuth.documents.sniff import (
 from sleuth.errors import (
     CorruptDocument,
     Encrypted,
-    FetchTimeout,
     NoTextLayer,
     SleuthError,
     TooLarge,
@@ -98,24 +97,19 @@ def read_pdf(
     url: str | None = None,
 ) -> Extraction:
     """A PDF's text through a worker process; failures raise their typed error."""
-    from sleuth.documents.worker import WorkerFailed, WorkerTimeout, parse_pdf
+    from sleuth.documents.worker import checked, parse_pdf
 
     def said(message: str) -> str:
         return f"{url}: {message}" if url else message
 
-    try:
-        record = parse_pdf(
+    record = checked(
+        lambda: parse_pdf(
             data, markdown=output == "markdown", max_pages=max_pages, timeout=timeout
-        )
-    except WorkerTimeout:
-        raise FetchTimeout(
-            said(f"reading the PDF took longer than {timeout:g} s"),
-            url=url,
-            hint="raise SLEUTH_DOCUMENT_TIMEOUT if the document is legitimate",
-            retryable=False,
-        ) from None
-    except WorkerFailed as exc:
-        raise CorruptDocument(said(f"the PDF could not be read: {exc}"), url=url) from None
+        ),
+        what="PDF",
+        timeout=timeout,
+        url=url,
+    )
     outcome = str(record.get("outcome"))
     reason = str(record.get("reason") or outcome)
     if outcome in _FAILURES:

@@ -25,6 +25,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 if TYPE_CHECKING:
@@ -166,6 +167,27 @@ def parse_pdf(data: bytes, *, markdown: bool, max_pages: int, timeout: float) ->
     return POOL.run(request, data, timeout)
 
 
+def checked(
+    work: Callable[[], dict[str, Any]], *, what: str, timeout: float, url: str | None
+) -> dict[str, Any]:
+    """A worker's record, its failures raised as the typed errors of their outcome
+    (``timeout`` past the limit, ``corrupt_document`` when the worker died on it)."""
+    from sleuth.errors import CorruptDocument, FetchTimeout
+
+    where = f"{url}: " if url else ""
+    try:
+        return work()
+    except WorkerTimeout:
+        raise FetchTimeout(
+            f"{where}reading the {what} took longer than {timeout:g} s",
+            url=url,
+            hint="raise SLEUTH_DOCUMENT_TIMEOUT if the document is legitimate",
+            retryable=False,
+        ) from None
+    except WorkerFailed as exc:
+        raise CorruptDocument(f"{where}the {what} could not be read: {exc}", url=url) from None
+
+
 def read_text(
     data: bytes,
     kind: str,
@@ -182,24 +204,16 @@ def read_text(
     pattern holds the GIL, and with it every route of ``sleuth serve``) costs that one
     document a ``timeout`` outcome, never the other callers.
     """
-    from sleuth.errors import CorruptDocument, FetchTimeout, TooLarge
+    from sleuth.errors import CorruptDocument, TooLarge
     from sleuth.extract import Extraction
 
     def said(message: str) -> str:
         return f"{url}: {message}" if url else message
 
     request = {"type": "text", "kind": kind, "output": output, "content_type": content_type}
-    try:
-        record = POOL.run(request, data, timeout)
-    except WorkerTimeout:
-        raise FetchTimeout(
-            said(f"reading the document took longer than {timeout:g} s"),
-            url=url,
-            hint="raise SLEUTH_DOCUMENT_TIMEOUT if the document is legitimate",
-            retryable=False,
-        ) from None
-    except WorkerFailed as exc:
-        raise CorruptDocument(said(f"the document could not be read: {exc}"), url=url) from None
+    record = checked(
+        lambda: POOL.run(request, data, timeout), what="document", timeout=timeout, url=url
+    )
     outcome = str(record.get("outcome"))
     reason = record.get("reason")
     if outcome == "too_large":
