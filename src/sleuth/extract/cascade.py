@@ -689,19 +689,6 @@ def _index(elements: Iterable[etree._Element]) -> dict[str, list[etree._Element]
     return index
 
 
-def _keys_of(elements: Iterable[etree._Element]) -> set[str]:
-    keys: set[str] = set()
-    for element in elements:
-        keys.add(str(element.tag))
-        classes = element.get("class")
-        if classes:
-            keys.update("." + name for name in classes.split())
-        ident = element.get("id")
-        if ident:
-            keys.add("#" + ident)
-    return keys
-
-
 _Match = tuple[_Placed, tuple[int, int, int]]
 # A selector whose last compound few elements have is tested on each of them; one that
 # many have is matched in one scan of the document.
@@ -712,12 +699,14 @@ def _match(
     root: etree._Element,
     placed: Iterable[_Placed],
     index: dict[str, list[etree._Element]],
+    *,
     hiding: bool,
     within: set[etree._Element] | None = None,
+    local: dict[str, list[etree._Element]] | None = None,
 ) -> Iterator[tuple[etree._Element, _Match]]:
-    """Each element a rule's selector matches (only those of ``within`` when given),
-    skipping a selector whose last compound no such element has."""
-    local = _index(within) if within is not None else index
+    """Each element a rule's selector matches (only those of ``within``, indexed as
+    ``local``, when given), skipping a selector whose last compound no such element has."""
+    local = local if local is not None else index
     for item in placed:
         rule = item.rule
         for selector, key in zip(rule.selectors, rule.keys, strict=True):
@@ -842,8 +831,8 @@ def apply(root: etree._Element, styles: Styles | None, judge: Judge) -> None:
             for key in set(p.rule.keys):
                 by_key[key].append(p)
     for (group, important_only), elements in wanted.items():
-        keys = _keys_of(elements)
-        candidates = {id(p): p for key in (*keys, None) for p in by_key.get(key, ())}
+        local = _index(elements)
+        candidates = {id(p): p for key in (*local, None) for p in by_key.get(key, ())}
         rules = [
             p
             for p in sorted(candidates.values(), key=lambda p: p.order)
@@ -855,7 +844,9 @@ def apply(root: etree._Element, styles: Styles | None, judge: Judge) -> None:
         ]
         if not rules:
             continue
-        for element, found in _match(root, rules, index, hiding=False, within=elements):
+        for element, found in _match(
+            root, rules, index, hiding=False, within=elements, local=local
+        ):
             if found not in matched[element]:
                 matched[element].append(found)
     for element, found_rules in matched.items():
