@@ -43,9 +43,26 @@ function pageMetadata() {
   };
 }
 
-/** The page's details; on privileged pages (chrome://, about:, the web store) the tab's title. */
+// The browser's own pages. Whether a tab's address shows on them depends on the browser's
+// version and on how the click granted activeTab, so the scheme decides, not the address's absence.
+const BROWSER_SCHEMES = new Set([
+  "about:", "chrome:", "chrome-error:", "chrome-extension:", "chrome-search:", "chrome-untrusted:",
+  "devtools:", "edge:", "brave:", "opera:", "vivaldi:", "view-source:",
+]);
+
+/** True for an address of the browser's own pages, which sleuth neither reads nor sends. */
+export function isBrowserPage(url) {
+  try {
+    return BROWSER_SCHEMES.has(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** The page's details; on privileged pages (the web store, an error page) the tab's title. */
 async function readPage(tab) {
   const page = { url: tab?.url || "", title: tab?.title || "", description: "" };
+  if (isBrowserPage(page.url)) return { url: "", title: "", description: "" };
   if (!tab?.id) return page;
   try {
     const [injection] = await ext.scripting.executeScript({ target: { tabId: tab.id }, func: pageMetadata });

@@ -205,6 +205,37 @@ def test_a_browser_page_is_not_read_and_the_popup_says_so(
     assert suggest_requests(model) == []  # nothing known about the page: nothing sent
 
 
+def test_the_browsers_own_pages_are_told_by_their_scheme(
+    extension: Extension,
+    sleuth_server: Callable[..., Server],
+    model: Wire,
+) -> None:
+    # Chromium may or may not show a chrome:// tab's address to the extension (it depends on
+    # its version and on the click); the popup decides by the scheme, so both answers agree.
+    server = sleuth_server(model=model)
+    extension.configure(server.origin)
+    tab = extension.context.new_page()
+    tab.goto("chrome://version")
+    popup = extension.open_popup(tab)
+    verdicts = popup.evaluate(
+        """async (urls) => {
+            const { isBrowserPage } = await import("./popup.js");
+            return urls.map((url) => isBrowserPage(url));
+        }""",
+        [
+            "chrome://version/",
+            "about:blank",
+            "edge://settings",
+            "view-source:https://example.org/",
+            "chrome-extension://abc/popup.html",
+            "https://example.org/",
+            "http://127.0.0.1:8080/docs",
+            "not a url",
+        ],
+    )
+    assert verdicts == [True, True, True, True, True, False, False, False]
+
+
 def test_partial_suggestions_show_only_their_rows(
     extension: Extension,
     sleuth_server: Callable[..., Server],
