@@ -76,4 +76,5 @@ def test_broken_json_under_a_manifest_name_is_still_reported() -> None:
     assert looks_like_manifest("composer.json", "not json")
     assert looks_like_manifest("package.json", {})
     assert not looks_like_manifest("package.json", {"schema_version": 1, "binary": "x"})
-    assert looks_like_manifest("Cargo.toml", {"anything": 1})
+    assert looks_like_manifest("Makefile", {"anything": 1})  # a name without a shape
+    assert not looks_like_manifest("Cargo.toml", {"anything": 1})

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import tempfile
+import tomllib
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sleuth.stack import detect_path
-from sleuth.stack.manifests import KNOWN, looks_like_manifest
+from sleuth.stack.formats.jsonc import loads as jsonc_loads
+from sleuth.stack.formats.yaml_lite import load as yaml_load
+from sleuth.stack.manifests import KNOWN, looks_like_manifest, shape_format
 
 NAMES = sorted(KNOWN | {"App.csproj", "Shop.sln", "x.gemspec"})
 json_values = st.recursive(
@@ -57,8 +60,15 @@ def test_any_manifest_content_is_survivable(files: dict[str, str | bytes]) -> No
 
 def _names_a_project(name: str, content: str | bytes) -> bool:
     """What the detector must make of one file: broken text stays a (broken) manifest."""
+    fmt = shape_format(name)
+    if fmt is None:
+        return True
     try:
-        data = json.loads(content)
+        text = content.decode() if isinstance(content, bytes) else content
+        if fmt == "json":
+            data = jsonc_loads(text)
+        else:
+            data = tomllib.loads(text) if fmt == "toml" else yaml_load(text)
     except (ValueError, UnicodeDecodeError, RecursionError):
         return True
     return looks_like_manifest(name, data)

@@ -49,6 +49,12 @@ KNOWN: frozenset[str] = frozenset(
         "MODULE.bazel",
         "BUILD",
         "BUILD.bazel",
+        "mkdocs.yml",
+        "mkdocs.yaml",
+        "hugo.toml",
+        "hugo.yaml",
+        "hugo.json",
+        "book.toml",
     }
 )
 KNOWN_SUFFIXES: tuple[str, ...] = (".csproj", ".fsproj", ".vbproj", ".sln", ".gemspec")
@@ -124,10 +130,11 @@ FRAGMENT_FAMILIES: dict[str, frozenset[str]] = {
     "setup.py": frozenset({"setup.py", "setup.cfg", "pyproject.toml", "requirements.txt"}),
 }
 
-# JSON manifests share their names with plenty of other JSON (a registry's ``deno.json`` entry
-# describing the deno binary, a fixture): such a file marks a project only when it holds at
-# least one key its tool reads. An empty object is a valid, minimal configuration.
-JSON_SHAPES: dict[str, frozenset[str]] = {
+# Manifests in JSON, TOML or YAML share their names with plenty of other data (a registry's
+# ``deno.json`` record describing the deno binary, a fixture): such a file counts as a manifest
+# only when it holds at least one key its tool reads. An empty document is a valid, minimal
+# configuration. Every such name that detect knows has a shape here.
+SHAPES: dict[str, frozenset[str]] = {
     "deno.json": frozenset(
         {
             "$schema",
@@ -216,16 +223,124 @@ JSON_SHAPES: dict[str, frozenset[str]] = {
             "files",
         }
     ),
+    "elm.json": frozenset(
+        {
+            "type",
+            "source-directories",
+            "elm-version",
+            "dependencies",
+            "test-dependencies",
+            "exposed-modules",
+            "name",
+            "summary",
+            "license",
+            "version",
+        }
+    ),
+    "vcpkg.json": frozenset(
+        {
+            "$schema",
+            "name",
+            "version",
+            "version-string",
+            "version-semver",
+            "version-date",
+            "port-version",
+            "dependencies",
+            "default-features",
+            "features",
+            "builtin-baseline",
+            "overrides",
+            "supports",
+            "vcpkg-configuration",
+        }
+    ),
+    "project.json": frozenset(  # Nx
+        {
+            "$schema",
+            "name",
+            "root",
+            "sourceRoot",
+            "projectType",
+            "targets",
+            "architect",
+            "tags",
+            "implicitDependencies",
+            "namedInputs",
+        }
+    ),
+    "Cargo.toml": frozenset(
+        {
+            "package",
+            "workspace",
+            "dependencies",
+            "dev-dependencies",
+            "build-dependencies",
+            "target",
+            "lib",
+            "bin",
+            "features",
+            "patch",
+            "replace",
+            "profile",
+            "lints",
+        }
+    ),
+    "pyproject.toml": frozenset({"project", "build-system", "tool", "dependency-groups"}),
+    "gleam.toml": frozenset(
+        {"name", "version", "target", "dependencies", "dev-dependencies", "gleam"}
+    ),
+    "Project.toml": frozenset(  # Julia
+        {"name", "uuid", "version", "deps", "compat", "extras", "targets", "weakdeps"}
+    ),
+    "pants.toml": frozenset({"GLOBAL", "source", "python", "anonymous-telemetry"}),
+    "book.toml": frozenset({"book", "build", "output", "preprocessor", "rust"}),  # mdBook
+    "hugo.toml": frozenset(
+        {"baseURL", "title", "theme", "languageCode", "params", "menu", "module", "markup"}
+    ),
+    "pubspec.yaml": frozenset(
+        {
+            "name",
+            "version",
+            "environment",
+            "dependencies",
+            "dev_dependencies",
+            "dependency_overrides",
+            "flutter",
+            "publish_to",
+            "executables",
+            "workspace",
+        }
+    ),
+    "stack.yaml": frozenset(  # Haskell Stack
+        {"resolver", "snapshot", "packages", "extra-deps", "flags", "ghc-options", "compiler"}
+    ),
+    "spago.yaml": frozenset({"package", "workspace"}),
+    "shard.yml": frozenset(  # Crystal
+        {"name", "version", "dependencies", "development_dependencies", "targets", "crystal"}
+    ),
+    "mkdocs.yml": frozenset(
+        {"site_name", "nav", "theme", "docs_dir", "plugins", "markdown_extensions"}
+    ),
 }
-JSON_SHAPES["deno.jsonc"] = JSON_SHAPES["deno.json"]
+SHAPES["deno.jsonc"] = SHAPES["deno.json"]
+SHAPES["hugo.yaml"] = SHAPES["hugo.json"] = SHAPES["hugo.toml"]
+SHAPES["mkdocs.yaml"] = SHAPES["mkdocs.yml"]
+
+
+def shape_format(name: str) -> str | None:
+    """How a shaped manifest is parsed: ``json``, ``toml`` or ``yaml``; None if it has no shape."""
+    if name not in SHAPES:
+        return None
+    return name.rpartition(".")[2].replace("jsonc", "json").replace("yml", "yaml")
 
 
 def looks_like_manifest(name: str, data: object) -> bool:
-    """Whether parsed JSON named ``name`` is plausibly that tool's manifest.
+    """Whether parsed data named ``name`` is plausibly that tool's manifest.
 
-    Text that is not JSON stays a (broken) manifest: the detector reports it as a problem.
+    Text that does not parse stays a (broken) manifest: the detector reports it as a problem.
     """
-    keys = JSON_SHAPES.get(name)
+    keys = SHAPES.get(name)
     if keys is None or not isinstance(data, dict) or not data:
         return True
     return not keys.isdisjoint(data)

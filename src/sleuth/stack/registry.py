@@ -11,6 +11,7 @@ from sleuth.stack.detector import Detector
 from sleuth.stack.ecosystems.bazel import BazelDetector
 from sleuth.stack.ecosystems.dart import PubDetector
 from sleuth.stack.ecosystems.deno import DenoDetector
+from sleuth.stack.ecosystems.docs import DocsSiteDetector
 from sleuth.stack.ecosystems.dotnet import DotnetDetector
 from sleuth.stack.ecosystems.elixir import MixDetector
 from sleuth.stack.ecosystems.golang import GoDetector
@@ -46,6 +47,7 @@ def default_detectors() -> list[Detector]:
         ZigDetector(),
         DenoDetector(),
         NodeDetector(),
+        DocsSiteDetector(),
         BazelDetector(),
         MesonDetector(),
         CMakeDetector(),

@@ -11,17 +11,20 @@ above, which is what makes a candidate's extension counts its own.
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass, field
 
 from sleuth.stack.candidate import Reason
 from sleuth.stack.formats.jsonc import loads as jsonc_loads
+from sleuth.stack.formats.yaml_lite import load as yaml_load
 from sleuth.stack.languages import LANGUAGE_BY_EXTENSION
 from sleuth.stack.manifests import (
     FRAGMENT_FAMILIES,
     FRAGMENTS,
-    JSON_SHAPES,
+    SHAPES,
     looks_like_manifest,
     manifests_in,
+    shape_format,
 )
 from sleuth.stack.model import Evidence
 from sleuth.stack.reader import read_limited
@@ -79,19 +82,65 @@ def _reason(folder: Folder, names: list[str], enclosing: Spot | None) -> Reason 
 
 # A manifest is small; a larger file under a manifest's name is judged by the detector.
 _SHAPE_READ_LIMIT = 1 << 20
+# A folder of records: a manifest-named file whose keys are those of the files beside it is one
+# record among many (a registry's ``composer.json`` entry next to thousands of others). A few
+# siblings of the same format are enough to tell; a project's own neighbours (``tsconfig.json``,
+# ``package-lock.json``, ``ruff.toml``) never share its manifest's keys.
+_RECORD_SIBLINGS = 3
+_RECORD_AGREEMENT = 2
+_RECORD_SIMILARITY = 0.75
+_UNPARSED = object()
+
+
+def _parse(tree: Tree, rel: str, fmt: str) -> object:
+    """The parsed document at ``rel``, or ``_UNPARSED`` when it cannot be read or parsed."""
+    outcome = read_limited(str(tree.root / rel), rel, _SHAPE_READ_LIMIT)
+    if outcome.text is None:
+        return _UNPARSED
+    try:
+        if fmt == "json":
+            return jsonc_loads(outcome.text)
+        if fmt == "toml":
+            return tomllib.loads(outcome.text)
+        return yaml_load(outcome.text)
+    except (ValueError, RecursionError):  # TOMLDecodeError is a ValueError
+        return _UNPARSED
+
+
+def _same_keys(a: dict[object, object], b: object) -> bool:
+    if not isinstance(b, dict) or not b:
+        return False
+    mine, theirs = set(a), set(b)
+    return len(mine & theirs) / len(mine | theirs) >= _RECORD_SIMILARITY
+
+
+def _record(tree: Tree, folder: Folder, name: str, data: dict[object, object]) -> bool:
+    """Whether ``data`` is shaped like the other files of its format in ``folder``."""
+    ext = name[name.rfind(".") :]
+    siblings = [
+        n for n in sorted(folder.files) if n != name and n.endswith(ext) and n not in SHAPES
+    ]
+    if len(siblings) < _RECORD_SIBLINGS:
+        return False
+    fmt = shape_format(name) or "json"
+    alike = sum(
+        _same_keys(data, _parse(tree, join(folder.rel, n), fmt))
+        for n in siblings[:_RECORD_SIBLINGS]
+    )
+    return alike >= _RECORD_AGREEMENT
 
 
 def _shaped(tree: Tree, folder: Folder, name: str) -> bool:
-    """Whether the JSON file ``name`` in ``folder`` looks like the manifest it is named for."""
-    rel = join(folder.rel, name)
-    outcome = read_limited(str(tree.root / rel), rel, _SHAPE_READ_LIMIT)
-    if outcome.text is None:
+    """Whether the file ``name`` in ``folder`` looks like the manifest it is named for."""
+    fmt = shape_format(name)
+    if fmt is None:
         return True
-    try:
-        data = jsonc_loads(outcome.text)
-    except (ValueError, RecursionError):
+    data = _parse(tree, join(folder.rel, name), fmt)
+    if data is _UNPARSED:
         return True
-    return looks_like_manifest(name, data)
+    if not looks_like_manifest(name, data):
+        return False
+    return not (isinstance(data, dict) and data and _record(tree, folder, name, data))
 
 
 def find_spots(tree: Tree) -> list[Spot]:
@@ -103,11 +152,8 @@ def find_spots(tree: Tree) -> list[Spot]:
         above = owner[folder.parent] if folder.parent >= 0 else -1
         closed = folder.parent >= 0 and (sealed[folder.parent] or _embedded(tree, folder))
         sealed.append(closed)
-        names = [
-            n
-            for n in manifests_in(folder.files, folder.extensions)
-            if n not in JSON_SHAPES or _shaped(tree, folder, n)
-        ]
+        named = manifests_in(folder.files, folder.extensions)
+        names = [n for n in named if _shaped(tree, folder, n)]
         reason = None if closed else _reason(folder, names, spots[above] if above >= 0 else None)
         if reason is not None:
             above = len(spots)
@@ -116,7 +162,8 @@ def find_spots(tree: Tree) -> list[Spot]:
                     path=folder.rel,
                     reason=reason,
                     manifests=tuple(names),
-                    files=frozenset(folder.files),
+                    # a file named like a manifest but shaped otherwise is no manifest to anyone
+                    files=frozenset(folder.files).difference(named).union(names),
                     dirs=frozenset(folder.dirs),
                 )
             )

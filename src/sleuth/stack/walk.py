@@ -28,6 +28,7 @@ from sleuth.stack.detector import Detector, FallbackDetector
 from sleuth.stack.finding import Finding
 from sleuth.stack.model import Evidence, Project, Source
 from sleuth.stack.modes import normalize_mode
+from sleuth.stack.platforms import place
 from sleuth.stack.scan import scan
 from sleuth.stack.spots import Spot, find_spots
 from sleuth.stack.workspace import Declared, Workspaces
@@ -61,7 +62,8 @@ def _rank(answer: Answer) -> tuple[bool, float]:
 
 
 def best_static(candidate: Candidate, detectors: Sequence[Detector]) -> Answer | None:
-    """The deterministic finding for ``candidate`` that names the most (see :func:`_rank`)."""
+    """The deterministic finding for ``candidate`` that names the most (see :func:`_rank`), on
+    the edge or serverless platform the folder configures, if any."""
     best: Answer | None = None
     for detector in detectors:
         try:
@@ -75,6 +77,8 @@ def best_static(candidate: Candidate, detectors: Sequence[Detector]) -> Answer |
             answer = _judge(finding, detector.source)
             if best is None or _rank(answer) > _rank(best):
                 best = answer
+    if best is not None and place(candidate, best.finding):
+        best = _judge(best.finding, best.source)  # the platform's evidence counts too
     return best
 
 

@@ -55,15 +55,44 @@ class NodeFramework:
     port: int
     cache: str | None  # the framework's own build cache, worth keeping between builds
     serve: str | None  # how to serve a production build when there is no start script
+    configs: tuple[str, ...] = ()  # config files that name the framework on their own
 
 
+def _configs(*stems: str) -> tuple[str, ...]:
+    return tuple(f"{stem}.{ext}" for stem in stems for ext in ("js", "ts", "mjs", "mts", "cjs"))
+
+
+# The more specific first: a Nextra site is a Next.js app, a Starlight site an Astro one.
 FRAMEWORKS = (
+    NodeFramework(
+        "@docusaurus/core",
+        "Docusaurus",
+        3000,
+        ".docusaurus",
+        "npx docusaurus serve",
+        _configs("docusaurus.config"),
+    ),
+    # VitePress and VuePress keep their config in hidden folders, which the scan skips.
+    NodeFramework("vitepress", "VitePress", 5173, None, None),
+    NodeFramework("vuepress", "VuePress", 8080, None, None),
+    NodeFramework("@astrojs/starlight", "Starlight", 4321, None, None),
+    NodeFramework("nextra", "Nextra", 3000, ".next/cache", "npx next start"),
+    NodeFramework("docsify-cli", "Docsify", 3000, None, None),
+    NodeFramework(
+        "gatsby", "Gatsby", 8000, ".cache", "npx gatsby serve", _configs("gatsby-config")
+    ),
+    NodeFramework("astro", "Astro", 4321, None, None, _configs("astro.config")),
+    NodeFramework("@remix-run/node", "Remix", 3000, None, None),
+    NodeFramework("@angular/core", "Angular", 4200, ".angular/cache", None),
     NodeFramework("next", "Next.js", 3000, ".next/cache", "npx next start"),
     NodeFramework("nuxt", "Nuxt", 3000, ".nuxt", "node .output/server/index.mjs"),
     NodeFramework("@sveltejs/kit", "SvelteKit", 3000, ".svelte-kit", "node build"),
     NodeFramework("@nestjs/core", "NestJS", 3000, None, "node dist/main"),
     NodeFramework("fastify", "Fastify", 3000, None, None),
     NodeFramework("express", "Express", 3000, None, None),
+    NodeFramework("koa", "Koa", 3000, None, None),
+    NodeFramework("@hapi/hapi", "hapi", 3000, None, None),
+    NodeFramework("hono", "Hono", 3000, None, None),
 )
 # Monorepo tools by marker file, in the order they win when several are present.
 ORCHESTRATORS = (
@@ -195,6 +224,17 @@ def _language(candidate: Candidate, deps: set[str]) -> str:
     )
 
 
+def _framework_config(
+    candidate: Candidate, frameworks: tuple[NodeFramework, ...]
+) -> tuple[NodeFramework, str] | None:
+    """The first of ``frameworks`` whose own config file is in the folder, and that file."""
+    for framework in frameworks:
+        for config in framework.configs:
+            if candidate.has(config):
+                return framework, config
+    return None
+
+
 class NodeDetector(StaticDetector):
     name = "node"
 
@@ -240,8 +280,15 @@ class NodeDetector(StaticDetector):
         )
         framework = next((f for f in FRAMEWORKS if f.package in deps), None)
         if framework is not None:
-            finding.framework = framework.name
             evidence.append(ev("dependency", "package.json", f"depends on {framework.package}"))
+            named = _framework_config(candidate, (framework,))
+        else:
+            named = _framework_config(candidate, FRAMEWORKS)
+        if named is not None:
+            framework, config = named
+            evidence.append(ev("config", config, f"{framework.name} configuration"))
+        if framework is not None:
+            finding.framework = framework.name
 
         orchestrator, root_build, tool_cache = self._orchestrate(
             candidate, package, manager, finding, evidence

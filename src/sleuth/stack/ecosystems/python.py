@@ -35,6 +35,7 @@ _REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 # A build script imports setuptools (or distutils) and calls setup(...).
 _SETUP_CALL = re.compile(r"(?:setuptools|distutils)[\s\S]*\bsetup\s*\(")
 _SETUP_NAME = re.compile(r"""\bname\s*=\s*["']([^"']+)["']""")
+_CFG_NAME = re.compile(r"^\[metadata\][^\[]*?^name\s*[=:][ \t]*([\w.-]+)[ \t]*$", re.MULTILINE)
 _INSTALL_REQUIRES = re.compile(r"install_requires\s*=\s*\[(.*?)\]", re.DOTALL)
 _QUOTED = re.compile(r"""["']([^"']+)["']""")
 _INCLUDE = re.compile(r"^\s*(?:-r\s*|--requirement(?:\s*=\s*|\s+))(\S+)")
@@ -235,6 +236,9 @@ class PythonDetector(StaticDetector):
                 _declare(deps, requirement_names(_QUOTED.findall(block.group(1))), "setup.py")
         if "setup.cfg" in candidate.files:
             evidence.append(ev("manifest", "setup.cfg", "setuptools configuration"))
+            match = _CFG_NAME.search(candidate.read("setup.cfg") or "")
+            if match and finding.project_name is None:
+                finding.project_name = match.group(1)
         evidence += sources(candidate, "Python")
         _, found = lock_evidence(candidate, "uv.lock", "poetry.lock", "pdm.lock", "Pipfile.lock")
         evidence += found

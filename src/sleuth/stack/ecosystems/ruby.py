@@ -18,7 +18,11 @@ from sleuth.stack.model import Build, Evidence, Run
 
 _GEM = re.compile(r"""^\s*gem\s+["']([^"']+)["']""", re.MULTILINE)
 _SPEC_DEP = re.compile(r"""add_(?:runtime_)?dependency\s*\(?\s*["']([^"']+)["']""")
-_SPEC_NAME = re.compile(r"""\.name\s*=\s*["']([^"']+)["']""")
+# ``s.name = "rails"``, ``spec.name = %q{rails}.freeze``, ``Gem::Specification.new "rails"``.
+_SPEC_NAME = re.compile(
+    r"""\.name\s*=\s*(?:["']([^"']+)["']|%q[{(\[<]([^})\]>]+)[})\]>])"""
+    r"""|Gem::Specification\.new\s*\(?\s*["']([^"']+)["']"""
+)
 # ``port 3000``, ``port ENV.fetch("PORT", 3000)``, ``port ENV.fetch("PORT") { 3000 }``,
 # ``port ENV["PORT"] || 3000``, parenthesised or not, the number quoted or not.
 _PUMA_PORT = re.compile(
@@ -29,6 +33,14 @@ _PUMA_PORT = re.compile(
 _PUMA_BIND = re.compile(r"""^[ \t]*bind[ \t(]+["']tcp://[^"'\s]*:(\d{2,5})["']""", re.MULTILINE)
 _RAILS_HEALTH = re.compile(r"""["']rails/health#show["']""")
 _UP_ROUTE = re.compile(r"""get\s+["']/?(\w[\w/-]*)["']\s*=>\s*["']rails/health#show["']""")
+
+
+def _gem_name(spec: str, text: str) -> str:
+    """The gem's declared name; a name computed in Ruby is the file's, by gem convention."""
+    match = _SPEC_NAME.search(text)
+    if match:
+        return next(group for group in match.groups() if group)
+    return spec.removesuffix(".gemspec")
 
 
 class RubyDetector(StaticDetector):
@@ -50,9 +62,8 @@ class RubyDetector(StaticDetector):
         for spec in gemspecs:
             text = candidate.read(spec) or ""
             gems.update(_SPEC_DEP.findall(text))
-            match = _SPEC_NAME.search(text)
-            if match and finding.project_name is None:
-                finding.project_name = match.group(1)
+            if finding.project_name is None:
+                finding.project_name = _gem_name(spec, text)
             evidence.append(ev("manifest", spec, "gem specification"))
         _, found = lock_evidence(candidate, "Gemfile.lock")
         evidence += found
@@ -102,6 +113,21 @@ class RubyDetector(StaticDetector):
                 command=finding.run.command,
                 default=default,
                 default_reason=why,
+            )
+        elif ("jekyll" in gems or "github-pages" in gems) and "_config.yml" in candidate.files:
+            # a site has its _config.yml; a plugin gem that depends on jekyll has none
+            gem = "jekyll" if "jekyll" in gems else "github-pages"
+            finding.framework = "Jekyll"
+            evidence.append(ev("dependency", "Gemfile", f"depends on {gem}"))
+            evidence.append(ev("config", "_config.yml", "Jekyll site configuration"))
+            commands.append("bundle exec jekyll build")
+            finding.run = Run(command="bundle exec jekyll serve --host 0.0.0.0")
+            finding.run.ports = choose_ports(
+                candidate,
+                evidence,
+                command=finding.run.command,
+                default=4000,
+                default_reason="jekyll serve listens on 4000 by default",
             )
         finding.build = Build(commands=commands, cache_dirs=["vendor/bundle"])
         finding.evidence = evidence
