@@ -398,3 +398,10 @@ async def _fetch(site: Site, url: str) -> FetchResult:
     settings = Settings(allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", render="never")
     async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
         return await fetcher.fetch(url, respect_robots=True)
+
+
+async def test_the_title_is_quotable(model: FakeModel, meter: Meter) -> None:
+    model.scripts[SHOP] = {"/name": vq("Acme Drill 500 Pro", "Acme Drill 500 Pro")}
+    shop = page(SHOP, "A cordless drill.\n\nPrice: $129.00", title="Acme Drill 500 Pro")
+    answer = await fill_pages(PRODUCT, [shop], meter)
+    assert answer.data["name"] == "Acme Drill 500 Pro"

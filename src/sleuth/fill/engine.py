@@ -218,7 +218,11 @@ class _Filler:
         if not validator_for(schema)(schema).is_valid(value):
             result.failed.append("not_in_schema")
             return result
-        span = find_quote(page.text, quote)
+        # The title counts as the page's: a reader sees it as the heading (which the text
+        # leaves out when it repeats the title) or on the tab.
+        source, span = page.text, find_quote(page.text, quote)
+        if span is None:
+            source, span = page.title, find_quote(page.title, quote)
         if span is None:
             result.failed.append("quote_not_found")
             return result
@@ -226,8 +230,9 @@ class _Filler:
         if matched is None:
             result.failed.append("value_not_in_quote")
             return result
-        written = page.text[span[0] : span[1]]
-        where = locator(page.url, written, span[0], page.page_offsets)
+        written = source[span[0] : span[1]]
+        offset = span[0] if source is page.text else 0
+        where = locator(page.url, written, offset, page.page_offsets)
         result.kept.append(_Kept(value, " ".join(written.split()), matched, page.url, where))
         return result
 
