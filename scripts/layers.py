@@ -28,7 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("llm", "websearch", "render", "extract"),
     ("documents",),
     ("pages",),
-    ("digest", "stack", "suggest", "crawl"),
+    ("digest", "stack", "suggest", "crawl", "fill"),
     ("session",),
     ("tools",),
     ("agent", "discovery"),

@@ -118,6 +118,26 @@ class Completion:
     finish: str = ""
     finish_message: str = ""
 
+    def json_text(self, schema: ReplySchema) -> str:
+        """The reply asked for with ``schema``: the arguments of the call to it where the
+        provider answers structured output with a tool call, else the message's text."""
+        for call in self.message.tool_calls:
+            if call.name == schema.name:
+                return call.raw_json()
+        return self.message.content
+
+
+@dataclass(frozen=True)
+class ReplySchema:
+    """The JSON Schema a reply must fit, asked through the provider's structured output.
+
+    The root is an object. Anthropic has no such field: there the schema is a tool the
+    model must call, and the reply is that call's arguments (see :meth:`Completion.json_text`).
+    """
+
+    name: str
+    schema: dict[str, Any]
+
 
 @dataclass
 class ChatRequest:
@@ -127,3 +147,4 @@ class ChatRequest:
     tool_choice: Literal["auto", "none"] = "auto"  # "none": tools stay declared, none may run
     max_output_tokens: int = 2048
     temperature: float | None = None
+    reply_schema: ReplySchema | None = None  # structured output: the reply is this JSON

@@ -162,9 +162,20 @@ class Anthropic(Provider):
         )
         if request.native_search:
             tools.append(dict(SEARCH_TOOL))
+        if request.reply_schema:
+            # Anthropic's structured output: one tool whose input is the reply, called for sure.
+            name = request.reply_schema.name
+            tools.append(
+                {
+                    "name": name,
+                    "description": "Give the answer.",
+                    "input_schema": request.reply_schema.schema,
+                }
+            )
+            body["tool_choice"] = {"type": "tool", "name": name}
         if tools:
             body["tools"] = tools
-            if request.tool_choice == "none":
+            if request.tool_choice == "none" and not request.reply_schema:
                 body["tool_choice"] = {"type": "none"}
         headers = {"anthropic-version": API_VERSION, "content-type": "application/json"}
         if self.api_key:

@@ -299,6 +299,9 @@ class Gemini(Provider):
         config: dict[str, Any] = {"maxOutputTokens": request.max_output_tokens}
         if request.temperature is not None:
             config["temperature"] = request.temperature
+        if request.reply_schema:
+            config["responseMimeType"] = "application/json"
+            config["responseSchema"] = gemini_schema(request.reply_schema.schema)
         body["generationConfig"] = config
         headers = {"content-type": "application/json"}
         if self.api_key:

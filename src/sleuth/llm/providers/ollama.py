@@ -73,6 +73,8 @@ class Ollama(Provider):
         # Ollama has no tool_choice; a turn that may not call tools declares none.
         if request.tools and request.tool_choice == "auto":
             body["tools"] = self.declare_tools(request.tools)
+        if request.reply_schema:
+            body["format"] = request.reply_schema.schema
         # A local server wants no key; hosted Ollama (ollama.com) takes a bearer token.
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         return "/api/chat", body, headers

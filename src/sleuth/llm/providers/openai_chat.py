@@ -63,6 +63,15 @@ class OpenAIChat(Provider):
             body["tools"] = self.declare_tools(request.tools)
             if request.tool_choice == "none":
                 body["tool_choice"] = "none"
+        if request.reply_schema:
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": request.reply_schema.name,
+                    "schema": request.reply_schema.schema,
+                    "strict": False,  # strict mode would force every optional key into the reply
+                },
+            }
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         return "/chat/completions", body, headers
 

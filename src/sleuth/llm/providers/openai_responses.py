@@ -187,6 +187,15 @@ class OpenAIResponses(Provider):
             body["tools"] = tools
             if request.tool_choice == "none":
                 body["tool_choice"] = "none"
+        if request.reply_schema:
+            body["text"] = {
+                "format": {
+                    "type": "json_schema",
+                    "name": request.reply_schema.name,
+                    "schema": request.reply_schema.schema,
+                    "strict": False,  # strict mode would force every optional key into the reply
+                }
+            }
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         return "/responses", body, headers
 
