@@ -120,7 +120,12 @@ class SiteMapper:
             return False
 
     async def sitemap_entries(
-        self, start: str, *, respect_robots: bool = True, seconds: float | None = None
+        self,
+        start: str,
+        *,
+        respect_robots: bool = True,
+        seconds: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> AsyncIterator[Entry]:
         """Pages the sitemaps list; all of them together are read within ``seconds``
         (by default :data:`SITEMAP_DEADLINES` fetch deadlines)."""
@@ -137,6 +142,7 @@ class SiteMapper:
             notes=self.notes,
             quiet_missing=fallback,
             allowed=self.robots_allow if respect_robots else None,
+            clock=clock,
         ):
             yield entry
 
@@ -204,7 +210,7 @@ class SiteMapper:
         if seconds is not None:
             seconds = min(seconds, self.settings.fetch_deadline * SITEMAP_DEADLINES)
         async for entry in self.sitemap_entries(
-            scope.start, respect_robots=respect_robots, seconds=seconds
+            scope.start, respect_robots=respect_robots, seconds=seconds, clock=clock
         ):
             yield entry
         if ends is not None and clock() >= ends:

@@ -34,14 +34,15 @@ def markdown_path(url: str) -> Path:
     if parts.query:
         name += "-" + hashlib.sha256(parts.query.encode()).hexdigest()[:8]
     host = _UNSAFE.sub("_", parts.netloc)
-    return Path(*(_bounded(part) for part in (host, *segments)), _bounded(name) + ".md")
+    folders = (_bounded(part) for part in (host, *segments))
+    return Path(*folders, _bounded(name, MAX_SEGMENT - len(".md")) + ".md")
 
 
-def _bounded(segment: str) -> str:
-    if len(segment) <= MAX_SEGMENT:
+def _bounded(segment: str, limit: int = MAX_SEGMENT) -> str:
+    if len(segment) <= limit:
         return segment
     digest = hashlib.sha256(segment.encode()).hexdigest()[:12]
-    return segment[: MAX_SEGMENT - len(digest) - 1] + "-" + digest
+    return segment[: limit - len(digest) - 1] + "-" + digest
 
 
 def page_markdown(record: dict[str, Any]) -> str:
