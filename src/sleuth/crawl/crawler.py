@@ -192,6 +192,7 @@ class Crawler:
         self._redirected: dict[str, str] = {}  # page -> the seen URL it redirects to
         self._ends: float | None = None
         self._stopped = False
+        self._frontier_full = False
 
     async def aclose(self) -> None:
         await self.fetcher.aclose()
@@ -245,7 +246,8 @@ class Crawler:
         if reason is not None:
             self.notes.add(f"{parent or url}: skipped {url[:200]}: {reason}")
             return False
-        if await self.state.tail() >= options.max_pages:
+        if self._frontier_full or await self.state.tail() >= options.max_pages:
+            self._frontier_full = True  # the tail only grows: no need to ask again
             return False  # the budget can never reach it: not even remembered as seen
         if len([seg for seg in parts.path.split("/") if seg]) > options.max_path_depth:
             return False
