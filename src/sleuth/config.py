@@ -236,6 +236,15 @@ class DiscoverSettings(Section):
     github_token: SecretStr | None
 
 
+class CrawlSettings(Section):
+    """Map and crawl: the ceilings on how long a site may hold them."""
+
+    max_crawl_delay: float
+    max_retry_after: float
+    crawl_tool_deadline: float
+    crawl_job_deadline: float
+
+
 class ServerSettings(Section):
     """The HTTP server (``sleuth serve``)."""
 
@@ -273,6 +282,7 @@ SECTIONS: dict[str, type[Section]] = {
     "llm": LLMSettings,
     "detect": DetectSettings,
     "discover": DiscoverSettings,
+    "crawl": CrawlSettings,
     "server": ServerSettings,
     "suggest": SuggestSettings,
 }
@@ -438,6 +448,20 @@ class Settings(BaseSettings):
         None, validation_alias=_alias("github_token", "GITHUB_TOKEN")
     )
 
+    # Map and crawl: ceilings on the waits a site may ask for
+    max_crawl_delay: float = Field(
+        30.0, ge=0, description="seconds; a host whose Crawl-delay is longer is skipped"
+    )
+    max_retry_after: float = Field(
+        30.0, ge=0, description="seconds a Retry-After may pause a host; longer ends the page"
+    )
+    crawl_tool_deadline: float = Field(
+        30.0, gt=0, description="seconds map_site and crawl_site run before returning"
+    )
+    crawl_job_deadline: float = Field(
+        3600.0, gt=0, description="seconds an HTTP crawl job runs before it ends"
+    )
+
     # HTTP server (sleuth serve) and link suggestions
     api_tokens: SecretStr | None = Field(
         None, description="bearer tokens: a comma list, or @path to a file of sha256 hashes"
@@ -576,6 +600,10 @@ class Settings(BaseSettings):
     @cached_property
     def discover(self) -> DiscoverSettings:
         return DiscoverSettings.of(self)
+
+    @cached_property
+    def crawl(self) -> CrawlSettings:
+        return CrawlSettings.of(self)
 
     @cached_property
     def server(self) -> ServerSettings:

@@ -116,6 +116,10 @@ def test_resume_after_kill_9_prints_only_new_records(site: Site, tmp_path: Path)
     assert not set(before) & set(after)
     assert len(before) + len(after) == 20  # --max-pages counts both runs
     assert len(set(before + after)) == 20
+    # read again: only the page in flight at the kill (its request was held)
+    rereads = [path for path, n in counting.counts.items() if n > 1]
+    assert len(rereads) <= 1, counting.counts
+    assert not {site.origin + path for path in rereads} & set(before)
 
 
 def live_workers(redis_url: str) -> int:

@@ -2,19 +2,26 @@
 
 Every page is read by :meth:`sleuth.pages.Fetcher.fetch` (guard, robots.txt, cache,
 network, extraction), on a client whose response hook stops a redirect out of the
-crawl's scope and notes ``Retry-After``. The frontier and seen set live in the cache
-backend (:mod:`sleuth.crawl.state`), politeness per host in :mod:`sleuth.crawl.polite`.
-Records come out one by one, failed pages included, as each page is done.
+crawl's scope or to a URL the crawl has already seen, and notes ``Retry-After``. The
+frontier and seen set live in the cache backend (:mod:`sleuth.crawl.state`), politeness
+per host in :mod:`sleuth.crawl.polite`. Records come out one by one, failed pages
+included, as each page is done.
+
+Bounds: the frontier never holds more slots than ``max_pages`` (a slot past the budget
+could never be read, so its URL is not even remembered); a Crawl-delay above
+``SLEUTH_MAX_CRAWL_DELAY`` skips the host, a Retry-After pauses it at most
+``SLEUTH_MAX_RETRY_AFTER``; ``deadline`` ends the crawl with what it has.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import hashlib
 import re
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,8 +33,9 @@ from sleuth.cache.memory import MemoryCache
 from sleuth.config import Settings
 from sleuth.crawl.polite import HostGate, Wakeup, retry_after_seconds
 from sleuth.crawl.scope import Scope, ScopeKind
+from sleuth.crawl.sitemaps import Notes
 from sleuth.crawl.state import HEARTBEAT_TTL, CrawlState, crawl_id
-from sleuth.crawl.urls import canonical
+from sleuth.crawl.urls import canonical, unusable
 from sleuth.errors import OutOfScope
 from sleuth.extract.text import first_visible_sentence
 from sleuth.log import event
@@ -42,8 +50,22 @@ _SPACE = re.compile(r"\s+")
 _READ_BUT_THIN = frozenset(("empty_extraction", "js_required"))
 _STATE_ENTRIES = 1_000_000  # a memory-backed crawl's own store; the page LRU is separate
 _IDLE = 0.05  # how often an idle worker looks for new slots in the shared frontier
-_MAX_RETRY_WAIT = 60.0  # a Retry-After longer than this ends the page as rate_limited
 _RETRIES = 2
+
+
+# The page a worker task is reading and the redirect targets it has claimed as seen: the
+# response hook runs in that task, and a retried page may follow its own redirect again.
+_PAGE: contextvars.ContextVar[tuple[str, set[str]] | None] = contextvars.ContextVar(
+    "crawl_page", default=None
+)
+
+
+class _SeenRedirect(OutOfScope):
+    """A page redirects to a URL the crawl has already queued or read: not read twice."""
+
+    def __init__(self, source: str, target: str) -> None:
+        super().__init__(f"{source} redirects to {target}, already in the crawl", url=source)
+        self.target = target
 
 
 @dataclass(frozen=True)
@@ -68,6 +90,7 @@ class CrawlOptions:
     max_per_pattern: int = 1000  # /cal/N/N: a calendar; /p/N: maybe a big site
     max_query_variants: int = 20
     follow_nofollow: bool = False
+    deadline: float | None = None  # seconds; the crawl then ends with the pages it has
 
 
 @dataclass
@@ -106,6 +129,8 @@ def summary(record: dict[str, Any]) -> dict[str, Any]:
 
 class Crawler:
     """One worker of one crawl; several (other processes, one Redis) may share it."""
+
+    clock: Callable[[], float] = staticmethod(time.monotonic)  # the deadline's; tests replace it
 
     def __init__(
         self,
@@ -162,6 +187,12 @@ class Crawler:
         self._inflight = 0
         self._full = False
         self._news = Wakeup()  # a slot queued or finished here: idle workers look again
+        self.notes = Notes()  # what the crawl skipped and why: bad URLs, hosts, the deadline
+        self._too_slow: dict[str, str] = {}  # host -> why its Crawl-delay skips it
+        self._redirected: dict[str, str] = {}  # page -> the seen URL it redirects to
+        self._ends: float | None = None
+        self._stopped = False
+        self._frontier_full = False
 
     async def aclose(self) -> None:
         await self.fetcher.aclose()
@@ -184,10 +215,19 @@ class Crawler:
             return
         if response.request.headers.get("accept") != ACCEPT_HEADER:
             return  # robots.txt and sitemaps may live elsewhere
-        target = canonical(response.headers["location"], str(response.request.url))
-        if target is not None and not self.scope.contains(target):
-            source = str(response.request.url)
+        source = str(response.request.url)
+        target = canonical(response.headers["location"], source)
+        if target is None:
+            return
+        if not self.scope.contains(target):
             raise OutOfScope(f"{source} redirects to {target}, outside the crawl", url=source)
+        page = _PAGE.get()
+        if target == canonical(source) or page is None or target in page[1]:
+            return
+        if not await self.state.first("seen", target):
+            self._redirected[page[0]] = target
+            raise _SeenRedirect(source, target)  # /blog -> /blog/, read on its own
+        page[1].add(target)
 
     # ---- the frontier -------------------------------------------------------------
 
@@ -202,6 +242,13 @@ class Crawler:
         parts = urlsplit(url)
         if len(url) > options.max_url_length:
             return False
+        reason = unusable(url)
+        if reason is not None:
+            self.notes.add(f"{parent or url}: skipped {url[:200]}: {reason}")
+            return False
+        if self._frontier_full or await self.state.tail() >= options.max_pages:
+            self._frontier_full = True  # the tail only grows: no need to ask again
+            return False  # the budget can never reach it: not even remembered as seen
         if len([seg for seg in parts.path.split("/") if seg]) > options.max_path_depth:
             return False
         if check_scope and not self.scope.allows(url):
@@ -243,6 +290,8 @@ class Crawler:
         first claimed); new slots stop once ``--max-pages`` is spent across all runs.
         """
         while True:
+            if self._late():
+                return None
             async with self._lock:
                 for index in sorted(self._pending):
                     if await self.state.record(index) is not None:
@@ -309,7 +358,46 @@ class Crawler:
                 from protego import Protego
 
                 delay = Protego.parse(policy.body).crawl_delay("sleuth")
+                ceiling = self.settings.crawl.max_crawl_delay
+                if delay and float(delay) > ceiling:
+                    why = (
+                        f"robots.txt of {host} asks for a Crawl-delay of {float(delay):g}s, "
+                        f"more than SLEUTH_MAX_CRAWL_DELAY ({ceiling:g}s); host skipped"
+                    )
+                    self._too_slow[host] = why
+                    self.notes.add(why, always=True)
+                    return
                 self.gate.set_crawl_delay(host, float(delay) if delay else None)
+
+    def _skipped(self, url: str, host: str, depth: int, parent: str | None) -> dict[str, Any]:
+        """The record of a page on a host whose Crawl-delay is past the ceiling: no request."""
+        message = self._too_slow[host]
+        return {
+            "url": url,
+            "final_url": None,
+            "status": None,
+            "outcome": "rate_limited",
+            "title": None,
+            "text": "",
+            "links": [],
+            "metadata": {},
+            "error": {"code": "rate_limited", "message": message, "retryable": False},
+            "depth": depth,
+            "parent": parent,
+        }
+
+    def _late(self) -> bool:
+        """Past the deadline: the crawl ends with what it has, and says so once."""
+        if self._ends is None or self.clock() < self._ends:
+            return False
+        if not self._stopped:
+            self._stopped = self._full = True
+            self.notes.add(
+                f"stopped at the {self.options.deadline:g}s deadline; "
+                "the pages read so far are kept, --resume continues",
+                always=True,
+            )
+        return True
 
     async def _read(self, url: str, host: str) -> Any:
         """The page through the one fetch path; a 429/503 with Retry-After slows the host
@@ -320,6 +408,8 @@ class Crawler:
             "respect_robots": self.options.respect_robots,
         }
         result = None
+        _PAGE.set((url, set()))
+        ceiling = self.settings.crawl.max_retry_after
         for attempt in range(_RETRIES + 1):
             self._retry_after.pop(host, None)
             await self.gate.wait(host)
@@ -328,12 +418,15 @@ class Crawler:
             wait = self._retry_after.pop(host, None)
             if not slow or wait is None:
                 break
-            await self.gate.slow_down(host, wait)
-            if wait > _MAX_RETRY_WAIT or attempt == _RETRIES:
+            await self.gate.slow_down(host, min(wait, ceiling))
+            if wait > ceiling or attempt == _RETRIES:  # a day's Retry-After ends the page
                 break
         return result
 
     async def _process(self, url: str, depth: int, parent: str | None, host: str) -> dict[str, Any]:
+        if host in self._too_slow:
+            self.progress.errors += 1
+            return self._skipped(url, host, depth, parent)
         if await self.fetcher.is_cached(
             url,
             self.options.output,
@@ -350,6 +443,10 @@ class Crawler:
             result = await self._read(url, host)
         record: dict[str, Any] = result.model_dump(exclude={"total_chars"})
         record.update(depth=depth, parent=parent)
+        seen = self._redirected.pop(url, None)
+        if seen is not None:
+            record.update(outcome="duplicate", duplicate_of=seen, error=None)
+            return record
         if result.ok or result.outcome in _READ_BUT_THIN:
             await self._after_read(url, depth, record)
         if record["outcome"] != "ok":
@@ -400,6 +497,8 @@ class Crawler:
 
     async def records(self, seeds: Sequence[str] = ()) -> AsyncIterator[dict[str, Any]]:
         """Pages as they are done: the fetch JSON with ``depth`` and ``parent``."""
+        if self.options.deadline is not None:
+            self._ends = self.clock() + self.options.deadline
         await self.state.open(resume=self.options.resume)
         await self.state.heartbeat()
         await self.seed([(self.scope.start, 0, None), *[(url, 1, None) for url in seeds]])
@@ -420,6 +519,10 @@ class Crawler:
             host = urlsplit(url).netloc.lower()
             await self._host_rules(url)
             async with self.gate.slot(host):  # held until the record is out: per-host pages
+                if self._late():  # given back unread: a resumed crawl reads it
+                    await self.state.counter("budget", -1)
+                    await self.state.release(index)
+                    return
                 await finish(index, await self._process(url, depth, parent, host))
 
         async def work() -> None:

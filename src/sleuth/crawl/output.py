@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+MAX_SEGMENT = 100  # characters of one file or folder name; file systems allow 255 bytes
 _MARKDOWN_SPECIAL = re.compile(r"([\[\]\\])")
 
 
@@ -22,7 +23,9 @@ def markdown_path(url: str) -> Path:
     """Where a page's Markdown goes under ``--out``: its URL path, made safe.
 
     ``/`` -> ``index.md``, ``/a/b/`` -> ``a/b/index.md``, ``/a/b.html`` -> ``a/b.md``;
-    a query string adds a short hash, so ``?page=2`` gets a file of its own.
+    a query string adds a short hash, so ``?page=2`` gets a file of its own. A segment
+    longer than :data:`MAX_SEGMENT` is cut and ends in a hash of the whole, so a site's
+    300-character path is a legal name, and two long paths alike at the start stay two.
     """
     parts = urlsplit(url)
     segments = [_UNSAFE.sub("_", seg).strip("._") or "_" for seg in parts.path.split("/") if seg]
@@ -31,7 +34,15 @@ def markdown_path(url: str) -> Path:
     if parts.query:
         name += "-" + hashlib.sha256(parts.query.encode()).hexdigest()[:8]
     host = _UNSAFE.sub("_", parts.netloc)
-    return Path(host, *segments, name + ".md")
+    folders = (_bounded(part) for part in (host, *segments))
+    return Path(*folders, _bounded(name, MAX_SEGMENT - len(".md")) + ".md")
+
+
+def _bounded(segment: str, limit: int = MAX_SEGMENT) -> str:
+    if len(segment) <= limit:
+        return segment
+    digest = hashlib.sha256(segment.encode()).hexdigest()[:12]
+    return segment[: limit - len(digest) - 1] + "-" + digest
 
 
 def page_markdown(record: dict[str, Any]) -> str:

@@ -6,10 +6,14 @@ obey them together:
 * at most ``concurrency`` requests in flight: slot keys ``slot:<host>:<k>``, each held
   by whoever raised it to 1 and freed after the response (or by its TTL, or when its
   owner's heartbeat stops);
-* requests start at least ``delay`` seconds apart: time is cut into ticks of ``delay``
-  and each request reserves a whole tick (first to raise ``tick:<host>:<n>`` to 1),
-  then starts at the tick's beginning. A larger robots.txt ``Crawl-delay`` wins, and a
-  429/503 ``Retry-After`` pauses the host and doubles its delay.
+* requests start at least ``delay`` seconds apart: time from the host's first request
+  (its ``epoch``, the same for every worker) is cut into ticks of ``delay`` and each
+  request reserves a whole tick (first to raise ``tick:<host>:<n>`` to 1), then starts
+  at the tick's beginning. The first request takes tick 0 and so never waits. A larger
+  robots.txt ``Crawl-delay`` wins, and a 429/503 ``Retry-After`` pauses the host (the
+  crawler caps the pause) and doubles its delay.
+
+The clock and the sleep are attributes, so a test can run a day's pause in no time.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from email.utils import parsedate_to_datetime
 
@@ -84,6 +88,9 @@ class HostGate:
         self._freed = Wakeup()
         self._queues: dict[str, asyncio.Lock] = {}  # FIFO: pages get slots in frontier order
         self._next_tick: dict[str, int] = {}
+        self._epochs: dict[str, float] = {}
+        self.clock: Callable[[], float] = time.time  # shared by workers: wall time
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
 
     def set_crawl_delay(self, host: str, seconds: float | None) -> None:
         if seconds and seconds > self.delay(host):
@@ -94,7 +101,7 @@ class HostGate:
 
     async def slow_down(self, host: str, seconds: float) -> None:
         """A 429/503 with Retry-After: pause the host for everyone, double our delay."""
-        await self.state.set_value(f"pause:{host}", time.time() + seconds, max(seconds, 1.0) + 5)
+        await self.state.set_value(f"pause:{host}", self.clock() + seconds, max(seconds, 1.0) + 5)
         self._delays[host] = max(self.delay(host) * 2, 0.05)
 
     @asynccontextmanager
@@ -130,18 +137,37 @@ class HostGate:
 
     async def _pause(self, host: str) -> None:
         until = await self.state.get_value(f"pause:{host}")
-        while isinstance(until, int | float) and until > time.time():
-            await asyncio.sleep(until - time.time())
+        while isinstance(until, int | float) and until > self.clock():
+            await self.sleep(until - self.clock())
             until = await self.state.get_value(f"pause:{host}")
+
+    async def _epoch(self, host: str, delay: float) -> float:
+        """When the host's ticks of ``delay`` began: the first asker's clock, for all."""
+        name = f"{host}:{delay}"
+        known = self._epochs.get(name)
+        if known is not None:
+            return known
+        ttl = self.state.ttl
+        if await self.state.counter(f"epochclaim:{name}", ttl=ttl) == 1:
+            epoch = self.clock()
+            await self.state.set_value(f"epoch:{name}", epoch)
+        else:
+            while not isinstance(found := await self.state.get_value(f"epoch:{name}"), int | float):
+                await self._freed.nap(_POLL)  # written a moment after it was claimed
+            epoch = float(found)
+        self._epochs[name] = epoch
+        return epoch
 
     async def _tick(self, host: str) -> None:
         delay = self.delay(host)
         if delay <= 0:
             return
-        tick = max(math.ceil(time.time() / delay), self._next_tick.get(host, 0))
-        while await self.state.counter(f"tick:{host}:{delay}:{tick}", ttl=60 + delay * 4) != 1:
+        epoch = await self._epoch(host, delay)
+        grid = f"{host}:{delay}"
+        tick = max(math.ceil((self.clock() - epoch) / delay), self._next_tick.get(grid, 0))
+        while await self.state.counter(f"tick:{grid}:{tick}", ttl=60 + delay * 4) != 1:
             tick += 1
-        self._next_tick[host] = tick + 1
-        start = tick * delay
-        while (wait := start - time.time()) > 0:
-            await asyncio.sleep(wait)
+        self._next_tick[grid] = tick + 1
+        start = epoch + tick * delay
+        while (wait := start - self.clock()) > 0:
+            await self.sleep(wait)

@@ -7,7 +7,7 @@ extractor drops ``href`` attributes, so blocks are matched by their text.
 
 :func:`canonical` gives every URL one spelling (the crawler's seen set relies on it):
 lower-case scheme and host, no default port, no fragment, dot segments resolved, known
-tracking parameters dropped and the rest sorted.
+tracking parameters and session identifiers dropped and the rest sorted.
 """
 
 from __future__ import annotations
@@ -25,32 +25,66 @@ from sleuth.extract.dom import text_of
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
-_TRACKING_PREFIXES = ("utm_", "pk_", "mtm_", "hsa_")
+# Tracking parameters, after the query-stripping lists of Firefox and Brave, and session
+# identifiers, which give one page a new URL per visitor: neither names a different page.
+_TRACKING_PREFIXES = ("utm_", "pk_", "mtm_", "hsa_", "aspsessionid")
 _TRACKING = frozenset(
     {
         "fbclid",
         "gclid",
         "gclsrc",
+        "gbraid",
+        "wbraid",
         "dclid",
         "msclkid",
         "yclid",
+        "ysclid",
         "igshid",
+        "twclid",
+        "ttclid",
+        "li_fat_id",
+        "epik",
+        "rb_clickid",
+        "s_cid",
         "mc_cid",
         "mc_eid",
+        "mkt_tok",
+        "ml_subscriber",
+        "ml_subscriber_hash",
+        "ck_subscriber_id",
         "_ga",
         "_gl",
         "_hsenc",
         "_hsmi",
+        "__hsfp",
+        "__hssc",
+        "__hstc",
+        "hsctatracking",
+        "_openstat",
+        "__s",
         "ref_src",
         "ref_url",
         "oly_anon_id",
         "oly_enc_id",
+        "vero_conv",
         "vero_id",
         "wickedid",
-        "twclid",
         "srsltid",
+        # session identifiers
+        "sid",
+        "sessionid",
+        "session_id",
+        "sessid",
+        "phpsessid",
+        "jsessionid",
+        "cfid",
+        "cftoken",
+        "oscsid",
+        "zenid",
     }
 )
+# ``/page;jsessionid=...``: a session in a path parameter (Java servlets and their kin).
+_PATH_SESSION = re.compile(r";(?:jsessionid|phpsessid|sessionid|sid)=[^/;?]*", re.IGNORECASE)
 
 
 def is_tracking(name: str) -> bool:
@@ -98,6 +132,8 @@ def _canonical(url: str, base: str | None) -> str | None:
     if parts.username or parts.password:  # credentials in a link are a trap, not a page
         return None
     path = parts.path
+    if ";" in path:
+        path = _PATH_SESSION.sub("", path)
     if not path or "/." in path or "//" in path:
         path = _path(path)
     query = parts.query
