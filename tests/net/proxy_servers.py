@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 @dataclass
 class Asked:
-    """One thing a proxy was asked: ``CONNECT 127.0.0.1:443``, ``GET http://...``, a SOCKS5 CONNECT."""
+    """One request a proxy got: a CONNECT, an absolute-form GET, a SOCKS5 CONNECT."""
 
     method: str
     target: str
