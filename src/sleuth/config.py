@@ -28,6 +28,7 @@ from pydantic import (
     Field,
     SecretStr,
     ValidationError,
+    ValidationInfo,
     field_validator,
 )
 from pydantic_settings import BaseSettings, EnvSettingsSource, NoDecode, SettingsConfigDict
@@ -110,6 +111,13 @@ class NetSettings(Section):
     max_redirects: int
     max_bytes: int
     max_decoded_bytes: int
+    proxy: str | None
+    sleuth_no_proxy: list[str]
+    proxy_sends_names: bool
+    http_proxy: str | None
+    https_proxy: str | None
+    all_proxy: str | None
+    no_proxy: list[str]
 
 
 class FetchSettings(Section):
@@ -316,6 +324,19 @@ class Settings(BaseSettings):
     allow_ports: PortList = Field(default_factory=lambda: [80, 443])
     user_agent: str = USER_AGENT
 
+    # Proxy: SLEUTH_PROXY over the variables curl, pip and httpx read (either case)
+    proxy: str | None = Field(None, description="one proxy URL for every scheme")
+    sleuth_no_proxy: CommaList = Field(
+        default_factory=list,
+        validation_alias=AliasChoices("sleuth_no_proxy"),
+        description="bypass entries added to NO_PROXY",
+    )
+    proxy_sends_names: bool = Field(False, description="ask the proxy for names, not addresses")
+    http_proxy: str | None = Field(None, validation_alias=AliasChoices("http_proxy"))
+    https_proxy: str | None = Field(None, validation_alias=AliasChoices("https_proxy"))
+    all_proxy: str | None = Field(None, validation_alias=AliasChoices("all_proxy"))
+    no_proxy: CommaList = Field(default_factory=list, validation_alias=AliasChoices("no_proxy"))
+
     # Fetch limits
     connect_timeout: float = Field(5.0, gt=0)
     read_timeout: float = Field(8.0, gt=0)
@@ -503,6 +524,28 @@ class Settings(BaseSettings):
             lowered = value.strip().lower()
             return "llm" if lowered in ("llm_only", "llm-only") else lowered
         return value
+
+    @field_validator("proxy", "http_proxy", "https_proxy", "all_proxy", mode="before")
+    @classmethod
+    def _proxy_url(cls, value: Any, info: ValidationInfo) -> Any:
+        """curl's reading: lower case first, ``http://`` when no scheme is written."""
+        name = info.field_name or ""
+        if name != "proxy" and value == os.environ.get(name.upper()) and name in os.environ:
+            value = os.environ[name]
+        if not isinstance(value, str) or not value.strip():
+            return None
+        value = value.strip() if "://" in value else f"http://{value.strip()}"
+        parts = urlsplit(value)
+        if parts.scheme.lower() not in ("http", "https", "socks5", "socks5h") or not parts.hostname:
+            raise ValueError(f"{mask_url(value)!r} is not an http, https or socks5 proxy URL")
+        return value
+
+    @field_validator("no_proxy", mode="before")
+    @classmethod
+    def _lower_no_proxy(cls, value: Any) -> Any:
+        if value == os.environ.get("NO_PROXY") and "no_proxy" in os.environ:
+            return _split_commas(os.environ["no_proxy"])
+        return _split_commas(value)
 
     @field_validator("allow_ports")
     @classmethod
@@ -710,7 +753,10 @@ def load_settings(config_path: Path | str | None = None, **overrides: Any) -> Se
         if name in overrides:
             sources[name] = "argument"
         elif name in env_values:
-            present = [env for env in _env_names(name) if env in os.environ]
+            names = _env_names(name)
+            present = [
+                env for upper in names for env in (upper.lower(), upper) if env in os.environ
+            ]
             sources[name] = f"env {present[0] if present else 'SLEUTH_' + name.upper()}"
         elif name in file_values:
             sources[name] = f"file {path}"

@@ -11,7 +11,7 @@ connections (rebinding) is vetted again instead of trusted.
 from __future__ import annotations
 
 import ssl
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from typing import Any
@@ -23,6 +23,7 @@ import httpx
 from sleuth.config import NetSettings
 from sleuth.errors import BlockedError
 from sleuth.net.guard import Guard, blocked
+from sleuth.net.proxy import AsyncProxyPool, Proxies, SyncProxyPool
 from sleuth.net.ranges import IPAddress
 from sleuth.net.resolve import Resolver, SystemResolver
 
@@ -131,10 +132,24 @@ class _AsyncConnector(httpcore.AsyncNetworkBackend):
         local_address: str | None = None,
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore.AsyncNetworkStream:
+        addresses = await self.vetted(host, port, timeout)
+        return await self.dial(addresses, port, timeout, local_address, socket_options)
+
+    async def vetted(self, host: str, port: int, timeout: float | None) -> list[IPAddress]:
+        """The addresses the guard lets this connection use (a proxy is asked for these)."""
         target = self._guard.check_host(host, port, trusted=self._trusted)
-        addresses = (
-            [target] if not isinstance(target, str) else await self._lookup(target, port, timeout)
-        )
+        if not isinstance(target, str):
+            return [target]
+        return await self._lookup(target, port, timeout)
+
+    async def dial(
+        self,
+        addresses: Sequence[IPAddress],
+        port: int,
+        timeout: float | None,
+        local_address: str | None,
+        socket_options: Iterable[Any] | None,
+    ) -> httpcore.AsyncNetworkStream:
         failure: httpcore.ConnectError | None = None
         for address in addresses:
             try:
@@ -182,8 +197,22 @@ class _SyncConnector(httpcore.NetworkBackend):
         local_address: str | None = None,
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore.NetworkStream:
+        return self.dial(
+            self.vetted(host, port, timeout), port, timeout, local_address, socket_options
+        )
+
+    def vetted(self, host: str, port: int, timeout: float | None) -> list[IPAddress]:
         target = self._guard.check_host(host, port, trusted=self._trusted)
-        addresses = [target] if not isinstance(target, str) else self._lookup(target, port)
+        return [target] if not isinstance(target, str) else self._lookup(target, port)
+
+    def dial(
+        self,
+        addresses: Sequence[IPAddress],
+        port: int,
+        timeout: float | None,
+        local_address: str | None,
+        socket_options: Iterable[Any] | None,
+    ) -> httpcore.NetworkStream:
         failure: httpcore.ConnectError | None = None
         for address in addresses:
             try:
@@ -274,12 +303,15 @@ class AsyncSafeTransport(httpx.AsyncBaseTransport):
         self.guard = Guard(net, trusted_urls)
         inner = network_backend or httpcore.AnyIOBackend()
         lookup = resolver or SystemResolver()
+        proxies = Proxies.from_settings(net)
         self._pools = tuple(  # indexed by Destination.trusted: (guarded, trusted)
-            httpcore.AsyncConnectionPool(
-                network_backend=_AsyncConnector(inner, lookup, self.guard, trusted=trusted),
-                **_pool_options(),
+            httpcore.AsyncConnectionPool(network_backend=connector, **_pool_options())
+            if proxies is None
+            else AsyncProxyPool(connector, proxies, lookup, inner, **_pool_options())
+            for connector in (
+                _AsyncConnector(inner, lookup, self.guard, trusted=trusted)
+                for trusted in (False, True)
             )
-            for trusted in (False, True)
         )
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
@@ -315,12 +347,15 @@ class SafeTransport(httpx.BaseTransport):
         self.guard = Guard(net, trusted_urls)
         inner = network_backend or httpcore.SyncBackend()
         lookup = resolver or SystemResolver()
+        proxies = Proxies.from_settings(net)
         self._pools = tuple(  # indexed by Destination.trusted: (guarded, trusted)
-            httpcore.ConnectionPool(
-                network_backend=_SyncConnector(inner, lookup, self.guard, trusted=trusted),
-                **_pool_options(),
+            httpcore.ConnectionPool(network_backend=connector, **_pool_options())
+            if proxies is None
+            else SyncProxyPool(connector, proxies, lookup, inner, **_pool_options())
+            for connector in (
+                _SyncConnector(inner, lookup, self.guard, trusted=trusted)
+                for trusted in (False, True)
             )
-            for trusted in (False, True)
         )
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
