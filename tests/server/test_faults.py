@@ -31,7 +31,7 @@ async def broken(_state: ServerState, _request: Request) -> Response:
 
 @pytest.fixture
 def client(monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
-    monkeypatch.setattr(routes, "search", broken)
+    monkeypatch.setattr(routes, "handler", lambda _op: broken)  # every operation route
     app = create_app(Settings(cache="memory", render="never", _env_file=None))  # type: ignore[call-arg]
     with TestClient(app, base_url="http://127.0.0.1:8080", raise_server_exceptions=False) as c:
         yield c
