@@ -33,6 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tools",),
     ("agent", "discovery"),
     ("api",),
+    ("ops",),
     ("toolset",),
     ("server",),
     ("commands",),

@@ -607,7 +607,7 @@ def test_progress_text_from_paths_and_models_is_never_read_as_markup() -> None:
     from rich.console import Console
 
     from sleuth.commands import output
-    from sleuth.commands.ask import ask_progress
+    from sleuth.ops.ask import progress as ask_progress
 
     screen = io.StringIO()
     terminal = Console(file=screen, force_terminal=True, width=80)

@@ -382,7 +382,7 @@ class AsyncSession:
         "research",
         summary="Answer a question with cited bullets.",
         result="sleuth.digest.models:Digest",
-        errors=(*SEARCH_ERRORS, "budget_exceeded"),
+        errors=SEARCH_ERRORS,  # pages that fail are the digest's errors, not raised
         tool=ToolSpec(
             "research",
             "Research",

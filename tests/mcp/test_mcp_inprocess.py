@@ -22,9 +22,10 @@ from pydantic import BaseModel, ConfigDict
 from sleuth._version import __version__
 from sleuth.api import AsyncSleuth
 from sleuth.errors import UsageError
+from sleuth.ops.research import progress as describe_progress
 from sleuth.server import mcp as mcp_server
 from sleuth.server.guard import is_loopback_name
-from sleuth.server.mcp import build_server, describe_progress
+from sleuth.server.mcp import build_server
 from sleuth.tools import Registry, Tool, ToolContext, ToolOutput, default_registry
 from sleuth.tools.schema import output_schema
 

@@ -31,7 +31,8 @@ async def broken(_state: ServerState, _request: Request) -> Response:
 
 @pytest.fixture
 def client(monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
-    monkeypatch.setattr(routes, "search", broken)
+    real = routes.handler
+    monkeypatch.setattr(routes, "handler", lambda op: broken if op.name == "search" else real(op))
     app = create_app(Settings(cache="memory", render="never", _env_file=None))  # type: ignore[call-arg]
     with TestClient(app, base_url="http://127.0.0.1:8080", raise_server_exceptions=False) as c:
         yield c

@@ -37,6 +37,8 @@ def ask(
     json_output = json_output or format is MarkdownOrJson.json
     STATE.json = json_output
     client = session()
+    from sleuth.ops.ask import ASK  # the status line's words, as MCP's progress says them
+
     watching = sys.stderr.isatty()
     screen = output.console(stderr=True) if watching else None
 
@@ -47,7 +49,7 @@ def ask(
                 if note is not None:
                     screen.print(note, markup=False)
             if status is not None:
-                status.update(output.escape(ask_progress(stage, detail)))
+                status.update(output.escape(ASK.progress(stage, detail)))
 
         async with client:
             return await client.ask(**arguments, on_progress=progress if watching else None)
@@ -70,15 +72,6 @@ def tool_note(stage: str, detail: dict[str, Any]) -> str | None:
     if stage == "tool_done":
         return f"  {detail.get('outcome')} in {detail.get('latency_ms')} ms"
     return None
-
-
-def ask_progress(stage: str, detail: dict[str, Any]) -> str:
-    """What is happening now: the model is working unless a tool runs."""
-    if stage == "tool_call":
-        return f"running {detail.get('name')}"
-    if stage == "thinking":
-        return f"waiting for the model (turn {detail.get('turn')})"
-    return "waiting for the model"
 
 
 def _print_answer(answer: Answer, rendered: bool) -> None:

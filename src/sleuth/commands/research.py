@@ -34,6 +34,7 @@ def research(
     Searches, reads the best pages and prints a digest whose bullets cite them.
     """
     from sleuth.digest import render_markdown
+    from sleuth.ops.research import RESEARCH
 
     as_json = json_output or format is MarkdownOrJson.json
     STATE.json = as_json
@@ -42,7 +43,7 @@ def research(
     async def run(status: Any) -> Any:
         def progress(stage: str, detail: dict[str, Any]) -> None:
             if status is not None:
-                status.update(output.escape(_progress_line(stage, detail)))
+                status.update(output.escape(RESEARCH.progress(stage, detail)))
 
         async with client:
             return await client.research(**arguments, on_progress=progress)
@@ -77,13 +78,3 @@ def _print_for_a_person(digest: Digest) -> None:
     rest = whole[len(body) - 1 :] if whole.startswith(body[:-1]) else ""
     if rest.strip():
         output.print_markdown(rest)
-
-
-def _progress_line(stage: str, detail: dict[str, Any]) -> str:
-    if stage == "reading":
-        return f"reading {detail.get('pages', 0)} pages"
-    if stage == "page":
-        return f"read {detail.get('url', '')} ({detail.get('outcome', '')})"
-    if stage == "ranking":
-        return f"ranking passages from {detail.get('pages', 0)} pages"
-    return stage

@@ -39,6 +39,7 @@ from sleuth.api import AsyncSleuth
 from sleuth.cache import FallbackCache, open_cache
 from sleuth.config import Settings, load_settings
 from sleuth.errors import CacheError, ConfigError, SleuthError
+from sleuth.ops import served
 from sleuth.server import crawl as crawl_jobs
 from sleuth.server import routes
 from sleuth.server.auth import Tokens
@@ -54,6 +55,7 @@ from sleuth.suggest.prompt import load_template, render
 
 LOGGER = logging.getLogger("sleuth.server")
 STATIC_DIR = Path(__file__).with_name("static")
+# The metrics label every route: the fixed ones, then each served operation's path.
 ROUTE_LABELS = frozenset(
     {
         "/",
@@ -64,14 +66,8 @@ ROUTE_LABELS = frozenset(
         "/docs",
         "/favicon.ico",
         "/mcp",
-        "/api/v1/search",
-        "/api/v1/fetch",
-        "/api/v1/research",
-        "/api/v1/ask",
-        "/api/v1/discover",
-        "/api/v1/links/suggest",
-        "/api/v1/info",
-        "/api/v1/crawl",
+        routes.INFO_PATH,
+        *(op.http.path for op in served() if op.http is not None),
     }
 )
 _ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
@@ -85,7 +81,6 @@ SECURITY_HEADERS = {
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
 }
-Handler = Callable[["ServerState", Request], Awaitable[Response]]
 
 
 def check_settings(settings: Settings) -> Tokens:
@@ -158,7 +153,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         finally:
             await state.aclose()
 
-    def api(handler: Handler, *, suggest: bool = False) -> Callable[[Request], Awaitable[Response]]:
+    def api(
+        handler: routes.Handler, *, suggest: bool = False
+    ) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             try:
                 if suggest and state.suggester is None:  # decided before auth and the body
@@ -248,15 +245,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/", index, methods=["GET"]),
         Route("/favicon.ico", favicon, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
-        Route("/api/v1/info", info_page, methods=["GET"]),
-        Route("/api/v1/search", api(routes.search), methods=["POST"]),
-        Route("/api/v1/fetch", api(routes.fetch), methods=["POST"]),
-        Route("/api/v1/research", api(routes.research), methods=["POST"]),
-        Route("/api/v1/ask", api(routes.ask), methods=["POST"]),
-        Route("/api/v1/discover", api(routes.discover), methods=["POST"]),
-        Route("/api/v1/links/suggest", api(routes.suggest, suggest=True), methods=["POST"]),
-        Route("/api/v1/crawl", api(crawl_jobs.start), methods=["POST"]),
-        Route("/api/v1/crawl/{job}", api(crawl_jobs.job), methods=["GET", "DELETE"]),
+        Route(routes.INFO_PATH, info_page, methods=["GET"]),
+        *_operation_routes(api),
         Route("/mcp", mcp_app),
     ]
     guard = RequestGuard.from_settings(settings.server, tokens=tokens.enabled)
@@ -290,6 +280,24 @@ def create_app(settings: Settings | None = None) -> Starlette:
     )
     app.state.sleuth = state
     return app
+
+
+def _operation_routes(
+    api: Callable[..., Callable[[Request], Awaitable[Response]]],
+) -> list[BaseRoute]:
+    """One route per served operation, at the path it declares; a job's own route after."""
+    found: list[BaseRoute] = []
+    for op in served():
+        assert op.http is not None
+        if op.http.job:
+            found.append(Route(op.http.path, api(crawl_jobs.start), methods=["POST"]))
+            found.append(
+                Route(op.http.path + "/{job}", api(crawl_jobs.job), methods=["GET", "DELETE"])
+            )
+        else:
+            endpoint = api(routes.handler(op), suggest=op.http.needs_suggester)
+            found.append(Route(op.http.path, endpoint, methods=["POST"]))
+    return found
 
 
 def _mcp(state: ServerState) -> tuple[ASGIApp, Callable[[], Any]]:

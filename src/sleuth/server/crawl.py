@@ -1,5 +1,5 @@
-"""Crawl jobs over HTTP: ``POST /api/v1/crawl`` starts one, ``GET /api/v1/crawl/{id}`` pages
-through its status and pages, ``DELETE /api/v1/crawl/{id}`` cancels it.
+"""Crawl jobs over HTTP: a POST to the crawl operation's path starts one, a GET of
+``PATH/{id}`` pages through its status and pages, a DELETE of it cancels it.
 
 A job runs as a task in the instance that accepted it; its status, its pages and a cancel
 flag live in the cache backend, so with a shared Redis any instance answers a GET or a
@@ -19,11 +19,10 @@ from pydantic import BaseModel, Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from sleuth.api import AsyncSleuth
 from sleuth.cache.base import get_json, set_json
 from sleuth.errors import SleuthError, TooManyRequests, UsageError
 from sleuth.log import LOGGER, event
-from sleuth.operation import operation_of
+from sleuth.ops.crawl import CRAWL as CRAWL_OP
 from sleuth.server.responses import error_response
 from sleuth.server.routes import check_uri, parse, read_json
 
@@ -36,8 +35,10 @@ PAGE_SIZE = 20
 _TASKS: dict[str, asyncio.Task[None]] = {}  # this instance's running jobs
 
 
-CRAWL = operation_of(AsyncSleuth.crawl)
+CRAWL = CRAWL_OP.operation
 CrawlBody = CRAWL.model("http")
+assert CRAWL_OP.http is not None
+PATH = CRAWL_OP.http.path
 
 
 class CrawlJob(BaseModel):
@@ -155,7 +156,7 @@ async def start(state: ServerState, request: Request) -> Response:
     }
     await _save(state, record)
     _TASKS[job] = asyncio.create_task(_run(state, record, body))
-    return JSONResponse(_public(record, f"/api/v1/crawl/{job}"), status_code=202)
+    return JSONResponse(_public(record, f"{PATH}/{job}"), status_code=202)
 
 
 def _public(record: dict[str, Any], location: str | None = None) -> dict[str, Any]:

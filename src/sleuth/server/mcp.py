@@ -59,6 +59,7 @@ from sleuth.errors import (
     api_words,
 )
 from sleuth.log import Progress
+from sleuth.ops import wording
 from sleuth.pages.result import ErrorInfo
 from sleuth.server.guard import is_loopback_name
 from sleuth.tools import CallRecord, CitationLedger, Registry, Tool, ToolContext
@@ -83,7 +84,7 @@ INSTRUCTIONS = (
 
 # What a model should do after each kind of failure; the code itself is always shown too.
 @dataclass
-class ServerState:
+class McpShared:
     """What every call of one server run shares: the web client and the citation ids."""
 
     client: AsyncSleuth
@@ -101,7 +102,7 @@ def build_server(
     registry: Registry | None = None,
     client: AsyncSleuth | None = None,
     settings: Settings | None = None,
-) -> Server[ServerState]:
+) -> Server[McpShared]:
     """An MCP server offering every tool of ``registry`` (the built-ins by default).
 
     With ``client`` given, the caller owns it and closes it; without, each run
@@ -112,26 +113,26 @@ def build_server(
     tools = registry if registry is not None else mcp_registry()
 
     @asynccontextmanager
-    async def lifespan(_server: Server[ServerState]) -> AsyncIterator[ServerState]:
+    async def lifespan(_server: Server[McpShared]) -> AsyncIterator[McpShared]:
         if client is not None:
-            yield ServerState(client)
+            yield McpShared(client)
             return
         owned = AsyncSleuth(settings)
         try:
-            yield ServerState(owned)
+            yield McpShared(owned)
         finally:
             await owned.aclose()
 
     async def list_tools(
-        _ctx: ServerRequestContext[ServerState], _params: PaginatedRequestParams | None
+        _ctx: ServerRequestContext[McpShared], _params: PaginatedRequestParams | None
     ) -> ListToolsResult:
         return ListToolsResult(tools=[declare(tool) for tool in tools])
 
     async def call_tool(
-        ctx: ServerRequestContext[ServerState], params: CallToolRequestParams
+        ctx: ServerRequestContext[McpShared], params: CallToolRequestParams
     ) -> CallToolResult:
         state = ctx.lifespan_context
-        async with _progress_reporter(ctx) as on_progress:
+        async with _progress_reporter(ctx, params.name) as on_progress:
             context = ToolContext(client=state.client, ledger=state.ledger, on_progress=on_progress)
             try:
                 record = await tools.call(context, params.name, params.arguments)
@@ -195,32 +196,17 @@ def advice(error: ErrorInfo) -> str:
     return RETRY_ADVICE if error.retryable else OTHER_ADVICE
 
 
-def describe_progress(stage: str, detail: dict[str, Any]) -> str:
-    """One line for a person watching a tool run, from a ``on_progress(stage, detail)`` event."""
-    if stage == "searching":
-        return f"searching the web for {detail.get('query', '')!r}"
-    if stage == "reading":
-        pages = detail.get("pages", 0)
-        return f"reading {pages} page{'' if pages == 1 else 's'}"
-    if stage == "page":
-        outcome = detail.get("outcome", "ok")
-        url = detail.get("url", "")
-        return f"page done: {url}" if outcome == "ok" else f"page not read ({outcome}): {url}"
-    if stage == "ranking":
-        pages = detail.get("pages", 0)
-        return f"ranking passages from {pages} page{'' if pages == 1 else 's'}"
-    scalars = [f"{k}={v}" for k, v in detail.items() if isinstance(v, str | int | float | bool)]
-    return " ".join([stage, *scalars])
-
-
 @asynccontextmanager
-async def _progress_reporter(ctx: ServerRequestContext[ServerState]) -> AsyncIterator[Progress]:
+async def _progress_reporter(
+    ctx: ServerRequestContext[McpShared], tool: str
+) -> AsyncIterator[Progress]:
     """A synchronous ``on_progress`` whose events reach the client as progress notifications.
 
     Tools report progress from plain callbacks; a task forwards each event,
     in order, and has sent them all before the call's result goes out. The
     SDK drops them when the client sent no progress token.
     """
+    describe = wording(tool)  # the operation's own words, as its CLI line shows them
     send, receive = anyio.create_memory_object_stream[tuple[str, dict[str, Any]]](math.inf)
 
     async def forward() -> None:
@@ -229,7 +215,7 @@ async def _progress_reporter(ctx: ServerRequestContext[ServerState]) -> AsyncIte
             async for stage, detail in receive:
                 step += 1
                 try:
-                    await ctx.session.report_progress(step, None, describe_progress(stage, detail))
+                    await ctx.session.report_progress(step, None, describe(stage, detail))
                 except Exception:  # progress is best effort: a gone client must not fail the call
                     LOGGER.debug("progress notification failed", exc_info=True)
 
@@ -278,15 +264,15 @@ def run(
     _serve_http(build_server(registry, settings=settings), host, port)
 
 
-async def _serve_stdio(server: Server[ServerState]) -> None:
+async def _serve_stdio(server: Server[McpShared]) -> None:
     # The session ends when the client closes stdin. SIGTERM keeps its default
     # action: stdin is read in a thread no cancellation can interrupt.
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-def _serve_http(server: Server[ServerState], host: str, port: int) -> None:
-    listener = _listen(host, port)
+def _serve_http(server: Server[McpShared], host: str, port: int) -> None:
+    listener = listen(host, port)
     app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
     config = uvicorn.Config(
         app,
@@ -302,11 +288,11 @@ def _serve_http(server: Server[ServerState], host: str, port: int) -> None:
     # The socket already listens, so a client may connect from this line on.
     sys.stderr.write(f"sleuth: MCP server listening on http://{shown}:{bound_port}{MCP_PATH}\n")
     sys.stderr.flush()
-    with _stop_on_signals(web):
+    with stop_on_signals(web):
         asyncio.run(web.serve(sockets=[listener]))
 
 
-def _listen(host: str, port: int) -> socket.socket:
+def listen(host: str, port: int) -> socket.socket:
     try:
         family, kind, proto, _, address = socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
@@ -330,7 +316,7 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 @contextmanager
-def _stop_on_signals(web: uvicorn.Server) -> Iterator[None]:
+def stop_on_signals(web: uvicorn.Server) -> Iterator[None]:
     """SIGINT and SIGTERM end the HTTP server gracefully, and the process with status 0.
 
     uvicorn catches both while it serves and raises them again once it has

@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from sleuth._version import __version__
 from sleuth.config import Settings
 from sleuth.errors import ERRORS
+from sleuth.ops.base import TRANSPORT_STATUSES
 
 _ERROR = {
     "type": "object",
@@ -32,15 +33,10 @@ _ERROR = {
 def build_spec(settings: Settings | None = None) -> dict[str, Any]:
     """The description of a server with ``settings`` (what depends on them: whether a
     question may ask for the model's own search without naming a provider)."""
-    from sleuth.agent.models import Answer
-    from sleuth.digest.models import Digest
-    from sleuth.discovery import DiscoveryResult
     from sleuth.llm.providers import PROVIDERS
-    from sleuth.pages.result import FetchResult
+    from sleuth.ops import served
     from sleuth.server import routes
-    from sleuth.server.crawl import PAGE_SIZE, CrawlBody, CrawlJob
-    from sleuth.suggest import Suggestion
-    from sleuth.websearch import SearchResponse
+    from sleuth.server.crawl import PAGE_SIZE, CrawlJob
     from sleuth.websearch.registry import known_providers
 
     components: dict[str, Any] = {"Error": _ERROR}
@@ -82,7 +78,7 @@ def build_spec(settings: Settings | None = None) -> dict[str, Any]:
                 },
                 "responses": {
                     "200": {"description": "the CLI's --json object", "content": ok},
-                    **_errors(*API_STATUSES, *statuses),
+                    **_errors(*statuses),
                 },
             }
         }
@@ -104,64 +100,42 @@ def build_spec(settings: Settings | None = None) -> dict[str, Any]:
         "/openapi.json": _get("This description.", schema={"type": "object"}, guarded=True),
         "/docs": _get("This description as a page.", "text/html", {"type": "string"}, guarded=True),
         "/favicon.ico": _get("The icon.", "image/svg+xml", {"type": "string"}, guarded=True),
-        "/api/v1/search": api("Search the web", routes.SearchBody, SearchResponse),
-        "/api/v1/fetch": api("Fetch one page", routes.FetchBody, FetchResult),
-        "/api/v1/research": api(
-            "Research a question into cited bullets",
-            routes.ResearchBody,
-            Digest,
-            "With `Accept: text/event-stream` the answer is a stream of `progress` events, "
-            "then one `result` (the digest) or `error` event.",
-            stream=True,
-        ),
-        "/api/v1/ask": api("Answer with an LLM that searches and cites", routes.AskBody, Answer),
-        "/api/v1/discover": api(
-            "Find where a developer tool comes from",
-            routes.DiscoverBody,
-            DiscoveryResult,
-            "Never prompts: a source a person should confirm comes back with "
-            "confirmation_required and confirmation_reason (send yes: true to accept); several "
-            "equally good sources are a 409 AMBIGUOUS whose choices are the from strings.",
-            statuses=(404, 409),
-        ),
-        "/api/v1/links/suggest": api(
-            "Suggest slug, title, description and tags for a URL",
-            routes.SuggestBody,
-            Suggestion,
-            "503 LLM_NOT_CONFIGURED when no model is set up (before anything else), 401 without "
-            "a valid token, 400 for a bad body or URL, 502 LLM_ERROR when the model fails or "
-            "answers something else than the JSON asked for. Invalid fields come back empty.",
-        ),
-        "/api/v1/info": _get(
+        routes.INFO_PATH: _get(
             "What this server offers, for a page before it asks anything (no token needed).",
             schema=_INFO,
             guarded=True,
         ),
     }
     job = ref(CrawlJob)
-    start = api(
-        "Start a crawl job",
-        CrawlBody,
-        CrawlJob,
-        "Breadth first within scope, obeying robots.txt and at least the CLI's politeness. "
-        "Answers 202 with the job's id and location; 429 when the caller already runs "
-        "SLEUTH_CRAWL_JOBS_PER_TOKEN jobs.",
-    )["post"]
-    start["responses"]["202"] = {"description": "the job started", "content": _json(job)}
-    del start["responses"]["200"]
+    crawl_path = "/"
+    for op in served():
+        http = op.http
+        assert http is not None
+        body = op.operation.model("http")
+        result = http.schema or (CrawlJob if http.job else op.operation.result_model())
+        path = api(
+            http.summary, body, result, http.description, statuses=op.statuses(), stream=http.stream
+        )
+        if http.job:
+            crawl_path = http.path
+            path["post"]["responses"]["202"] = {
+                "description": "the job started",
+                "content": _json(job),
+            }
+            del path["post"]["responses"]["200"]
+        paths[http.path] = path
     job_id = {
         "name": "job",
         "in": "path",
         "required": True,
         "schema": {"type": "string", "minLength": 1},
-        "description": "the id POST /api/v1/crawl answered",
+        "description": f"the id POST {crawl_path} answered",
     }
-    bound = _errors(*API_STATUSES, 404)
+    bound = _errors(*TRANSPORT_STATUSES, 404)
     for status in ("413", "415"):  # no body to refuse
         bound.pop(status)
     found = {"200": {"description": "the job", "content": _json(job)}, **bound}
-    paths["/api/v1/crawl"] = {"post": start}
-    paths["/api/v1/crawl/{job}"] = {
+    paths[crawl_path + "/{job}"] = {
         "parameters": [job_id],
         "get": {
             "summary": "A crawl job's status and a page of its page records",
@@ -179,7 +153,7 @@ def build_spec(settings: Settings | None = None) -> dict[str, Any]:
         },
     }
     _most(components["CrawlBody"], "max_pages", settings.crawl_job_max_pages if settings else 500)
-    _tighten_suggest(components[routes.SuggestBody.__name__])
+    _tighten_suggest(components["SuggestBody"])
     # The names the routes accept, as they stand when the server starts (plugins included).
     _only(components["SearchBody"], "provider", known_providers())
     _only(components["AskBody"], "provider", sorted(PROVIDERS))
@@ -208,8 +182,6 @@ def build_spec(settings: Settings | None = None) -> dict[str, Any]:
     }
 
 
-# Every JSON route can answer these; the routes add their own (discover: 404 and 409).
-API_STATUSES = (400, 401, 403, 413, 415, 421, 422, 429, 500, 502, 503, 504)
 _WHY = {
     400: "bad input: a field, JSON that does not parse or nests too deeply, an unknown provider",
     401: "no valid bearer token",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -18,21 +18,22 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from sleuth import log
-from sleuth.api import AsyncSleuth
 from sleuth.errors import (
     BodyTooLarge,
     SleuthError,
     UnsupportedMediaType,
     UsageError,
-    api_words,
 )
-from sleuth.operation import operation_of
+from sleuth.operation import pascal
+from sleuth.ops import Op, Refusal, served
 from sleuth.server.responses import error_payload, error_response
 
 if TYPE_CHECKING:
     from sleuth.server.state import ServerState
 
 M = TypeVar("M", bound=BaseModel)
+Handler = Callable[["ServerState", Request], Awaitable[Response]]
+INFO_PATH = "/api/v1/info"  # the one route of the API that runs no operation
 
 
 # RFC 3986 (appendix A), the grammar ``format: uri`` names: an absolute URI, ASCII only.
@@ -63,19 +64,13 @@ def check_uri(field: str, value: str) -> None:
         )
 
 
-# Each route's body is its operation's declaration as HTTP offers it.
-SEARCH = operation_of(AsyncSleuth.search)
-FETCH = operation_of(AsyncSleuth.fetch)
-RESEARCH = operation_of(AsyncSleuth.research)
-ASK = operation_of(AsyncSleuth.ask)
-DISCOVER = operation_of(AsyncSleuth.discover)
-SUGGEST = operation_of(AsyncSleuth.suggest)
-SearchBody = SEARCH.model("http")
-FetchBody = FETCH.model("http")
-ResearchBody = RESEARCH.model("http")
-AskBody = ASK.model("http")
-DiscoverBody = DISCOVER.model("http")
-SuggestBody = SUGGEST.model("http")
+def __getattr__(name: str) -> Any:
+    """``SearchBody`` and the like: each route's body, its operation's declaration as HTTP
+    offers it (made once, by :meth:`~sleuth.operation.Operation.model`)."""
+    for op in served():
+        if f"{pascal(op.name)}Body" == name:
+            return op.operation.model("http")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # Options the CLI has that a remote caller must not have.
@@ -184,66 +179,60 @@ def info(state: ServerState) -> dict[str, Any]:
     }
 
 
-async def search(state: ServerState, request: Request) -> Response:
-    body: Any = parse(SearchBody, await read_json(request, state.settings.max_body_bytes))
-    response = await state.client.search(**SEARCH.arguments("http", body))
-    return JSONResponse(response.model_dump(mode="json"))
+def handler(op: Op) -> Handler:
+    """The route of ``op``: its declared body in, its answer (or its stream) out."""
+    http, operation = op.http, op.operation
+    assert http is not None
+    body_model = operation.model("http")
+
+    async def handle(state: ServerState, request: Request) -> Response:
+        body: Any = parse(body_model, await read_json(request, state.settings.max_body_bytes))
+        if http.check is not None:
+            http.check(body)
+        for field in http.uris:
+            check_uri(field, getattr(body, field))
+        run = getattr(state.client, operation.name)
+        arguments = operation.arguments("http", body)
+        if http.stream and "text/event-stream" in request.headers.get("accept", ""):
+            return StreamingResponse(
+                _events(run, arguments),
+                media_type="text/event-stream",
+                headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+            )
+        result = await run(**arguments)
+        if http.llm is not None:
+            used = http.llm(result)
+            state.metrics.llm(http.path, used.provider, used.calls, used.usage, used.cost_usd)
+        answer = http.answer(result)
+        if isinstance(answer, Refusal):
+            return error_response(
+                answer.code, answer.message, retryable=answer.retryable, extra=answer.extra
+            )
+        return JSONResponse(answer)
+
+    return handle
 
 
-async def fetch(state: ServerState, request: Request) -> Response:
-    body: Any = parse(FetchBody, await read_json(request, state.settings.max_body_bytes))
-    check_uri("url", body.url)
-    result = await state.client.fetch(**FETCH.arguments("http", body))
-    if result.ok:
-        return JSONResponse(result.model_dump(mode="json", exclude={"total_chars"}))
-    error = result.error
-    extra: dict[str, Any] = {"url": result.url}
-    if result.status is not None:
-        extra["status"] = result.status
-    return error_response(
-        result.outcome,
-        api_words(result.outcome, error.message) if error else result.outcome,
-        retryable=error.retryable if error else False,
-        extra=extra,
-    )
-
-
-async def research(state: ServerState, request: Request) -> Response:
-    body: Any = parse(ResearchBody, await read_json(request, state.settings.max_body_bytes))
-    options = RESEARCH.arguments("http", body)
-    question = options.pop("question")
-    if "text/event-stream" in request.headers.get("accept", ""):
-        return StreamingResponse(
-            _research_events(state, question, options),
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
-    digest = await state.client.research(question, **options)
-    return JSONResponse(digest.model_dump(mode="json"))
-
-
-async def _research_events(
-    state: ServerState, question: str, options: dict[str, Any]
-) -> AsyncIterator[str]:
-    """``progress`` events as research reports them, then one ``result`` or ``error``."""
+async def _events(run: Callable[..., Any], arguments: dict[str, Any]) -> AsyncIterator[str]:
+    """``progress`` events as the operation reports them, then one ``result`` or ``error``."""
     events: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
 
     def progress(stage: str, detail: dict[str, Any]) -> None:
         events.put_nowait(("progress", {"stage": stage, "detail": detail}))
 
-    async def run() -> None:
+    async def work() -> None:
         try:
-            digest = await state.client.research(question, on_progress=progress, **options)
-            events.put_nowait(("result", digest.model_dump(mode="json")))
+            result = await run(**arguments, on_progress=progress)
+            events.put_nowait(("result", result.model_dump(mode="json")))
         except SleuthError as error:
             events.put_nowait(("error", error_payload(error)))
         except Exception:
-            log.LOGGER.exception("research stream failed")
+            log.LOGGER.exception("progress stream failed")
             events.put_nowait(
                 ("error", {"error": "internal error", "code": "INTERNAL_ERROR", "retryable": False})
             )
 
-    task = asyncio.create_task(run())
+    task = asyncio.create_task(work())
     try:
         while True:
             kind, data = await events.get()
@@ -253,30 +242,3 @@ async def _research_events(
     finally:
         if not task.done():  # the client left: stop reading pages for nobody
             task.cancel()
-
-
-async def ask(state: ServerState, request: Request) -> Response:
-    body: Any = parse(AskBody, await read_json(request, state.settings.max_body_bytes))
-    answer = await state.client.ask(**ASK.arguments("http", body))
-    state.metrics.llm("/api/v1/ask", answer.provider, answer.turns, answer.usage, answer.cost_usd)
-    return JSONResponse(answer.model_dump(mode="json"))
-
-
-async def discover(state: ServerState, request: Request) -> Response:
-    body: Any = parse(DiscoverBody, await read_json(request, state.settings.max_body_bytes))
-    result = await state.client.discover(**DISCOVER.arguments("http", body))
-    payload: dict[str, Any] = result.to_json()
-    return JSONResponse(payload)
-
-
-async def suggest(state: ServerState, request: Request) -> Response:
-    from sleuth.suggest.suggester import check_url
-
-    body: Any = parse(SuggestBody, await read_json(request, state.settings.max_body_bytes))
-    check_url(body.url)  # the suggester's own words for a missing or non-http(s) URL first
-    check_uri("url", body.url)
-    result = await state.client.suggest(**SUGGEST.arguments("http", body))
-    state.metrics.llm(
-        "/api/v1/links/suggest", result.provider, result.calls, result.usage, result.cost_usd
-    )
-    return JSONResponse(result.suggestion.model_dump())

@@ -20,7 +20,7 @@ from sleuth.config import Settings, load_settings
 from sleuth.errors import ConfigError, Remedy, UsageError
 from sleuth.server.app import check_settings, create_app
 from sleuth.server.guard import is_loopback_name
-from sleuth.server.mcp import _listen, _stop_on_signals
+from sleuth.server.mcp import listen, stop_on_signals
 
 READY = "sleuth: serving on "
 STOPPING = "sleuth: stopping: "
@@ -70,14 +70,14 @@ def serve(
         "timeout_graceful_shutdown": math.ceil(settings.shutdown_grace),
         "timeout_keep_alive": 5,
     }
-    listener = _listen(host, port)
+    listener = listen(host, port)
     bound_host, bound_port = listener.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
     if workers == 1:
         app = create_app(settings)
         web = _Server(uvicorn.Config(app, **config_args))  # type: ignore[arg-type]
         _announce(shown, bound_port, workers)
-        with _stop_on_signals(web):
+        with stop_on_signals(web):
             asyncio.run(web.serve(sockets=[listener]))
         return
     # Each worker builds its own app from the same environment (and SLEUTH_CONFIG).

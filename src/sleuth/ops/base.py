@@ -1,0 +1,97 @@
+"""What an operation adds to its declaration: where HTTP serves it, how its answer differs
+from the result's JSON there, the words of its progress line, and the tool it becomes.
+
+The declaration itself (parameters, summary, errors) is the session method's, read by
+:func:`sleuth.operation.operation_of`; an :class:`Op` names that method as an object, so
+"go to definition" lands on it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from sleuth.errors import ERRORS
+from sleuth.operation import Operation, operation_of
+
+if TYPE_CHECKING:
+    from sleuth.tools import Tool
+
+Wording = Callable[[str, dict[str, Any]], str]
+# Every JSON route can answer these whatever it runs: a bad body (400), no token (401), a
+# refused origin (403), a large or non-JSON body (413, 415), a foreign Host (421), the rate
+# limit (429), a bug (500) and the cache backend down (503).
+TRANSPORT_STATUSES = (400, 401, 403, 413, 415, 421, 429, 500, 503)
+
+
+def describe(stage: str, detail: dict[str, Any]) -> str:
+    """A progress line for a stage no operation words: the stage and its scalar details."""
+    scalars = [f"{k}={v}" for k, v in detail.items() if isinstance(v, str | int | float | bool)]
+    return " ".join([stage, *scalars])
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An HTTP answer that is an error although the operation returned (a page not read)."""
+
+    code: str
+    message: str
+    retryable: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LLMUse:
+    """What an answer spent on a model, for the metrics."""
+
+    provider: str
+    calls: int
+    usage: Any
+    cost_usd: float | None
+
+
+@dataclass(frozen=True)
+class Http:
+    """How ``sleuth serve`` offers an operation: ``POST path`` with the declared body."""
+
+    path: str
+    summary: str  # the OpenAPI summary
+    description: str = ""
+    schema: type[BaseModel] | None = None  # the answer's model where it is not the result's
+    present: Callable[[Any], Any] | None = None  # the answer's JSON (or a Refusal)
+    uris: tuple[str, ...] = ()  # body fields that must be absolute URIs
+    check: Callable[[Any], None] | None = None  # the operation's own first words on a body
+    llm: Callable[[Any], LLMUse] | None = None  # what the answer spent, for the metrics
+    stream: bool = False  # with Accept: text/event-stream, progress events then the result
+    job: bool = False  # started as a job whose records are read later (crawl)
+    needs_suggester: bool = False  # 503 before anything else when the server has no model
+
+    def answer(self, result: Any) -> Any:
+        return self.present(result) if self.present else result.model_dump(mode="json")
+
+
+@dataclass(frozen=True, eq=False)
+class Op:
+    """One operation as the surfaces offer it."""
+
+    method: Callable[..., Any]  # the declared session method
+    http: Http | None = None
+    progress: Wording = describe
+    tool: Tool | None = None
+
+    @functools.cached_property
+    def operation(self) -> Operation:
+        return operation_of(self.method)
+
+    @property
+    def name(self) -> str:
+        return self.operation.name
+
+    def statuses(self) -> tuple[int, ...]:
+        """The HTTP statuses this operation may answer: the transport's and its errors'."""
+        own = {ERRORS[code].status for code in self.operation.errors}
+        return tuple(sorted({*TRANSPORT_STATUSES, *own}))

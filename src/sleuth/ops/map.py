@@ -1,0 +1,9 @@
+"""map: a site's URLs from its sitemaps, feeds and start page (CLI and tool)."""
+
+from __future__ import annotations
+
+from sleuth.api import AsyncSleuth
+from sleuth.ops.base import Op
+from sleuth.tools.builtin import MAP_SITE
+
+MAP = Op(AsyncSleuth.map, tool=MAP_SITE)

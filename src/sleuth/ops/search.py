@@ -1,0 +1,9 @@
+"""search: the web, with provider fallback."""
+
+from __future__ import annotations
+
+from sleuth.api import AsyncSleuth
+from sleuth.ops.base import Http, Op
+from sleuth.tools.builtin import WEB_SEARCH
+
+SEARCH = Op(AsyncSleuth.search, http=Http("/api/v1/search", "Search the web"), tool=WEB_SEARCH)
