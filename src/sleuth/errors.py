@@ -78,225 +78,96 @@ what to do, whether trying again may help, and the exit code the CLI uses::
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import ClassVar, Literal, NamedTuple
-
-Surface = Literal["cli", "api"]
-RETRY_ADVICE = "This may be temporary: retry once, or use another source."
-OTHER_ADVICE = "Use another source or different arguments."
+from collections.abc import Callable, Mapping
+from typing import ClassVar, NamedTuple
 
 
-@dataclass(frozen=True)
-class Row:
-    """One code's contract on every surface.
+class Ref(NamedTuple):
+    """A way out an error names: a Python parameter (and the value to give it), or a named
+    hint key. ``words`` is how the library says it when that is not the parameter's own
+    name; a surface with other words (the CLI's flags) spells it from ``key``."""
 
-    ``exit`` is the CLI's exit code; ``None`` for a refusal only a server makes (the CLI
-    never meets it apart from its parent class's code). ``status`` is the HTTP status,
-    ``retryable`` whether the same call may succeed later, ``advice`` what a model (MCP)
-    should do next (empty: the retryable/other default).
-    """
-
-    exit: int | None
-    status: int
-    retryable: bool = False
-    advice: str = ""
+    key: str
+    value: object = None
+    words: str | None = None
 
     @property
-    def model_advice(self) -> str:
-        return self.advice or (RETRY_ADVICE if self.retryable else OTHER_ADVICE)
+    def wire(self) -> str:
+        """The library's words, as Python, HTTP and MCP callers read them."""
+        if self.words is not None:
+            return self.words
+        return self.key if self.value is None else f"{self.key}: {json.dumps(self.value)}"
 
 
-_SOURCE = "Use another source; "
-# The one error table: every code sleuth reports, once. Exit codes and statuses are public
-# contracts (docs/exit-codes.md, the OpenAPI description); never renumber one.
-ERRORS: dict[str, Row] = {
-    "ok": Row(0, 200),
-    "internal_error": Row(
-        1, 500, advice="The tool failed unexpectedly; try once more, then use another tool."
-    ),
-    "usage_error": Row(2, 400, advice="Change the arguments and call again."),
-    "config_error": Row(3, 503),
-    "cache_error": Row(4, 503, retryable=True),
-    "blocked": Row(
-        10, 403, advice="Do not retry this URL; sleuth only reads public web addresses."
-    ),
-    "robots_disallowed": Row(
-        11, 403, advice="Do not retry this URL; use another source, such as another result."
-    ),
-    "http_error": Row(12, 502),
-    "rate_limited": Row(13, 429, retryable=True),
-    "timeout": Row(14, 504, retryable=True),
-    "too_large": Row(15, 422, advice=_SOURCE + "this page is too large to read."),
-    "unsupported_type": Row(16, 422, advice=_SOURCE + "this is not an HTML or text page."),
-    "block_page": Row(17, 422, advice="Do not retry this URL; use another source."),
-    "js_required": Row(18, 422, advice=_SOURCE + "the page needs JavaScript to show its text."),
-    "empty_extraction": Row(19, 422, advice=_SOURCE + "the page has no readable text."),
-    "network_error": Row(20, 502, retryable=True),
-    "render_unavailable": Row(21, 503),
-    "encrypted": Row(22, 422, advice=_SOURCE + "this document needs a password."),
-    "corrupt_document": Row(23, 422, advice=_SOURCE + "this document is damaged."),
-    "no_text_layer": Row(24, 422, advice=_SOURCE + "this document is scanned images without text."),
-    "out_of_scope": Row(
-        25, 403, advice="Do not follow this URL; it leaves the site being crawled."
-    ),
-    "styles_unread": Row(
-        26, 422, advice=_SOURCE + "what this page hides could not be told from what it shows."
-    ),
-    "search_error": Row(30, 502, retryable=True),
-    "provider_auth": Row(
-        31, 502, advice="Searching is not set up correctly on this server; tell the user."
-    ),
-    "search_unavailable": Row(
-        32, 503, advice="Searching is not set up on this server; tell the user."
-    ),
-    "search_budget_exhausted": Row(
-        33, 429, advice="The search budget is spent; answer from what you have."
-    ),
-    "no_results": Row(34, 404, advice="Try other words, or drop the site and recency filters."),
-    "llm_error": Row(40, 502),
-    "llm_not_configured": Row(41, 503),
-    "llm_auth": Row(42, 502),
-    "llm_quota": Row(43, 502),
-    "llm_rate_limited": Row(44, 429, retryable=True),
-    "llm_overloaded": Row(45, 502, retryable=True),
-    "llm_server_error": Row(46, 502, retryable=True),
-    "llm_timeout": Row(47, 504, retryable=True),
-    "llm_invalid_request": Row(48, 502),
-    "llm_context_length": Row(49, 422),
-    "llm_tools_unsupported": Row(50, 502),
-    "llm_malformed_reply": Row(51, 502),
-    "llm_replay_miss": Row(52, 503),
-    "budget_exceeded": Row(53, 429),
-    "unknown_tool": Row(54, 400, advice="Call one of the tools this server lists."),
-    "invalid_arguments": Row(
-        55, 400, advice="Fix the arguments to match the tool's input schema and call again."
-    ),
-    "llm_turn_limit": Row(56, 422),
-    "llm_content_filtered": Row(57, 422),
-    "llm_refused": Row(58, 422),
-    "llm_output_limit": Row(59, 502),
-    "discover_timeout": Row(60, 504),
-    "verification_failed": Row(61, 422),
-    "confirmation_denied": Row(62, 409),
-    "discover_search_failed": Row(63, 502, retryable=True),
-    "ambiguous": Row(64, 409),
-    "not_found": Row(65, 404),
-    "suspicious_name": Row(66, 400),
-    "confirmation_required": Row(67, 409),
-    "discover_error": Row(69, 502),
-    "llm_recitation": Row(70, 422),
-    "llm_blocklist": Row(71, 422),
-    "llm_prohibited_content": Row(72, 422),
-    "llm_sensitive_info": Row(73, 422),
-    "llm_malformed_tool_call": Row(74, 502, retryable=True),
-    "llm_unsupported_language": Row(75, 422),
-    "llm_empty_answer": Row(76, 502),
-    "llm_prompt_blocked": Row(77, 422),
-    "llm_tool_call_rejected": Row(78, 502, retryable=True),
-    "llm_incomplete": Row(79, 502, retryable=True),
-    "unauthorized": Row(80, 401),
-    "too_many_requests": Row(81, 429, retryable=True),
-    # Refusals only the server makes: the CLI never meets them.
-    "method_not_allowed": Row(None, 405),
-    "body_too_large": Row(None, 413),
-    "unsupported_media_type": Row(None, 415),
-    "misdirected_request": Row(None, 421),
-    "origin_not_allowed": Row(None, 403),
-    # A start_index past the page's end: exit 2 (usage) on the CLI, 422 over HTTP.
-    "start_past_end": Row(
-        None, 422, advice="The text is shorter; call again with a smaller start_index."
-    ),
-}
-
-# Classes whose default hint names a way out, by code (for :func:`api_words`).
-_WORDED: dict[str, type[SleuthError]] = {}
-# One exit code per outcome class, so scripts can branch without parsing text.
-EXIT_CODES: dict[str, int] = {
-    code: row.exit for code, row in ERRORS.items() if row.exit is not None
-}
+Spell = Callable[[Ref], str]
+_FIELD = re.compile(r"\{(\w+)\}")
 
 
-class Remedy(NamedTuple):
-    """How one surface words a way out: the CLI names a flag, HTTP and MCP a field."""
-
-    cli: str
-    api: str
-
-
-_WAY_OUT = re.compile(r"\{(\w+)\}")
-
-
-def _fill(template: str, remedies: Mapping[str, Remedy], surface: Surface) -> str:
-    """``template`` with each ``{name}`` of ``remedies`` in ``surface``'s words.
-
-    Only named ways out are replaced: any other brace (a JSON schema in a hint, a URL a
-    raiser put in its message) stays as written, so a template never fails to format.
-    """
-    if not remedies or "{" not in template:
+def fill(template: str, refs: Mapping[str, Ref], spell: Spell | None = None) -> str:
+    """``template`` with each ``{name}`` of ``refs`` spelled by ``spell`` (the library's
+    words by default). Any other brace (a JSON schema, a URL) stays as written."""
+    if not refs or "{" not in template:
         return template
 
     def word(match: re.Match[str]) -> str:
-        remedy = remedies.get(match.group(1))
-        return match.group(0) if remedy is None else getattr(remedy, surface)
+        ref = refs.get(match.group(1))
+        if ref is None:
+            return match.group(0)
+        return ref.wire if spell is None else spell(ref)
 
-    return _WAY_OUT.sub(word, template)
-
-
-def api_words(code: str, text: str) -> str:
-    """``text`` (an error as ``str()`` gives it, in the CLI's words) with the default hint
-    of ``code``'s class worded for HTTP and MCP callers: for a message that has already
-    left its exception (a fetch result's ``error``, a tool's error record)."""
-    cls = _WORDED.get(code)
-    if cls is None:
-        return text
-    return text.replace(cls.hint_for("cli"), cls.hint_for("api"))
+    return _FIELD.sub(word, template)
 
 
-_FROM = Remedy("--from BUILDER:SOURCE", 'from: "BUILDER:SOURCE"')
-_RENDER = Remedy("--render always", 'render: "always"')
+# Every code, by the class that owns it (the last class to declare a code owns it).
+ERRORS: dict[str, type[SleuthError]] = {}
 
 
 class SleuthError(Exception):
     """Base of every error sleuth raises on purpose.
 
-    A class's ``default_hint`` may name a way out as ``{name}``; ``remedies[name]`` words
-    it for each surface, so the CLI names a flag and an HTTP or MCP caller a field, and
-    neither sees the other's words. A raiser does the same for one error: its ``message``
-    and ``hint`` may name ways out that its ``remedies`` (and the class's) word::
+    The class is the contract of its code: ``exit_code`` (the CLI's), ``http_status``,
+    whether the same call may succeed later (``default_retryable``) and what a model should
+    do next (``advice``; empty means the retry-or-not default). Exit codes and statuses are
+    public (docs/exit-codes.md, the OpenAPI description): never renumber one. A class
+    without its own ``exit_code`` is a refusal only the server makes, and the CLI would
+    report its parent's.
 
-        UsageError("no native search", hint="use {local}",
-                   remedies={"local": Remedy("--search local", 'search: "local"')})
+    A message or hint names a way out as ``{name}``, and ``refs[name]`` says which
+    parameter or named hint key it is; ``str(error)`` spells them in the library's words,
+    and a surface with other words passes its speller to :meth:`worded`::
 
-    ``str(error)``, ``message`` and ``hint`` are the CLI's wording; HTTP and MCP use
-    :meth:`worded` with ``"api"``. Exit code, HTTP status and the default of ``retryable``
-    come from the class's row of :data:`ERRORS` (or its nearest base class's).
+        UsageError("no native search", hint="use {local}", refs={"local": Ref("search", "local")})
     """
 
     code: ClassVar[str] = "internal_error"
+    exit_code: ClassVar[int] = 1
+    http_status: ClassVar[int] = 500
     default_retryable: ClassVar[bool] = False
+    advice: ClassVar[str] = "The tool failed unexpectedly; try once more, then use another tool."
     default_hint: ClassVar[str] = ""
-    remedies: ClassVar[dict[str, Remedy]] = {}
+    refs: ClassVar[dict[str, Ref]] = {}
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
-        row = ERRORS.get(cls.code)
-        if row is not None and "default_retryable" not in cls.__dict__:
-            cls.default_retryable = row.retryable
-        if cls.remedies:
-            _WORDED[cls.code] = cls
+        # Advice and retrying belong to a code: a class never inherits its parent's.
+        for name, unset in (("advice", ""), ("default_retryable", False)):
+            if name not in cls.__dict__:
+                setattr(cls, name, unset)
+        if "code" in cls.__dict__:
+            ERRORS[cls.code] = cls
 
     def __init__(
         self,
         message: str,
         *,
         hint: str | None = None,
-        remedies: Mapping[str, Remedy] | None = None,
+        refs: Mapping[str, Ref] | None = None,
         url: str | None = None,
         retryable: bool | None = None,
     ) -> None:
-        self._ways_out: dict[str, Remedy] = {**type(self).remedies, **(remedies or {})}
+        self.names: dict[str, Ref] = {**type(self).refs, **(refs or {})}
         self._message = message
         self._hint = hint  # None: the class's default hint
         super().__init__(self.message)
@@ -305,8 +176,7 @@ class SleuthError(Exception):
 
     @property
     def message(self) -> str:
-        """The message in the CLI's words."""
-        return _fill(self._message, self._ways_out, "cli")
+        return fill(self._message, self.names)
 
     @message.setter
     def message(self, text: str) -> None:
@@ -314,8 +184,7 @@ class SleuthError(Exception):
 
     @property
     def hint(self) -> str:
-        """The hint in the CLI's words."""
-        return self.hint_in("cli")
+        return self.hint_in()
 
     @hint.setter
     def hint(self, text: str) -> None:
@@ -323,45 +192,24 @@ class SleuthError(Exception):
         self._hint = text
 
     @classmethod
-    def hint_for(cls, surface: Surface) -> str:
-        """The class's default hint in ``surface``'s words."""
-        return _fill(cls.default_hint, cls.remedies, surface)
+    def hint_for(cls, spell: Spell | None = None) -> str:
+        """The class's default hint, its ways out spelled by ``spell``."""
+        return fill(cls.default_hint, cls.refs, spell)
 
-    def hint_in(self, surface: Surface) -> str:
-        """This error's hint in ``surface``'s words: the raiser's, else the class's."""
+    def hint_in(self, spell: Spell | None = None) -> str:
+        """This error's hint (the raiser's, else the class's), spelled by ``spell``."""
         if self._hint is None:
-            return self.hint_for(surface)
-        return _fill(self._hint, self._ways_out, surface)
+            return self.hint_for(spell)
+        return fill(self._hint, self.names, spell)
 
-    def worded(self, surface: Surface) -> str:
-        """Message and hint as ``surface`` says them (``str(error)`` is the CLI's)."""
-        message, hint = _fill(self._message, self._ways_out, surface), self.hint_in(surface)
+    def worded(self, spell: Spell | None = None) -> str:
+        """Message and hint, their ways out spelled by ``spell`` (``str(error)``: the
+        library's words)."""
+        message, hint = fill(self._message, self.names, spell), self.hint_in(spell)
         return f"{message} ({hint})" if hint else message
 
-    @classmethod
-    def row(cls) -> Row:
-        """This class's row of :data:`ERRORS`, else its nearest base class's."""
-        for base in cls.__mro__:
-            code = getattr(base, "code", None)
-            if isinstance(code, str) and code in ERRORS:
-                return ERRORS[code]
-        return ERRORS["internal_error"]
-
-    @property
-    def exit_code(self) -> int:
-        for base in type(self).__mro__:
-            row = ERRORS.get(getattr(base, "code", ""))
-            if row is not None and row.exit is not None:
-                return row.exit
-        return 1
-
-    @property
-    def http_status(self) -> int:
-        """The HTTP status of this error's row."""
-        return self.row().status
-
     def __str__(self) -> str:
-        return self.worded("cli")
+        return self.worded()
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -372,8 +220,19 @@ class SleuthError(Exception):
         }
 
 
+ERRORS[SleuthError.code] = SleuthError
+
+
+_SOURCE = "Use another source; "
+_FROM = Ref("from_source", "BUILDER:SOURCE", 'from: "BUILDER:SOURCE"')
+_RENDER = Ref("render", "always")
+
+
 class UsageError(SleuthError):
     code = "usage_error"
+    exit_code = 2
+    http_status = 400
+    advice = "Change the arguments and call again."
 
 
 class StartPastEnd(UsageError):
@@ -381,6 +240,8 @@ class StartPastEnd(UsageError):
     request is well formed, the page is shorter; exit 2 on the CLI like any bad input)."""
 
     code = "start_past_end"
+    http_status = 422
+    advice = "The text is shorter; call again with a smaller start_index."
     default_hint = "start below the length of the page's text"
 
 
@@ -388,6 +249,7 @@ class MisdirectedRequest(UsageError):
     """The ``Host`` names something this server does not answer to (421, as the MCP SDK)."""
 
     code = "misdirected_request"
+    http_status = 421
     default_hint = (
         "address the server as localhost or 127.0.0.1, or list its name in SLEUTH_SERVER_HOSTS"
     )
@@ -397,6 +259,7 @@ class OriginNotAllowed(UsageError):
     """A browser sent the request from a page of another origin."""
 
     code = "origin_not_allowed"
+    http_status = 403
     default_hint = "list the page's origin in SLEUTH_CORS_ORIGINS on the server to let it in"
 
 
@@ -404,6 +267,7 @@ class BodyTooLarge(UsageError):
     """The request body is over ``SLEUTH_MAX_BODY_BYTES`` (413)."""
 
     code = "body_too_large"
+    http_status = 413
     default_hint = "send less, or raise SLEUTH_MAX_BODY_BYTES on the server"
 
 
@@ -412,20 +276,36 @@ class UnsupportedMediaType(UsageError):
     cross-site without asking first, so it is never read as JSON."""
 
     code = "unsupported_media_type"
+    http_status = 415
     default_hint = "send the body with Content-Type: application/json"
+
+
+class MethodNotAllowed(UsageError):
+    """The server: a method the path does not answer (405)."""
+
+    code = "method_not_allowed"
+    http_status = 405
 
 
 class ConfigError(SleuthError):
     code = "config_error"
+    exit_code = 3
+    http_status = 503
     default_hint = "check the SLEUTH_* environment variables and the config file"
 
 
 class CacheError(SleuthError):
     code = "cache_error"
+    exit_code = 4
+    http_status = 503
+    default_retryable = True
 
 
 class BlockedError(SleuthError):
     code = "blocked"
+    exit_code = 10
+    http_status = 403
+    advice = "Do not retry this URL; sleuth only reads public web addresses."
     default_hint = (
         "sleuth only fetches public addresses on ports 80 and 443; an operator can allow "
         "more with SLEUTH_ALLOW_HOSTS or SLEUTH_ALLOW_PORTS"
@@ -436,13 +316,18 @@ class OutOfScope(BlockedError):
     """A crawl's redirect leads outside its boundary: reported, not followed."""
 
     code = "out_of_scope"
+    exit_code = 25
+    http_status = 403
+    advice = "Do not follow this URL; it leaves the site being crawled."
     default_hint = "the crawl stays inside its {scope}; widen it to follow this redirect"
-    remedies: ClassVar[dict[str, Remedy]] = {"scope": Remedy("--scope", "scope")}
+    refs: ClassVar[dict[str, Ref]] = {"scope": Ref("scope")}
 
 
 class FetchError(SleuthError):
     code = "network_error"
-    default_retryable = False  # a base: NetworkError, its code's own class, is retryable
+    exit_code = 20
+    http_status = 502
+    # default_retryable stays False: a base; NetworkError, its code's own class, retries
 
     def __init__(
         self,
@@ -450,24 +335,28 @@ class FetchError(SleuthError):
         *,
         status: int | None = None,
         hint: str | None = None,
-        remedies: Mapping[str, Remedy] | None = None,
+        refs: Mapping[str, Ref] | None = None,
         url: str | None = None,
         retryable: bool | None = None,
     ) -> None:
-        super().__init__(message, hint=hint, remedies=remedies, url=url, retryable=retryable)
+        super().__init__(message, hint=hint, refs=refs, url=url, retryable=retryable)
         self.status = status
 
 
 class RobotsDisallowed(FetchError):
     code = "robots_disallowed"
+    exit_code = 11
+    http_status = 403
+    advice = "Do not retry this URL; use another source, such as another result."
     default_hint = "the site's robots.txt forbids it{override}"
-    remedies: ClassVar[dict[str, Remedy]] = {
-        "override": Remedy("; a person may pass --ignore-robots", "")
-    }
+    # Only a person may override robots.txt: the library names no way out.
+    refs: ClassVar[dict[str, Ref]] = {"override": Ref("robots_override", words="")}
 
 
 class HTTPStatusError(FetchError):
     code = "http_error"
+    exit_code = 12
+    http_status = 502
 
     def __init__(
         self, message: str, *, status: int, hint: str | None = None, url: str | None = None
@@ -477,16 +366,25 @@ class HTTPStatusError(FetchError):
 
 class RateLimited(FetchError):
     code = "rate_limited"
+    exit_code = 13
+    http_status = 429
+    default_retryable = True
     default_hint = "the server asked us to slow down; try again later"
 
 
 class FetchTimeout(FetchError):
     code = "timeout"
+    exit_code = 14
+    http_status = 504
+    default_retryable = True
     default_hint = "the server was too slow; try again or raise SLEUTH_FETCH_DEADLINE"
 
 
 class TooLarge(FetchError):
     code = "too_large"
+    exit_code = 15
+    http_status = 422
+    advice = _SOURCE + "this page is too large to read."
     default_hint = (
         "if the page is legitimate, raise SLEUTH_MAX_BYTES (bytes on the wire) or "
         "SLEUTH_MAX_DECODED_BYTES (bytes after decompression)"
@@ -495,6 +393,9 @@ class TooLarge(FetchError):
 
 class UnsupportedType(FetchError):
     code = "unsupported_type"
+    exit_code = 16
+    http_status = 422
+    advice = _SOURCE + "this is not an HTML or text page."
     default_hint = (
         "sleuth reads HTML, XHTML, PDF and text (plain, Markdown, reST, CSV, JSON, XML, RSS, Atom)"
     )
@@ -502,38 +403,59 @@ class UnsupportedType(FetchError):
 
 class BlockPage(FetchError):
     code = "block_page"
+    exit_code = 17
+    http_status = 422
+    advice = "Do not retry this URL; use another source."
     default_hint = "the site served a bot check instead of the page; sleuth does not bypass these"
 
 
 class JSRequired(FetchError):
     code = "js_required"
+    exit_code = 18
+    http_status = 422
+    advice = _SOURCE + "the page needs JavaScript to show its text."
     default_hint = "the page builds its text in JavaScript; try {render} (needs sleuth[render])"
-    remedies: ClassVar[dict[str, Remedy]] = {"render": _RENDER}
+    refs: ClassVar[dict[str, Ref]] = {"render": _RENDER}
 
 
 class EmptyExtraction(FetchError):
     code = "empty_extraction"
+    exit_code = 19
+    http_status = 422
+    advice = _SOURCE + "the page has no readable text."
     default_hint = "if scripts build the page, try {render} (needs sleuth[render])"
-    remedies: ClassVar[dict[str, Remedy]] = {"render": _RENDER}
+    refs: ClassVar[dict[str, Ref]] = {"render": _RENDER}
 
 
 class Encrypted(FetchError):
     code = "encrypted"
+    exit_code = 22
+    http_status = 422
+    advice = _SOURCE + "this document needs a password."
     default_hint = "the PDF needs a password; sleuth reads only documents anyone can open"
 
 
 class CorruptDocument(FetchError):
     code = "corrupt_document"
+    exit_code = 23
+    http_status = 422
+    advice = _SOURCE + "this document is damaged."
     default_hint = "the file is damaged or not what its type says; try another copy"
 
 
 class NoTextLayer(FetchError):
     code = "no_text_layer"
+    exit_code = 24
+    http_status = 422
+    advice = _SOURCE + "this document is scanned images without text."
     default_hint = "the PDF is scanned images without a text layer; sleuth does not run OCR"
 
 
 class StylesUnread(FetchError):
     code = "styles_unread"
+    exit_code = 26
+    http_status = 422
+    advice = _SOURCE + "what this page hides could not be told from what it shows."
     default_hint = (
         "a style sheet of the page could not be read, so what it hides is unknown; "
         "render the page (sleuth[render]) or unset SLEUTH_STRICT_VISIBILITY"
@@ -542,10 +464,15 @@ class StylesUnread(FetchError):
 
 class NetworkError(FetchError):
     code = "network_error"
+    exit_code = 20
+    http_status = 502
+    default_retryable = True
 
 
 class RenderUnavailable(SleuthError):
     code = "render_unavailable"
+    exit_code = 21
+    http_status = 503
     default_hint = (
         "install the extra with `pip install 'sleuth[render]'` and Chromium "
         "(`apt-get install chromium`), or set SLEUTH_CHROMIUM_PATH"
@@ -554,6 +481,9 @@ class RenderUnavailable(SleuthError):
 
 class SearchError(SleuthError):
     code = "search_error"
+    exit_code = 30
+    http_status = 502
+    default_retryable = True
 
     def __init__(
         self,
@@ -561,19 +491,25 @@ class SearchError(SleuthError):
         *,
         provider: str | None = None,
         hint: str | None = None,
-        remedies: Mapping[str, Remedy] | None = None,
+        refs: Mapping[str, Ref] | None = None,
         retryable: bool | None = None,
     ) -> None:
-        super().__init__(message, hint=hint, remedies=remedies, retryable=retryable)
+        super().__init__(message, hint=hint, refs=refs, retryable=retryable)
         self.provider = provider
 
 
 class ProviderAuthError(SearchError):
     code = "provider_auth"
+    exit_code = 31
+    http_status = 502
+    advice = "Searching is not set up correctly on this server; tell the user."
 
 
 class SearchUnavailable(SearchError):
     code = "search_unavailable"
+    exit_code = 32
+    http_status = 503
+    advice = "Searching is not set up on this server; tell the user."
     default_hint = (
         "set BRAVE_API_KEY, TAVILY_API_KEY, SERPAPI_API_KEY or SEARXNG_URL, or list "
         "providers in SLEUTH_SEARCH_PROVIDERS"
@@ -582,13 +518,27 @@ class SearchUnavailable(SearchError):
 
 class SearchBudgetExhausted(SearchError):
     code = "search_budget_exhausted"
+    exit_code = 33
+    http_status = 429
+    advice = "The search budget is spent; answer from what you have."
     default_hint = "the hourly search budget is spent; raise SLEUTH_SEARCHES_PER_HOUR or wait"
+
+
+class NoResults(SearchError):
+    """Nothing matched: a search's or a research's outcome, not raised."""
+
+    code = "no_results"
+    exit_code = 34
+    http_status = 404
+    advice = "Try other words, or drop the site and recency filters."
 
 
 class LLMError(SleuthError):
     """A language-model call failed; ``provider`` and ``status`` say where and how."""
 
     code = "llm_error"
+    exit_code = 40
+    http_status = 502
 
     def __init__(
         self,
@@ -597,11 +547,11 @@ class LLMError(SleuthError):
         provider: str | None = None,
         status: int | None = None,
         hint: str | None = None,
-        remedies: Mapping[str, Remedy] | None = None,
+        refs: Mapping[str, Ref] | None = None,
         retryable: bool | None = None,
         retry_after: float | None = None,
     ) -> None:
-        super().__init__(message, hint=hint, remedies=remedies, retryable=retryable)
+        super().__init__(message, hint=hint, refs=refs, retryable=retryable)
         self.provider = provider
         self.status = status
         self.retry_after = retry_after
@@ -609,6 +559,8 @@ class LLMError(SleuthError):
 
 class LLMNotConfigured(LLMError):
     code = "llm_not_configured"
+    exit_code = 41
+    http_status = 503
     default_hint = (
         "set SLEUTH_LLM_PROVIDER (openai, openai-responses, anthropic, gemini, ollama) and its "
         "key (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY) or a local SLEUTH_LLM_BASE_URL; "
@@ -618,62 +570,86 @@ class LLMNotConfigured(LLMError):
 
 class LLMAuthError(LLMError):
     code = "llm_auth"
+    exit_code = 42
+    http_status = 502
     default_hint = "check the API key (SLEUTH_LLM_API_KEY or the vendor's usual variable)"
 
 
 class LLMQuotaExceeded(LLMError):
     code = "llm_quota"
+    exit_code = 43
+    http_status = 502
     default_hint = "the account has no credit left; add credit or use another provider"
 
 
 class LLMRateLimited(LLMError):
     code = "llm_rate_limited"
+    exit_code = 44
+    http_status = 429
+    default_retryable = True
     default_hint = "the provider asked us to slow down; try again later"
 
 
 class LLMOverloaded(LLMError):
     code = "llm_overloaded"
+    exit_code = 45
+    http_status = 502
+    default_retryable = True
     default_hint = "the provider is overloaded; try again in a minute"
 
 
 class LLMServerError(LLMError):
     code = "llm_server_error"
+    exit_code = 46
+    http_status = 502
+    default_retryable = True
     default_hint = "the provider failed; try again later"
 
 
 class LLMTimeout(LLMError):
     code = "llm_timeout"
+    exit_code = 47
+    http_status = 504
+    default_retryable = True
     default_hint = "the model was too slow; raise SLEUTH_LLM_TIMEOUT or SLEUTH_LLM_DEADLINE"
 
 
 class LLMInvalidRequest(LLMError):
     code = "llm_invalid_request"
+    exit_code = 48
+    http_status = 502
     default_hint = "check SLEUTH_LLM_MODEL and SLEUTH_LLM_BASE_URL"
 
 
 class LLMContextLength(LLMInvalidRequest):
     code = "llm_context_length"
+    exit_code = 49
+    http_status = 422
     default_hint = "the conversation is too long for the model; lower {turns} or max_chars"
-    remedies: ClassVar[dict[str, Remedy]] = {"turns": Remedy("--max-turns", "max_turns")}
+    refs: ClassVar[dict[str, Ref]] = {"turns": Ref("max_turns")}
 
 
 class LLMToolsUnsupported(LLMInvalidRequest):
     code = "llm_tools_unsupported"
+    exit_code = 50
+    http_status = 502
     default_hint = "the model cannot call tools; sleuth falls back to search directives"
 
 
 class LLMTurnLimit(LLMError):
     code = "llm_turn_limit"
+    exit_code = 56
+    http_status = 422
     default_hint = "raise {turns} or ask a narrower question"
-    remedies: ClassVar[dict[str, Remedy]] = {
-        "turns": Remedy("--max-turns (SLEUTH_LLM_MAX_TURNS)", "max_turns")
-    }
+    refs: ClassVar[dict[str, Ref]] = {"turns": Ref("max_turns_setting", words="max_turns")}
 
 
 class LLMNoAnswer(LLMError):
     """The model finished without answer text; ``finish`` is the provider's own reason."""
 
     code = "llm_empty_answer"
+    exit_code = 76
+    http_status = 502
     default_hint = "try again, rephrase the question or use another model"
 
     def __init__(
@@ -691,62 +667,89 @@ class LLMNoAnswer(LLMError):
 
 class LLMContentFiltered(LLMNoAnswer):
     code = "llm_content_filtered"
+    exit_code = 57
+    http_status = 422
     default_hint = "the provider's safety filter stopped the answer; rephrase the question"
 
 
 class LLMRefused(LLMNoAnswer):
     code = "llm_refused"
+    exit_code = 58
+    http_status = 422
     default_hint = "the model declined to answer; rephrase the question or use another model"
 
 
 class LLMOutputLimit(LLMNoAnswer):
     code = "llm_output_limit"
+    exit_code = 59
+    http_status = 502
     default_hint = "raise SLEUTH_LLM_MAX_OUTPUT_TOKENS (thinking models spend tokens first)"
 
 
 class LLMRecitation(LLMNoAnswer):
     code = "llm_recitation"
+    exit_code = 70
+    http_status = 422
     default_hint = "the answer would have recited a source verbatim; ask for a summary instead"
 
 
 class LLMBlocklist(LLMNoAnswer):
     code = "llm_blocklist"
+    exit_code = 71
+    http_status = 422
     default_hint = "the answer held a term on the provider's blocklist; rephrase the question"
 
 
 class LLMProhibitedContent(LLMNoAnswer):
     code = "llm_prohibited_content"
+    exit_code = 72
+    http_status = 422
     default_hint = "the provider refuses this content; rephrase the question"
 
 
 class LLMSensitiveInfo(LLMNoAnswer):
     code = "llm_sensitive_info"
+    exit_code = 73
+    http_status = 422
     default_hint = "the answer held sensitive personal information; ask without personal details"
 
 
 class LLMMalformedToolCall(LLMNoAnswer):
     code = "llm_malformed_tool_call"
+    exit_code = 74
+    http_status = 502
+    default_retryable = True
     default_hint = "the model could not write a valid tool call; try again or another model"
 
 
 class LLMUnsupportedLanguage(LLMNoAnswer):
     code = "llm_unsupported_language"
+    exit_code = 75
+    http_status = 422
     default_hint = "ask in a language the model supports"
 
 
 class LLMPromptBlocked(LLMNoAnswer):
     code = "llm_prompt_blocked"
+    exit_code = 77
+    http_status = 422
     default_hint = "the provider refused the question itself; rephrase it"
 
 
 class LLMToolCallRejected(LLMNoAnswer):
     code = "llm_tool_call_rejected"
+    exit_code = 78
+    http_status = 502
+    default_retryable = True
     default_hint = "the model called tools it was not allowed to; try again or lower {turns}"
-    remedies: ClassVar[dict[str, Remedy]] = {"turns": Remedy("--max-turns", "max_turns")}
+    refs: ClassVar[dict[str, Ref]] = {"turns": Ref("max_turns")}
 
 
 class LLMIncomplete(LLMNoAnswer):
     code = "llm_incomplete"
+    exit_code = 79
+    http_status = 502
+    default_retryable = True
     default_hint = "the provider did not finish the response; try again"
 
 
@@ -754,6 +757,8 @@ class MalformedReply(LLMError):
     """The model's text is not what was asked for; ``raw`` keeps it for the log."""
 
     code = "llm_malformed_reply"
+    exit_code = 51
+    http_status = 502
     default_hint = "the model did not answer in the requested format; try again or another model"
 
     def __init__(self, message: str, *, raw: str, provider: str | None = None) -> None:
@@ -765,6 +770,8 @@ class ReplayMiss(LLMError):
     """Replay mode met a request no cassette holds; ``request`` shows which."""
 
     code = "llm_replay_miss"
+    exit_code = 52
+    http_status = 503
     default_hint = "record it with SLEUTH_LLM_RECORD=record (or auto) against a real server"
 
     def __init__(self, message: str, *, request: str, provider: str | None = None) -> None:
@@ -774,6 +781,8 @@ class ReplayMiss(LLMError):
 
 class BudgetExceeded(SleuthError):
     code = "budget_exceeded"
+    exit_code = 53
+    http_status = 429
     default_hint = (
         "raise SLEUTH_LLM_SESSION_BUDGET_USD or SLEUTH_LLM_DAILY_BUDGET_USD, or wait for tomorrow"
     )
@@ -783,16 +792,24 @@ class ToolError(SleuthError):
     """A tool call sleuth cannot run: it names no tool or its arguments are invalid."""
 
     code = "invalid_arguments"
+    exit_code = 55
+    http_status = 400
+    advice = "Fix the arguments to match the tool's input schema and call again."
 
 
 class UnknownTool(ToolError):
     code = "unknown_tool"
+    exit_code = 54
+    http_status = 400
+    advice = "Call one of the tools this server lists."
 
 
 class Unauthorized(SleuthError):
     """An HTTP request without a bearer token the server accepts."""
 
     code = "unauthorized"
+    exit_code = 80
+    http_status = 401
     default_hint = "send Authorization: Bearer <token> with a token listed in SLEUTH_API_TOKENS"
 
 
@@ -800,6 +817,9 @@ class TooManyRequests(SleuthError):
     """A token spent its share of ``SLEUTH_RATE_LIMIT``; ``retry_after`` is in seconds."""
 
     code = "too_many_requests"
+    exit_code = 81
+    http_status = 429
+    default_retryable = True
 
     def __init__(self, message: str, *, retry_after: float, hint: str | None = None) -> None:
         super().__init__(message, hint=hint or f"try again in {max(1, round(retry_after))} s")
@@ -810,12 +830,16 @@ class SuspiciousName(UsageError):
     """A tool name with non-ASCII or mixed-script characters: possibly a homoglyph."""
 
     code = "suspicious_name"
+    exit_code = 66
+    http_status = 400
 
 
 class DiscoverError(SleuthError):
     """``discover`` could not settle on a source; the hint says how to name one."""
 
     code = "discover_error"
+    exit_code = 69
+    http_status = 502
     usage: dict[str, object] | None = None  # model usage spent before the failure
 
     def to_dict(self) -> dict[str, object]:
@@ -827,39 +851,49 @@ class DiscoverError(SleuthError):
 
 class DiscoverTimeout(DiscoverError):
     code = "discover_timeout"
+    exit_code = 60
+    http_status = 504
     default_hint = "raise {timeout}, or name the source with {source}"
-    remedies: ClassVar[dict[str, Remedy]] = {
-        "timeout": Remedy("--timeout", "timeout"),
-        "source": _FROM,
-    }
+    refs: ClassVar[dict[str, Ref]] = {"timeout": Ref("timeout"), "source": _FROM}
 
 
 class VerificationFailed(DiscoverError):
     code = "verification_failed"
+    exit_code = 61
+    http_status = 422
     default_hint = "name the source with {source} if you know it"
-    remedies: ClassVar[dict[str, Remedy]] = {"source": _FROM}
+    refs: ClassVar[dict[str, Ref]] = {"source": _FROM}
 
 
 class ConfirmationDenied(DiscoverError):
     code = "confirmation_denied"
+    exit_code = 62
+    http_status = 409
     default_hint = "name another source with {source}"
-    remedies: ClassVar[dict[str, Remedy]] = {"source": _FROM}
+    refs: ClassVar[dict[str, Ref]] = {"source": _FROM}
 
 
 class ConfirmationRequired(DiscoverError):
     code = "confirmation_required"
+    exit_code = 67
+    http_status = 409
 
 
 class DiscoverSearchFailed(DiscoverError):
     code = "discover_search_failed"
+    exit_code = 63
+    http_status = 502
+    default_retryable = True
     default_hint = "the web search failed; try again, or name the source with {source}"
-    remedies: ClassVar[dict[str, Remedy]] = {"source": Remedy("--from", "from")}
+    refs: ClassVar[dict[str, Ref]] = {"source": Ref("from_source", words="from")}
 
 
 class Ambiguous(DiscoverError):
     """Several packages fit equally well; ``choices`` are ``builder:source`` strings."""
 
     code = "ambiguous"
+    exit_code = 64
+    http_status = 409
 
     def __init__(
         self,
@@ -867,9 +901,9 @@ class Ambiguous(DiscoverError):
         *,
         choices: list[str],
         hint: str | None = None,
-        remedies: Mapping[str, Remedy] | None = None,
+        refs: Mapping[str, Ref] | None = None,
     ) -> None:
-        super().__init__(message, hint=hint, remedies=remedies)
+        super().__init__(message, hint=hint, refs=refs)
         self.choices = choices
 
     def to_dict(self) -> dict[str, object]:
@@ -878,3 +912,13 @@ class Ambiguous(DiscoverError):
 
 class NotFound(DiscoverError):
     code = "not_found"
+    exit_code = 65
+    http_status = 404
+
+
+# One exit code per outcome, so scripts can branch without parsing text: the public
+# contract of docs/exit-codes.md. A refusal only the server makes has none of its own.
+EXIT_CODES: dict[str, int] = {
+    "ok": 0,
+    **{code: cls.exit_code for code, cls in ERRORS.items() if "exit_code" in vars(cls)},
+}

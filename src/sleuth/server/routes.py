@@ -24,7 +24,6 @@ from sleuth.errors import (
     SleuthError,
     UnsupportedMediaType,
     UsageError,
-    api_words,
 )
 from sleuth.operation import operation_of
 from sleuth.server.responses import error_payload, error_response
@@ -202,7 +201,7 @@ async def fetch(state: ServerState, request: Request) -> Response:
         extra["status"] = result.status
     return error_response(
         result.outcome,
-        api_words(result.outcome, error.message) if error else result.outcome,
+        error.message if error else result.outcome,
         retryable=error.retryable if error else False,
         extra=extra,
     )
