@@ -1,79 +1,12 @@
-"""The one error hierarchy of sleuth.
+"""The one error hierarchy of sleuth, which is also its table of codes.
 
-Every failure a caller can act on is a :class:`SleuthError` with a stable
-``code`` (also the fetch ``outcome`` where one applies), a message that says
-what to do, whether trying again may help, and the exit code the CLI uses::
-
-    SleuthError
-    ├── UsageError               bad input from the caller (exit 2)
-    │   ├── SuspiciousName       a tool name that may be a homoglyph
-    │   ├── StartPastEnd         a start_index past the end of the text (HTTP 422)
-    │   ├── MisdirectedRequest   the server: a Host it does not answer to (421)
-    │   ├── OriginNotAllowed     the server: a browser page of another origin (403)
-    │   ├── BodyTooLarge         the server: a body over SLEUTH_MAX_BODY_BYTES (413)
-    │   └── UnsupportedMediaType the server: a body not declared JSON (415)
-    ├── ConfigError              a setting is wrong or missing (exit 3)
-    ├── BlockedError             the SSRF guard refused a destination (blocked)
-    │   └── OutOfScope           a crawl's redirect leaves its scope (out_of_scope)
-    ├── FetchError               a page could not be turned into text
-    │   ├── RobotsDisallowed     robots_disallowed
-    │   ├── HTTPStatusError      http_error (retryable for 5xx)
-    │   ├── RateLimited          rate_limited (retryable)
-    │   ├── FetchTimeout         timeout (retryable)
-    │   ├── TooLarge             too_large
-    │   ├── UnsupportedType      unsupported_type
-    │   ├── BlockPage            block_page
-    │   ├── JSRequired           js_required
-    │   ├── EmptyExtraction      empty_extraction
-    │   ├── Encrypted            encrypted (a PDF needs a password)
-    │   ├── CorruptDocument      corrupt_document
-    │   ├── NoTextLayer          no_text_layer (a scanned PDF; no OCR)
-    │   ├── StylesUnread         styles_unread (strict visibility: a sheet was unread)
-    │   └── NetworkError         network_error (retryable)
-    ├── RenderUnavailable        the headless browser cannot be started
-    ├── CacheError               a cache backend failed
-    ├── SearchError              a search provider failed
-    │   ├── ProviderAuthError    the key was refused (permanent)
-    │   └── SearchUnavailable    no provider is configured or all failed
-    ├── LLMError                 a language-model call failed
-    │   ├── LLMNotConfigured     no provider is set up (the rest of sleuth still works)
-    │   ├── LLMAuthError         the key was refused
-    │   ├── LLMQuotaExceeded     the account is out of credit
-    │   ├── LLMRateLimited       429: slow down (retryable)
-    │   ├── LLMOverloaded        the service is overloaded (retryable)
-    │   ├── LLMServerError       5xx (retryable)
-    │   ├── LLMTimeout           the model took too long (retryable)
-    │   ├── LLMInvalidRequest    the server rejected the request as malformed
-    │   │   ├── LLMContextLength the conversation no longer fits the model
-    │   │   └── LLMToolsUnsupported  the model cannot call tools
-    │   ├── LLMTurnLimit         the model still wanted tools when its turns ran out
-    │   ├── LLMNoAnswer          the model ended without an answer (llm_empty_answer), or:
-    │   │   ├── LLMContentFiltered   a safety filter stopped it
-    │   │   ├── LLMRefused           the model declined
-    │   │   ├── LLMOutputLimit       the output token limit ran out before any text
-    │   │   ├── LLMRecitation        it would have recited training data
-    │   │   ├── LLMBlocklist         a blocklisted term
-    │   │   ├── LLMProhibitedContent prohibited content
-    │   │   ├── LLMSensitiveInfo     personal information (SPII)
-    │   │   ├── LLMMalformedToolCall its tool call was malformed, even when asked again
-    │   │   ├── LLMUnsupportedLanguage  a language the model does not serve
-    │   │   ├── LLMPromptBlocked     the question itself was refused
-    │   │   ├── LLMToolCallRejected  a tool call the request did not allow
-    │   │   └── LLMIncomplete        the response failed, was cancelled or cut short
-    │   ├── MalformedReply       the reply was not the JSON asked for (keeps the raw text)
-    │   └── ReplayMiss           no recorded answer for this request
-    ├── BudgetExceeded           a session or daily LLM budget is spent
-    ├── Unauthorized             an HTTP request without an accepted bearer token
-    ├── TooManyRequests          a token spent its share of SLEUTH_RATE_LIMIT (retryable)
-    ├── DiscoverError            ``discover`` could not name a tool's source
-    │   ├── DiscoverTimeout      the discovery ran out of time
-    │   ├── VerificationFailed   GitHub says no (404, archived)
-    │   ├── ConfirmationDenied   the person said no
-    │   ├── ConfirmationRequired nobody could be asked, and web-found sources were not accepted
-    │   ├── DiscoverSearchFailed the web search behind LLM discovery failed (retryable)
-    │   ├── Ambiguous            several packages fit; ``choices`` lists BUILDER:SOURCE strings
-    │   └── NotFound             no stage found the tool
-    └── ToolError                a tool call named no tool, or bad arguments
+Every failure a caller can act on is a :class:`SleuthError` whose class gives its stable
+``code`` (also the fetch ``outcome`` where one applies), the CLI's exit code, the HTTP
+status, whether trying again may help and what a model should do next; the message says
+what went wrong and the hint what to do. ``docs/exit-codes.md`` is the public contract of
+the exit codes; each surface renders errors in its own module (the CLI in
+:mod:`sleuth.commands.output`, HTTP in :mod:`sleuth.server.responses`, MCP in
+:mod:`sleuth.server.mcp`).
 """
 
 from __future__ import annotations
@@ -149,14 +82,29 @@ class SleuthError(Exception):
     default_hint: ClassVar[str] = ""
     refs: ClassVar[dict[str, Ref]] = {}
 
-    def __init_subclass__(cls, **kwargs: object) -> None:
+    def __init_subclass__(
+        cls,
+        *,
+        code: str | None = None,
+        exit: int | None = None,
+        status: int | None = None,
+        retryable: bool = False,
+        **kwargs: object,
+    ) -> None:
+        """``class X(Base, code=..., exit=..., status=..., retryable=...)``: the row of
+        ``code``. Without ``exit`` the class keeps its parent's (a refusal only the server
+        makes); advice and retrying belong to a code and are never inherited."""
         super().__init_subclass__(**kwargs)
-        # Advice and retrying belong to a code: a class never inherits its parent's.
-        for name, unset in (("advice", ""), ("default_retryable", False)):
-            if name not in cls.__dict__:
-                setattr(cls, name, unset)
-        if "code" in cls.__dict__:
-            ERRORS[cls.code] = cls
+        if exit is not None:
+            cls.exit_code = exit
+        if status is not None:
+            cls.http_status = status
+        cls.default_retryable = retryable
+        if "advice" not in cls.__dict__:
+            cls.advice = ""
+        if code is not None:
+            cls.code = code
+            ERRORS[code] = cls
 
     def __init__(
         self,
@@ -228,83 +176,58 @@ _FROM = Ref("from_source", "BUILDER:SOURCE", 'from: "BUILDER:SOURCE"')
 _RENDER = Ref("render", "always")
 
 
-class UsageError(SleuthError):
-    code = "usage_error"
-    exit_code = 2
-    http_status = 400
+class UsageError(SleuthError, code="usage_error", exit=2, status=400):
     advice = "Change the arguments and call again."
 
 
-class StartPastEnd(UsageError):
+class StartPastEnd(UsageError, code="start_past_end", status=422):
     """A valid ``start_index`` beyond the text the page turned out to have (HTTP 422: the
     request is well formed, the page is shorter; exit 2 on the CLI like any bad input)."""
 
-    code = "start_past_end"
-    http_status = 422
     advice = "The text is shorter; call again with a smaller start_index."
     default_hint = "start below the length of the page's text"
 
 
-class MisdirectedRequest(UsageError):
+class MisdirectedRequest(UsageError, code="misdirected_request", status=421):
     """The ``Host`` names something this server does not answer to (421, as the MCP SDK)."""
 
-    code = "misdirected_request"
-    http_status = 421
     default_hint = (
         "address the server as localhost or 127.0.0.1, or list its name in SLEUTH_SERVER_HOSTS"
     )
 
 
-class OriginNotAllowed(UsageError):
+class OriginNotAllowed(UsageError, code="origin_not_allowed", status=403):
     """A browser sent the request from a page of another origin."""
 
-    code = "origin_not_allowed"
-    http_status = 403
     default_hint = "list the page's origin in SLEUTH_CORS_ORIGINS on the server to let it in"
 
 
-class BodyTooLarge(UsageError):
+class BodyTooLarge(UsageError, code="body_too_large", status=413):
     """The request body is over ``SLEUTH_MAX_BODY_BYTES`` (413)."""
 
-    code = "body_too_large"
-    http_status = 413
     default_hint = "send less, or raise SLEUTH_MAX_BODY_BYTES on the server"
 
 
-class UnsupportedMediaType(UsageError):
+class UnsupportedMediaType(UsageError, code="unsupported_media_type", status=415):
     """A body that is not declared ``application/json`` (415): a browser sends ``text/plain``
     cross-site without asking first, so it is never read as JSON."""
 
-    code = "unsupported_media_type"
-    http_status = 415
     default_hint = "send the body with Content-Type: application/json"
 
 
-class MethodNotAllowed(UsageError):
+class MethodNotAllowed(UsageError, code="method_not_allowed", status=405):
     """The server: a method the path does not answer (405)."""
 
-    code = "method_not_allowed"
-    http_status = 405
 
-
-class ConfigError(SleuthError):
-    code = "config_error"
-    exit_code = 3
-    http_status = 503
+class ConfigError(SleuthError, code="config_error", exit=3, status=503):
     default_hint = "check the SLEUTH_* environment variables and the config file"
 
 
-class CacheError(SleuthError):
-    code = "cache_error"
-    exit_code = 4
-    http_status = 503
-    default_retryable = True
+class CacheError(SleuthError, code="cache_error", exit=4, status=503, retryable=True):
+    pass
 
 
-class BlockedError(SleuthError):
-    code = "blocked"
-    exit_code = 10
-    http_status = 403
+class BlockedError(SleuthError, code="blocked", exit=10, status=403):
     advice = "Do not retry this URL; sleuth only reads public web addresses."
     default_hint = (
         "sleuth only fetches public addresses on ports 80 and 443; an operator can allow "
@@ -312,22 +235,17 @@ class BlockedError(SleuthError):
     )
 
 
-class OutOfScope(BlockedError):
+class OutOfScope(BlockedError, code="out_of_scope", exit=25, status=403):
     """A crawl's redirect leads outside its boundary: reported, not followed."""
 
-    code = "out_of_scope"
-    exit_code = 25
-    http_status = 403
     advice = "Do not follow this URL; it leaves the site being crawled."
     default_hint = "the crawl stays inside its {scope}; widen it to follow this redirect"
     refs: ClassVar[dict[str, Ref]] = {"scope": Ref("scope")}
 
 
-class FetchError(SleuthError):
-    code = "network_error"
-    exit_code = 20
-    http_status = 502
-    # default_retryable stays False: a base; NetworkError, its code's own class, retries
+class FetchError(SleuthError, code="network_error", exit=20, status=502):
+    """A page could not be turned into text: a base that does not retry (NetworkError, the
+    class of its code, does)."""
 
     def __init__(
         self,
@@ -343,47 +261,29 @@ class FetchError(SleuthError):
         self.status = status
 
 
-class RobotsDisallowed(FetchError):
-    code = "robots_disallowed"
-    exit_code = 11
-    http_status = 403
+class RobotsDisallowed(FetchError, code="robots_disallowed", exit=11, status=403):
     advice = "Do not retry this URL; use another source, such as another result."
     default_hint = "the site's robots.txt forbids it{override}"
     # Only a person may override robots.txt: the library names no way out.
     refs: ClassVar[dict[str, Ref]] = {"override": Ref("robots_override", words="")}
 
 
-class HTTPStatusError(FetchError):
-    code = "http_error"
-    exit_code = 12
-    http_status = 502
-
+class HTTPStatusError(FetchError, code="http_error", exit=12, status=502):
     def __init__(
         self, message: str, *, status: int, hint: str | None = None, url: str | None = None
     ) -> None:
         super().__init__(message, status=status, hint=hint, url=url, retryable=status >= 500)
 
 
-class RateLimited(FetchError):
-    code = "rate_limited"
-    exit_code = 13
-    http_status = 429
-    default_retryable = True
+class RateLimited(FetchError, code="rate_limited", exit=13, status=429, retryable=True):
     default_hint = "the server asked us to slow down; try again later"
 
 
-class FetchTimeout(FetchError):
-    code = "timeout"
-    exit_code = 14
-    http_status = 504
-    default_retryable = True
+class FetchTimeout(FetchError, code="timeout", exit=14, status=504, retryable=True):
     default_hint = "the server was too slow; try again or raise SLEUTH_FETCH_DEADLINE"
 
 
-class TooLarge(FetchError):
-    code = "too_large"
-    exit_code = 15
-    http_status = 422
+class TooLarge(FetchError, code="too_large", exit=15, status=422):
     advice = _SOURCE + "this page is too large to read."
     default_hint = (
         "if the page is legitimate, raise SLEUTH_MAX_BYTES (bytes on the wire) or "
@@ -391,70 +291,46 @@ class TooLarge(FetchError):
     )
 
 
-class UnsupportedType(FetchError):
-    code = "unsupported_type"
-    exit_code = 16
-    http_status = 422
+class UnsupportedType(FetchError, code="unsupported_type", exit=16, status=422):
     advice = _SOURCE + "this is not an HTML or text page."
     default_hint = (
         "sleuth reads HTML, XHTML, PDF and text (plain, Markdown, reST, CSV, JSON, XML, RSS, Atom)"
     )
 
 
-class BlockPage(FetchError):
-    code = "block_page"
-    exit_code = 17
-    http_status = 422
+class BlockPage(FetchError, code="block_page", exit=17, status=422):
     advice = "Do not retry this URL; use another source."
     default_hint = "the site served a bot check instead of the page; sleuth does not bypass these"
 
 
-class JSRequired(FetchError):
-    code = "js_required"
-    exit_code = 18
-    http_status = 422
+class JSRequired(FetchError, code="js_required", exit=18, status=422):
     advice = _SOURCE + "the page needs JavaScript to show its text."
     default_hint = "the page builds its text in JavaScript; try {render} (needs sleuth[render])"
     refs: ClassVar[dict[str, Ref]] = {"render": _RENDER}
 
 
-class EmptyExtraction(FetchError):
-    code = "empty_extraction"
-    exit_code = 19
-    http_status = 422
+class EmptyExtraction(FetchError, code="empty_extraction", exit=19, status=422):
     advice = _SOURCE + "the page has no readable text."
     default_hint = "if scripts build the page, try {render} (needs sleuth[render])"
     refs: ClassVar[dict[str, Ref]] = {"render": _RENDER}
 
 
-class Encrypted(FetchError):
-    code = "encrypted"
-    exit_code = 22
-    http_status = 422
+class Encrypted(FetchError, code="encrypted", exit=22, status=422):
     advice = _SOURCE + "this document needs a password."
     default_hint = "the PDF needs a password; sleuth reads only documents anyone can open"
 
 
-class CorruptDocument(FetchError):
-    code = "corrupt_document"
-    exit_code = 23
-    http_status = 422
+class CorruptDocument(FetchError, code="corrupt_document", exit=23, status=422):
     advice = _SOURCE + "this document is damaged."
     default_hint = "the file is damaged or not what its type says; try another copy"
 
 
-class NoTextLayer(FetchError):
-    code = "no_text_layer"
-    exit_code = 24
-    http_status = 422
+class NoTextLayer(FetchError, code="no_text_layer", exit=24, status=422):
     advice = _SOURCE + "this document is scanned images without text."
     default_hint = "the PDF is scanned images without a text layer; sleuth does not run OCR"
 
 
-class StylesUnread(FetchError):
-    code = "styles_unread"
-    exit_code = 26
-    http_status = 422
+class StylesUnread(FetchError, code="styles_unread", exit=26, status=422):
     advice = _SOURCE + "what this page hides could not be told from what it shows."
     default_hint = (
         "a style sheet of the page could not be read, so what it hides is unknown; "
@@ -462,29 +338,18 @@ class StylesUnread(FetchError):
     )
 
 
-class NetworkError(FetchError):
-    code = "network_error"
-    exit_code = 20
-    http_status = 502
-    default_retryable = True
+class NetworkError(FetchError, code="network_error", exit=20, status=502, retryable=True):
+    pass
 
 
-class RenderUnavailable(SleuthError):
-    code = "render_unavailable"
-    exit_code = 21
-    http_status = 503
+class RenderUnavailable(SleuthError, code="render_unavailable", exit=21, status=503):
     default_hint = (
         "install the extra with `pip install 'sleuth[render]'` and Chromium "
         "(`apt-get install chromium`), or set SLEUTH_CHROMIUM_PATH"
     )
 
 
-class SearchError(SleuthError):
-    code = "search_error"
-    exit_code = 30
-    http_status = 502
-    default_retryable = True
-
+class SearchError(SleuthError, code="search_error", exit=30, status=502, retryable=True):
     def __init__(
         self,
         message: str,
@@ -498,17 +363,11 @@ class SearchError(SleuthError):
         self.provider = provider
 
 
-class ProviderAuthError(SearchError):
-    code = "provider_auth"
-    exit_code = 31
-    http_status = 502
+class ProviderAuthError(SearchError, code="provider_auth", exit=31, status=502):
     advice = "Searching is not set up correctly on this server; tell the user."
 
 
-class SearchUnavailable(SearchError):
-    code = "search_unavailable"
-    exit_code = 32
-    http_status = 503
+class SearchUnavailable(SearchError, code="search_unavailable", exit=32, status=503):
     advice = "Searching is not set up on this server; tell the user."
     default_hint = (
         "set BRAVE_API_KEY, TAVILY_API_KEY, SERPAPI_API_KEY or SEARXNG_URL, or list "
@@ -516,29 +375,19 @@ class SearchUnavailable(SearchError):
     )
 
 
-class SearchBudgetExhausted(SearchError):
-    code = "search_budget_exhausted"
-    exit_code = 33
-    http_status = 429
+class SearchBudgetExhausted(SearchError, code="search_budget_exhausted", exit=33, status=429):
     advice = "The search budget is spent; answer from what you have."
     default_hint = "the hourly search budget is spent; raise SLEUTH_SEARCHES_PER_HOUR or wait"
 
 
-class NoResults(SearchError):
+class NoResults(SearchError, code="no_results", exit=34, status=404):
     """Nothing matched: a search's or a research's outcome, not raised."""
 
-    code = "no_results"
-    exit_code = 34
-    http_status = 404
     advice = "Try other words, or drop the site and recency filters."
 
 
-class LLMError(SleuthError):
+class LLMError(SleuthError, code="llm_error", exit=40, status=502):
     """A language-model call failed; ``provider`` and ``status`` say where and how."""
-
-    code = "llm_error"
-    exit_code = 40
-    http_status = 502
 
     def __init__(
         self,
@@ -557,10 +406,7 @@ class LLMError(SleuthError):
         self.retry_after = retry_after
 
 
-class LLMNotConfigured(LLMError):
-    code = "llm_not_configured"
-    exit_code = 41
-    http_status = 503
+class LLMNotConfigured(LLMError, code="llm_not_configured", exit=41, status=503):
     default_hint = (
         "set SLEUTH_LLM_PROVIDER (openai, openai-responses, anthropic, gemini, ollama) and its "
         "key (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY) or a local SLEUTH_LLM_BASE_URL; "
@@ -568,88 +414,51 @@ class LLMNotConfigured(LLMError):
     )
 
 
-class LLMAuthError(LLMError):
-    code = "llm_auth"
-    exit_code = 42
-    http_status = 502
+class LLMAuthError(LLMError, code="llm_auth", exit=42, status=502):
     default_hint = "check the API key (SLEUTH_LLM_API_KEY or the vendor's usual variable)"
 
 
-class LLMQuotaExceeded(LLMError):
-    code = "llm_quota"
-    exit_code = 43
-    http_status = 502
+class LLMQuotaExceeded(LLMError, code="llm_quota", exit=43, status=502):
     default_hint = "the account has no credit left; add credit or use another provider"
 
 
-class LLMRateLimited(LLMError):
-    code = "llm_rate_limited"
-    exit_code = 44
-    http_status = 429
-    default_retryable = True
+class LLMRateLimited(LLMError, code="llm_rate_limited", exit=44, status=429, retryable=True):
     default_hint = "the provider asked us to slow down; try again later"
 
 
-class LLMOverloaded(LLMError):
-    code = "llm_overloaded"
-    exit_code = 45
-    http_status = 502
-    default_retryable = True
+class LLMOverloaded(LLMError, code="llm_overloaded", exit=45, status=502, retryable=True):
     default_hint = "the provider is overloaded; try again in a minute"
 
 
-class LLMServerError(LLMError):
-    code = "llm_server_error"
-    exit_code = 46
-    http_status = 502
-    default_retryable = True
+class LLMServerError(LLMError, code="llm_server_error", exit=46, status=502, retryable=True):
     default_hint = "the provider failed; try again later"
 
 
-class LLMTimeout(LLMError):
-    code = "llm_timeout"
-    exit_code = 47
-    http_status = 504
-    default_retryable = True
+class LLMTimeout(LLMError, code="llm_timeout", exit=47, status=504, retryable=True):
     default_hint = "the model was too slow; raise SLEUTH_LLM_TIMEOUT or SLEUTH_LLM_DEADLINE"
 
 
-class LLMInvalidRequest(LLMError):
-    code = "llm_invalid_request"
-    exit_code = 48
-    http_status = 502
+class LLMInvalidRequest(LLMError, code="llm_invalid_request", exit=48, status=502):
     default_hint = "check SLEUTH_LLM_MODEL and SLEUTH_LLM_BASE_URL"
 
 
-class LLMContextLength(LLMInvalidRequest):
-    code = "llm_context_length"
-    exit_code = 49
-    http_status = 422
+class LLMContextLength(LLMInvalidRequest, code="llm_context_length", exit=49, status=422):
     default_hint = "the conversation is too long for the model; lower {turns} or max_chars"
     refs: ClassVar[dict[str, Ref]] = {"turns": Ref("max_turns")}
 
 
-class LLMToolsUnsupported(LLMInvalidRequest):
-    code = "llm_tools_unsupported"
-    exit_code = 50
-    http_status = 502
+class LLMToolsUnsupported(LLMInvalidRequest, code="llm_tools_unsupported", exit=50, status=502):
     default_hint = "the model cannot call tools; sleuth falls back to search directives"
 
 
-class LLMTurnLimit(LLMError):
-    code = "llm_turn_limit"
-    exit_code = 56
-    http_status = 422
+class LLMTurnLimit(LLMError, code="llm_turn_limit", exit=56, status=422):
     default_hint = "raise {turns} or ask a narrower question"
     refs: ClassVar[dict[str, Ref]] = {"turns": Ref("max_turns_setting", words="max_turns")}
 
 
-class LLMNoAnswer(LLMError):
+class LLMNoAnswer(LLMError, code="llm_empty_answer", exit=76, status=502):
     """The model finished without answer text; ``finish`` is the provider's own reason."""
 
-    code = "llm_empty_answer"
-    exit_code = 76
-    http_status = 502
     default_hint = "try again, rephrase the question or use another model"
 
     def __init__(
@@ -665,100 +474,62 @@ class LLMNoAnswer(LLMError):
         self.finish = finish
 
 
-class LLMContentFiltered(LLMNoAnswer):
-    code = "llm_content_filtered"
-    exit_code = 57
-    http_status = 422
+class LLMContentFiltered(LLMNoAnswer, code="llm_content_filtered", exit=57, status=422):
     default_hint = "the provider's safety filter stopped the answer; rephrase the question"
 
 
-class LLMRefused(LLMNoAnswer):
-    code = "llm_refused"
-    exit_code = 58
-    http_status = 422
+class LLMRefused(LLMNoAnswer, code="llm_refused", exit=58, status=422):
     default_hint = "the model declined to answer; rephrase the question or use another model"
 
 
-class LLMOutputLimit(LLMNoAnswer):
-    code = "llm_output_limit"
-    exit_code = 59
-    http_status = 502
+class LLMOutputLimit(LLMNoAnswer, code="llm_output_limit", exit=59, status=502):
     default_hint = "raise SLEUTH_LLM_MAX_OUTPUT_TOKENS (thinking models spend tokens first)"
 
 
-class LLMRecitation(LLMNoAnswer):
-    code = "llm_recitation"
-    exit_code = 70
-    http_status = 422
+class LLMRecitation(LLMNoAnswer, code="llm_recitation", exit=70, status=422):
     default_hint = "the answer would have recited a source verbatim; ask for a summary instead"
 
 
-class LLMBlocklist(LLMNoAnswer):
-    code = "llm_blocklist"
-    exit_code = 71
-    http_status = 422
+class LLMBlocklist(LLMNoAnswer, code="llm_blocklist", exit=71, status=422):
     default_hint = "the answer held a term on the provider's blocklist; rephrase the question"
 
 
-class LLMProhibitedContent(LLMNoAnswer):
-    code = "llm_prohibited_content"
-    exit_code = 72
-    http_status = 422
+class LLMProhibitedContent(LLMNoAnswer, code="llm_prohibited_content", exit=72, status=422):
     default_hint = "the provider refuses this content; rephrase the question"
 
 
-class LLMSensitiveInfo(LLMNoAnswer):
-    code = "llm_sensitive_info"
-    exit_code = 73
-    http_status = 422
+class LLMSensitiveInfo(LLMNoAnswer, code="llm_sensitive_info", exit=73, status=422):
     default_hint = "the answer held sensitive personal information; ask without personal details"
 
 
-class LLMMalformedToolCall(LLMNoAnswer):
-    code = "llm_malformed_tool_call"
-    exit_code = 74
-    http_status = 502
-    default_retryable = True
+class LLMMalformedToolCall(
+    LLMNoAnswer, code="llm_malformed_tool_call", exit=74, status=502, retryable=True
+):
     default_hint = "the model could not write a valid tool call; try again or another model"
 
 
-class LLMUnsupportedLanguage(LLMNoAnswer):
-    code = "llm_unsupported_language"
-    exit_code = 75
-    http_status = 422
+class LLMUnsupportedLanguage(LLMNoAnswer, code="llm_unsupported_language", exit=75, status=422):
     default_hint = "ask in a language the model supports"
 
 
-class LLMPromptBlocked(LLMNoAnswer):
-    code = "llm_prompt_blocked"
-    exit_code = 77
-    http_status = 422
+class LLMPromptBlocked(LLMNoAnswer, code="llm_prompt_blocked", exit=77, status=422):
     default_hint = "the provider refused the question itself; rephrase it"
 
 
-class LLMToolCallRejected(LLMNoAnswer):
-    code = "llm_tool_call_rejected"
-    exit_code = 78
-    http_status = 502
-    default_retryable = True
+class LLMToolCallRejected(
+    LLMNoAnswer, code="llm_tool_call_rejected", exit=78, status=502, retryable=True
+):
     default_hint = "the model called tools it was not allowed to; try again or lower {turns}"
     refs: ClassVar[dict[str, Ref]] = {"turns": Ref("max_turns")}
 
 
-class LLMIncomplete(LLMNoAnswer):
-    code = "llm_incomplete"
-    exit_code = 79
-    http_status = 502
-    default_retryable = True
+class LLMIncomplete(LLMNoAnswer, code="llm_incomplete", exit=79, status=502, retryable=True):
     default_hint = "the provider did not finish the response; try again"
 
 
-class MalformedReply(LLMError):
+class MalformedReply(LLMError, code="llm_malformed_reply", exit=51, status=502):
     """The model's text is not what was asked for; ``raw`` keeps it for the log."""
 
-    code = "llm_malformed_reply"
-    exit_code = 51
-    http_status = 502
     default_hint = "the model did not answer in the requested format; try again or another model"
 
     def __init__(self, message: str, *, raw: str, provider: str | None = None) -> None:
@@ -766,12 +537,9 @@ class MalformedReply(LLMError):
         self.raw = raw
 
 
-class ReplayMiss(LLMError):
+class ReplayMiss(LLMError, code="llm_replay_miss", exit=52, status=503):
     """Replay mode met a request no cassette holds; ``request`` shows which."""
 
-    code = "llm_replay_miss"
-    exit_code = 52
-    http_status = 503
     default_hint = "record it with SLEUTH_LLM_RECORD=record (or auto) against a real server"
 
     def __init__(self, message: str, *, request: str, provider: str | None = None) -> None:
@@ -779,67 +547,43 @@ class ReplayMiss(LLMError):
         self.request = request
 
 
-class BudgetExceeded(SleuthError):
-    code = "budget_exceeded"
-    exit_code = 53
-    http_status = 429
+class BudgetExceeded(SleuthError, code="budget_exceeded", exit=53, status=429):
     default_hint = (
         "raise SLEUTH_LLM_SESSION_BUDGET_USD or SLEUTH_LLM_DAILY_BUDGET_USD, or wait for tomorrow"
     )
 
 
-class ToolError(SleuthError):
+class ToolError(SleuthError, code="invalid_arguments", exit=55, status=400):
     """A tool call sleuth cannot run: it names no tool or its arguments are invalid."""
 
-    code = "invalid_arguments"
-    exit_code = 55
-    http_status = 400
     advice = "Fix the arguments to match the tool's input schema and call again."
 
 
-class UnknownTool(ToolError):
-    code = "unknown_tool"
-    exit_code = 54
-    http_status = 400
+class UnknownTool(ToolError, code="unknown_tool", exit=54, status=400):
     advice = "Call one of the tools this server lists."
 
 
-class Unauthorized(SleuthError):
+class Unauthorized(SleuthError, code="unauthorized", exit=80, status=401):
     """An HTTP request without a bearer token the server accepts."""
 
-    code = "unauthorized"
-    exit_code = 80
-    http_status = 401
     default_hint = "send Authorization: Bearer <token> with a token listed in SLEUTH_API_TOKENS"
 
 
-class TooManyRequests(SleuthError):
+class TooManyRequests(SleuthError, code="too_many_requests", exit=81, status=429, retryable=True):
     """A token spent its share of ``SLEUTH_RATE_LIMIT``; ``retry_after`` is in seconds."""
-
-    code = "too_many_requests"
-    exit_code = 81
-    http_status = 429
-    default_retryable = True
 
     def __init__(self, message: str, *, retry_after: float, hint: str | None = None) -> None:
         super().__init__(message, hint=hint or f"try again in {max(1, round(retry_after))} s")
         self.retry_after = retry_after
 
 
-class SuspiciousName(UsageError):
+class SuspiciousName(UsageError, code="suspicious_name", exit=66, status=400):
     """A tool name with non-ASCII or mixed-script characters: possibly a homoglyph."""
 
-    code = "suspicious_name"
-    exit_code = 66
-    http_status = 400
 
-
-class DiscoverError(SleuthError):
+class DiscoverError(SleuthError, code="discover_error", exit=69, status=502):
     """``discover`` could not settle on a source; the hint says how to name one."""
 
-    code = "discover_error"
-    exit_code = 69
-    http_status = 502
     usage: dict[str, object] | None = None  # model usage spent before the failure
 
     def to_dict(self) -> dict[str, object]:
@@ -849,51 +593,34 @@ class DiscoverError(SleuthError):
         return data
 
 
-class DiscoverTimeout(DiscoverError):
-    code = "discover_timeout"
-    exit_code = 60
-    http_status = 504
+class DiscoverTimeout(DiscoverError, code="discover_timeout", exit=60, status=504):
     default_hint = "raise {timeout}, or name the source with {source}"
     refs: ClassVar[dict[str, Ref]] = {"timeout": Ref("timeout"), "source": _FROM}
 
 
-class VerificationFailed(DiscoverError):
-    code = "verification_failed"
-    exit_code = 61
-    http_status = 422
+class VerificationFailed(DiscoverError, code="verification_failed", exit=61, status=422):
     default_hint = "name the source with {source} if you know it"
     refs: ClassVar[dict[str, Ref]] = {"source": _FROM}
 
 
-class ConfirmationDenied(DiscoverError):
-    code = "confirmation_denied"
-    exit_code = 62
-    http_status = 409
+class ConfirmationDenied(DiscoverError, code="confirmation_denied", exit=62, status=409):
     default_hint = "name another source with {source}"
     refs: ClassVar[dict[str, Ref]] = {"source": _FROM}
 
 
-class ConfirmationRequired(DiscoverError):
-    code = "confirmation_required"
-    exit_code = 67
-    http_status = 409
+class ConfirmationRequired(DiscoverError, code="confirmation_required", exit=67, status=409):
+    pass
 
 
-class DiscoverSearchFailed(DiscoverError):
-    code = "discover_search_failed"
-    exit_code = 63
-    http_status = 502
-    default_retryable = True
+class DiscoverSearchFailed(
+    DiscoverError, code="discover_search_failed", exit=63, status=502, retryable=True
+):
     default_hint = "the web search failed; try again, or name the source with {source}"
     refs: ClassVar[dict[str, Ref]] = {"source": Ref("from_source", words="from")}
 
 
-class Ambiguous(DiscoverError):
+class Ambiguous(DiscoverError, code="ambiguous", exit=64, status=409):
     """Several packages fit equally well; ``choices`` are ``builder:source`` strings."""
-
-    code = "ambiguous"
-    exit_code = 64
-    http_status = 409
 
     def __init__(
         self,
@@ -910,10 +637,8 @@ class Ambiguous(DiscoverError):
         return {**super().to_dict(), "choices": list(self.choices)}
 
 
-class NotFound(DiscoverError):
-    code = "not_found"
-    exit_code = 65
-    http_status = 404
+class NotFound(DiscoverError, code="not_found", exit=65, status=404):
+    pass
 
 
 # One exit code per outcome, so scripts can branch without parsing text: the public
