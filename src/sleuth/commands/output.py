@@ -163,8 +163,11 @@ def _flag(name: str) -> str:
             if param.arg.positional:
                 return str(param.arg.metavar or name.upper())
             flags = [f for f in (param.arg.negate, *param.arg.flags) if f and f.startswith("--")]
-            if flags:
-                return str(flags[0])
+            return str(flags[0]) if flags else _default_flag(name)
+    return _default_flag(name)
+
+
+def _default_flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
