@@ -1,8 +1,9 @@
 """Errors carry no interface words: the CLI names flags, HTTP and MCP name fields.
 
-Below the CLI, a flag or a command line appears in an error only as a :class:`Remedy`, a
-way out worded per surface; ``str(error)`` is the CLI's wording and ``worded("api")``
-the wording HTTP and MCP callers read.
+Below the CLI an error names a Python parameter or a named hint key (a :class:`Ref`), and
+never a flag or a command line, not even in a ``Ref``'s own words: ``str(error)`` is the
+library's wording (Python, HTTP, MCP) and :func:`sleuth.commands.output.error_text` the
+CLI's, which spells each way out from the declaration or its table of named keys.
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ import pytest
 
 import sleuth
 from sleuth import errors
+from sleuth.commands.output import error_text, spell
 from sleuth.config import load_settings
 from sleuth.crawl.scope import Scope
 from sleuth.discovery.chain import parse_stages
 from sleuth.discovery.names import normalize_name
-from sleuth.discovery.sources import parse_from
-from sleuth.errors import ConfigError, Remedy, SleuthError, UsageError
+from sleuth.discovery.sources import name_it, parse_from
+from sleuth.errors import ConfigError, Ref, SleuthError, UsageError
 from sleuth.llm.setup import LLMConfig, choose_search
 from sleuth.server.responses import error_payload
 from sleuth.server.run import serve
@@ -41,7 +43,6 @@ ERROR_NAMES = {
     for name, value in vars(errors).items()
     if isinstance(value, type) and issubclass(value, SleuthError)
 }
-WAYS_OUT = {"Remedy", "name_it"}  # calls that word a way out per surface
 # The CLI itself may name its flags.
 CLI = ("commands/", "cli.py")
 
@@ -55,9 +56,7 @@ def _name(node: ast.expr) -> str:
 
 
 def _texts(node: ast.AST) -> list[ast.Constant]:
-    """The string constants under ``node``, less those inside a way out."""
-    if isinstance(node, ast.Call) and _name(node.func) in WAYS_OUT:
-        return []
+    """The string constants under ``node``, the words of its ways out included."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return [node]
     return [text for child in ast.iter_child_nodes(node) for text in _texts(child)]
@@ -70,14 +69,15 @@ def error_texts(source: str) -> list[ast.Constant]:
         if isinstance(node, ast.Raise) and node.exc is not None:
             found.append(node.exc)
         elif isinstance(node, ast.Call):
+            if _name(node.func) == "Ref":
+                found.append(node)
             if _name(node.func) in ERROR_NAMES:
-                found += [*node.args[:1], *(k.value for k in node.keywords if k.arg == "hint")]
-            else:
-                found += [k.value for k in node.keywords if k.arg == "hint"]
+                found += node.args[:1]
+            found += [k.value for k in node.keywords if k.arg in ("hint", "refs")]
         elif isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if node.value is not None and any(
-                "hint" in _name(t) or _name(t) == "message" for t in targets
+                "hint" in _name(t) or _name(t) in ("message", "refs") for t in targets
             ):
                 found.append(node.value)
     texts = {id(text): text for node in found for text in _texts(node)}  # each text once
@@ -111,9 +111,14 @@ def pick(choice):
         raise UsageError("no native search", hint="use --search local or --search auto")
     hint = "name it yourself: sleuth discover jq"
     raise NotFound(f"--from {choice!r} is wrong", hint=hint)
+SHOW = Ref("settings_shown", words=" with `sleuth config show`")
 """
-    assert len(interface_words(old)) == 3
-    new = 'raise UsageError("x", hint="{local}", remedies={"local": Remedy("--search local", "")})'
+    assert len(interface_words(old)) == 4
+    remedy = (
+        'raise UsageError("x", hint="{local}", refs={"local": Ref("x", words="--search local")})'
+    )
+    assert len(interface_words(remedy)) == 1  # a way out's own words are read too
+    new = 'raise UsageError("x", hint="{local}", refs={"local": Ref("search", "local")})'
     assert error_texts(new)
     assert interface_words(new) == []
     everything = sum(len(error_texts(p.read_text())) for p in SRC.rglob("*.py"))
@@ -121,24 +126,26 @@ def pick(choice):
 
 
 @pytest.mark.parametrize("relative", _files())
-def test_no_error_below_the_cli_names_a_flag_outside_a_remedy(relative: str) -> None:
+def test_no_error_below_the_cli_names_a_flag_or_a_command(relative: str) -> None:
+    """No message, hint or way out below the CLI spells a flag (``--max-turns``) or a
+    sleuth command line: it names the parameter, and the CLI spells it."""
     assert interface_words((SRC / relative).read_text()) == []
 
 
 @pytest.mark.parametrize("name", sorted(ERROR_NAMES))
 def test_no_class_hint_worded_for_api_names_a_flag_or_command(name: str) -> None:
-    words = getattr(errors, name).hint_for("api")
+    words = getattr(errors, name).hint_for()
     assert not FLAG.search(words)
     assert not COMMAND.search(words)
 
 
 def _both(error: SleuthError) -> tuple[str, str]:
     """The CLI's wording and the HTTP body's; the body is what the server sends."""
-    api = error.worded("api")
+    api = str(error)
     assert error_payload(error)["error"] == api
     assert not FLAG.search(api), api
     assert not COMMAND.search(api), api
-    return str(error), api
+    return error_text(error), api
 
 
 def test_search_local_is_a_flag_on_the_cli_and_a_field_over_http() -> None:
@@ -155,7 +162,8 @@ def test_search_local_is_a_flag_on_the_cli_and_a_field_over_http() -> None:
         "the openai provider has no native web search "
         """(use search: "local" (sleuth's providers) or search: "auto")"""
     )
-    assert caught.value.hint == "use --search local (sleuth's providers) or --search auto"
+    assert caught.value.hint_in(spell) == "use --search local (sleuth's providers) or --search auto"
+    assert caught.value.hint == 'use search: "local" (sleuth\'s providers) or search: "auto"'
 
 
 def test_from_is_a_flag_on_the_cli_and_a_field_over_http() -> None:
@@ -170,10 +178,10 @@ def test_from_is_a_flag_on_the_cli_and_a_field_over_http() -> None:
         "from 'nonsense' is not BUILDER:SOURCE "
         '(for example from: "github:cli/cli" or from: "crates.io:ripgrep")'
     )
-    assert caught.value.message == "--from 'nonsense' is not BUILDER:SOURCE"
+    assert caught.value.message == "from 'nonsense' is not BUILDER:SOURCE"
     with pytest.raises(UsageError) as unknown:
         parse_from("cargo2:ripgrep")
-    assert str(unknown.value).startswith("--from names an unknown builder 'cargo2'")
+    assert error_text(unknown.value).startswith("--from names an unknown builder 'cargo2'")
     assert _both(unknown.value)[1].startswith("from names an unknown builder 'cargo2'")
     with pytest.raises(errors.SuspiciousName) as suspicious:
         normalize_name("rіpgrep")  # a Cyrillic і
@@ -197,7 +205,7 @@ def test_scope_is_a_flag_on_the_cli_and_a_field_over_http() -> None:
     assert cli == "unknown scope 'galaxy' (use --scope host, domain or prefix)"
     assert api == """unknown scope 'galaxy' (use scope: "host", "domain" or "prefix")"""
     out = errors.OutOfScope("the redirect leaves example.org")
-    assert "--scope" in str(out)
+    assert "--scope" in error_text(out)
     assert "widen it" in _both(out)[1]
 
 
@@ -233,38 +241,40 @@ def test_a_raisers_remedies_word_message_and_hint() -> None:
     error = UsageError(
         "{turns} must be 1-50, not 60",
         hint='send {"max_turns": 5}; {turns} counts model turns {unknown}',
-        remedies={"turns": Remedy("--max-turns", "max_turns")},
+        refs={"turns": Ref("max_turns")},
     )
-    assert error.message == "--max-turns must be 1-50, not 60"
-    assert error.hint == 'send {"max_turns": 5}; --max-turns counts model turns {unknown}'
+    assert error.message == "max_turns must be 1-50, not 60"
+    assert error.hint == 'send {"max_turns": 5}; max_turns counts model turns {unknown}'
     assert str(error) == f"{error.message} ({error.hint})"
     assert error.args == (error.message,)
-    assert error.worded("api") == (
-        'max_turns must be 1-50, not 60 (send {"max_turns": 5}; max_turns counts model turns '
-        "{unknown})"
+    assert error_text(error) == (
+        '--max-turns must be 1-50, not 60 (send {"max_turns": 5}; --max-turns counts model '
+        "turns {unknown})"
     )
-    assert error.to_dict()["message"] == str(error)  # the CLI's --json keeps the CLI's words
+    assert error.to_dict()["message"] == str(error)
     # A hint set after the fact is that error's hint on every surface.
     error.hint = "lower {turns}"
-    assert error.worded("api").endswith("(lower max_turns)")
-    assert str(error).endswith("(lower --max-turns)")
+    assert str(error).endswith("(lower max_turns)")
+    assert error_text(error).endswith("(lower --max-turns)")
     llm = errors.LLMInvalidRequest("the model is missing")
     llm.hint = "run `ollama pull x`"
-    assert llm.worded("api") == str(llm) == "the model is missing (run `ollama pull x`)"
+    assert error_text(llm) == str(llm) == "the model is missing (run `ollama pull x`)"
 
 
 def test_a_raiser_may_reword_a_class_way_out() -> None:
     error = errors.VerificationFailed(
         "no such repository",
         hint="name the source yourself: {source}",
-        remedies={"source": Remedy("sleuth discover jq --from github:O/R", 'from: "github:O/R"')},
+        refs={"source": name_it("jq", "github:O/R")},
     )
-    assert str(error) == "no such repository (name the source yourself: sleuth discover jq " + (
+    assert error_text(
+        error
+    ) == "no such repository (name the source yourself: sleuth discover jq " + (
         "--from github:O/R)"
     )
     assert _both(error)[1] == 'no such repository (name the source yourself: from: "github:O/R")'
     timeout = errors.DiscoverTimeout("too slow", hint="raise {timeout}")  # the class's own words
-    assert (str(timeout), timeout.worded("api")) == (
+    assert (error_text(timeout), str(timeout)) == (
         "too slow (raise --timeout)",
         "too slow (raise timeout)",
     )

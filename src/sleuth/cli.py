@@ -1,6 +1,7 @@
 """The ``sleuth`` command: the app, its global options, the commands it registers (each in
 :mod:`sleuth.commands`) and :func:`main`, which turns every outcome into one line and its
-own exit code (see :data:`sleuth.errors.EXIT_CODES`).
+own exit code (see :data:`sleuth.errors.EXIT_CODES`), in the CLI's words
+(:func:`sleuth.commands.output.error_text`).
 
 Results go to stdout, progress and logs to stderr.
 """
@@ -37,7 +38,7 @@ from sleuth.commands import (
 from sleuth.commands.cache import cache_app
 from sleuth.commands.config import config_app
 from sleuth.commands.options import STATE, PlainHelp
-from sleuth.commands.output import ReaderGone, out
+from sleuth.commands.output import ReaderGone, error_text, out
 from sleuth.errors import SleuthError
 
 __all__ = ["STATE", "app", "main"]
@@ -149,8 +150,9 @@ def _run() -> int:
     except SleuthError as exc:
         if STATE.verbose:
             traceback.print_exc()
-        sys.stderr.write(f"sleuth: error: {exc}\n")
-        _report({"code": exc.code, "message": str(exc), "retryable": exc.retryable})
+        message = error_text(exc)
+        sys.stderr.write(f"sleuth: error: {message}\n")
+        _report({"code": exc.code, "message": message, "retryable": exc.retryable})
         code = exc.exit_code
     except ClickException as exc:  # bad flags: click's usage message
         exc.show()

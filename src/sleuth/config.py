@@ -34,7 +34,7 @@ from pydantic import (
 from pydantic_settings import BaseSettings, EnvSettingsSource, NoDecode, SettingsConfigDict
 
 from sleuth._version import __version__
-from sleuth.errors import ConfigError, Remedy
+from sleuth.errors import ConfigError, Ref
 
 APP_NAME = "sleuth"
 HOME_PAGE = "https://github.com/sleuth-dev/sleuth"
@@ -694,7 +694,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(
             f"config file {path} has unknown setting(s): {', '.join(unknown)}",
             hint="see {names} for the names sleuth knows",
-            remedies={"names": Remedy("`sleuth config show`", "`sleuth.config.Settings`")},
+            refs={"names": Ref("settings_names", words="`sleuth.config.Settings`")},
         )
     return dict(table)
 
@@ -726,7 +726,7 @@ def load_settings(config_path: Path | str | None = None, **overrides: Any) -> Se
     ``overrides`` win over everything (the Python API uses them); a missing
     ``--config`` file is an error, a missing default file is not.
     """
-    named_by = "--config" if config_path is not None else "SLEUTH_CONFIG"
+    named_by = "{config}" if config_path is not None else "SLEUTH_CONFIG"
     explicit = config_path is not None or bool(os.environ.get("SLEUTH_CONFIG"))
     path = Path(config_path or os.environ.get("SLEUTH_CONFIG") or default_config_path())
     file_values: dict[str, Any] = {}
@@ -734,7 +734,11 @@ def load_settings(config_path: Path | str | None = None, **overrides: Any) -> Se
         file_values = _read_toml(path)
     elif explicit:
         what = "is not a file" if path.exists() else "does not exist"
-        raise ConfigError(f"config file {path} {what}", hint=f"check {named_by}")
+        raise ConfigError(
+            f"config file {path} {what}",
+            hint=f"check {named_by}",
+            refs={"config": Ref("config_path")},
+        )
 
     env_values = EnvSettingsSource(Settings)()
     try:

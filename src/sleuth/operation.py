@@ -36,7 +36,7 @@ from pydantic import (
     create_model,
 )
 
-from sleuth.errors import Remedy, UsageError
+from sleuth.errors import Ref, UsageError
 
 Surface = Literal["python", "cli", "http", "tool"]
 # python: the typed methods and one-shots; cli: the sleuth command; http: /api/v1; tool: what
@@ -347,16 +347,11 @@ def _check_one(param: Param, value: Any, bounds: dict[str, Any]) -> None:
 
 
 def _refuse(param: Param, what: str) -> NoReturn:
-    """A :class:`UsageError` naming the parameter as each surface spells it: the CLI's flag
-    (or argument), HTTP's and a tool's field; an ``Arg.what`` is the same everywhere."""
+    """A :class:`UsageError` naming the parameter, by its field (HTTP's and a tool's);
+    the CLI spells it from the declaration. An ``Arg.what`` is the same everywhere."""
     if param.arg.what:
         raise UsageError(f"{param.arg.what} {what}")
-    if param.arg.positional:
-        cli = param.arg.metavar or param.name.upper()
-    else:
-        flags = [f for f in (param.arg.negate, *param.arg.flags) if f and f.startswith("--")]
-        cli = flags[0] if flags else "--" + param.name.replace("_", "-")
-    raise UsageError(f"{{param}} {what}", remedies={"param": Remedy(cli, param.wire)})
+    raise UsageError(f"{{param}} {what}", refs={"param": Ref(param.name, words=param.wire)})
 
 
 def _number(bound: float) -> str:

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from sleuth.cache import Cache, open_cache
 from sleuth.config import Settings, load_settings
-from sleuth.errors import ERRORS, Remedy, UsageError
+from sleuth.errors import ERRORS, Ref, UsageError
 from sleuth.log import Progress
 from sleuth.operation import BLANK_PATTERN, Arg, Own, ToolSpec, declare, operation_of
 
@@ -129,7 +129,7 @@ def _check_page_url(url: str) -> None:
         raise UsageError(
             f"{{url}} {url!r} is not an absolute http(s) URL",
             hint="pass the page's address, like https://example.com/page",
-            remedies={"url": Remedy("--url", "url")},
+            refs={"url": Ref("url")},
         )
 
 

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from loopback import Site
 from sleuth import log
 from sleuth.config import Settings
-from sleuth.errors import Remedy, UsageError
+from sleuth.errors import Ref, UsageError
 from sleuth.server.app import create_app
 
 
@@ -103,7 +103,7 @@ def test_limits_per_caller_and_cancel(site: Site, make_client: Any) -> None:
     [
         (RuntimeError("a bug"), "internal_error", "the crawl failed unexpectedly"),
         (
-            UsageError("widen the {scope}", remedies={"scope": Remedy("--scope", "scope")}),
+            UsageError("widen the {scope}", refs={"scope": Ref("scope")}),
             "usage_error",
             "widen the scope",
         ),

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from detect.trees import Repo
+from sleuth.commands.output import error_text
 from sleuth.errors import UsageError
 from sleuth.stack import detect_path, detect_projects, normalize_mode
 
@@ -51,7 +52,8 @@ def test_file_path_is_a_usage_error(tmp_path: Path) -> None:
 def test_llm_mode_without_a_fallback_says_what_to_do(repo: Repo) -> None:
     with pytest.raises(UsageError, match="no LLM detector is configured") as caught:
         detect_path(repo({}), mode="llm")
-    assert "--mode static" in str(caught.value)
+    assert 'mode: "static"' in str(caught.value)
+    assert "--mode static" in error_text(caught.value)  # the CLI names its flag
 
 
 def test_bad_mode_is_rejected_before_the_path_is_checked(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from mcp.types import TextContent
 from sleuth import errors
 from sleuth.errors import ERRORS
 from sleuth.pages.result import ErrorInfo
-from sleuth.server.mcp import to_result
+from sleuth.server.mcp import OTHER_ADVICE, to_result
 from sleuth.tools import CallRecord, ToolOutput
 
 
@@ -39,7 +39,7 @@ def test_an_error_result_names_fields_and_gives_its_rows_advice(
     assert text.startswith(f"error {error.code}: {error.message}")
     assert field_words in text
     assert "--" not in text
-    assert text.endswith(f"What to do: {ERRORS[error.code].model_advice}")
+    assert text.endswith(f"What to do: {ERRORS[error.code].advice or OTHER_ADVICE}")
 
 
 def test_a_robots_refusal_does_not_offer_an_override_a_model_cannot_use() -> None:

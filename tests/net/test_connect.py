@@ -7,6 +7,7 @@ import ipaddress
 import httpx
 import pytest
 
+from sleuth.commands.output import error_text
 from sleuth.config import Settings
 from sleuth.errors import BlockedError, UsageError
 from sleuth.net import Guard, PinnedResolver, SystemResolver, make_client, parse_resolve_pins
@@ -128,8 +129,9 @@ def test_resolve_pins_parse_like_curl(
     ],
 )
 def test_malformed_resolve_pins_are_usage_errors(entry: str) -> None:
-    with pytest.raises(UsageError, match="--resolve"):
+    with pytest.raises(UsageError, match="the resolve pin") as caught:
         parse_resolve_pins([entry])
+    assert error_text(caught.value).startswith("--resolve ")  # the CLI names its flag
 
 
 async def test_pins_win_over_the_fallback_for_their_port_only(

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from sleuth.agent.loop import Session
 from sleuth.agent.models import Answer
-from sleuth.errors import Remedy, UsageError
+from sleuth.errors import Ref, UsageError
 from sleuth.llm.setup import SearchChoice, choose_search
 from sleuth.log import Progress
 from sleuth.tools.loop import ToolCallInfo
@@ -41,7 +41,7 @@ async def ask(
     if not 1 <= turns <= 50:
         raise UsageError(
             f"{{turns}} must be 1-50, not {turns}",
-            remedies={"turns": Remedy("--max-turns", "max_turns")},
+            refs={"turns": Ref("max_turns")},
         )
     meter = Meter.connect(
         settings.llm,

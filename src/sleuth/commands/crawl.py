@@ -39,7 +39,7 @@ def crawl_command(
                 async for record in crawl.pages():
                     outcomes.append(record["outcome"])
                     if machine:
-                        output.line(json.dumps(record, ensure_ascii=False, default=str))
+                        output.line(json.dumps(_shown(record), ensure_ascii=False, default=str))
                     else:
                         title = " ".join((record.get("title") or "").split())
                         output.line(f"{record['outcome']}\t{record['url']}\t{title}".rstrip("\t"))
@@ -52,3 +52,12 @@ def crawl_command(
     asyncio.run(run())
     if outcomes and "ok" not in outcomes:
         raise typer.Exit(EXIT_CODES.get(outcomes[0], 1))
+
+
+def _shown(record: dict[str, Any]) -> dict[str, Any]:
+    """A page record with its error's hint in the CLI's words."""
+    error = record.get("error")
+    if not isinstance(error, dict) or not isinstance(error.get("message"), str):
+        return record
+    message = output.reworded(str(error.get("code")), error["message"])
+    return {**record, "error": {**error, "message": message}}

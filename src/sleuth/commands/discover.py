@@ -67,9 +67,11 @@ def discover(arguments: dict[str, Any], json_output: JsonFlag = False) -> None:
                 except SleuthError as error:
                     first_failure = first_failure or error.exit_code
                     if json_output:
-                        output.out(json.dumps({"tool": tool, "error": error.to_dict()}) + "\n")
+                        output.out(
+                            json.dumps({"tool": tool, "error": output.error_record(error)}) + "\n"
+                        )
                     else:
-                        sys.stderr.write(f"{tool}: error: {error}\n")
+                        sys.stderr.write(f"{tool}: error: {output.error_text(error)}\n")
                     continue
                 if json_output:
                     output.out(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
@@ -93,11 +95,11 @@ def _one(name: str, client: Any, run_one: Any, person: bool, json_output: bool) 
         with output.status(f"discovering {name}", output.interactive(json_output) and not person):
             result = asyncio.run(single())
     except DiscoverError as error:  # its JSON carries choices and the usage spent
-        sys.stderr.write(f"sleuth: error: {error}\n")
+        sys.stderr.write(f"sleuth: error: {output.error_text(error)}\n")
         if error.usage:
             sys.stderr.write(f"usage: {json.dumps(error.usage)}\n")
         if json_output:
-            output.out(json.dumps({"error": error.to_dict()}, ensure_ascii=False) + "\n")
+            output.out(json.dumps({"error": output.error_record(error)}, ensure_ascii=False) + "\n")
         output.finish(error.exit_code)
     if json_output:
         output.print_json(result.to_json())

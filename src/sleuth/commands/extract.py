@@ -67,6 +67,8 @@ def extract(
                 output="markdown" if format is ExtractFormat.markdown else "text",
                 on_progress=shown.update,
             ):
+                if isinstance(record.get("reason"), str):  # its hint in the CLI's words
+                    record["reason"] = output.reworded(record["outcome"], record["reason"])
                 if record["outcome"] == "unreadable" and not batch:
                     raise UsageError(f"{record['file']}: {record['reason']}")
                 records.append(record)

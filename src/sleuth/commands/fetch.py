@@ -33,6 +33,8 @@ def fetch(
 
     with output.status(f"fetching {url}", output.interactive(json_output)):
         result = asyncio.run(run())
+    if result.error is not None:  # its hint in the CLI's words
+        result.error.message = output.reworded(result.outcome, result.error.message)
     if json_output:
         output.print_json(result.model_dump(exclude={"total_chars"}))
     elif result.ok:

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
+from sleuth.errors import ERRORS, Ref, SleuthError
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -111,3 +113,78 @@ def status(message: str, enabled: bool, screen: Console | None = None) -> Iterat
         return
     with (screen or console(stderr=True)).status(escape(message)) as spinner:
         yield spinner
+
+
+# -- errors in the CLI's words ------------------------------------------------------------
+# Below the CLI an error names a Python parameter or a named hint key; the CLI spells each
+# as its flag (read from the running command's declaration), and these named keys as
+# below ("{}" takes the way out's value, or each of its items).
+HINT_WORDS: dict[str, str] = {
+    "robots_override": "; a person may pass --ignore-robots",
+    "max_turns_setting": "--max-turns (SLEUTH_LLM_MAX_TURNS)",
+    "stages_list": "--stages takes a comma list",
+    "scope_kinds": "--scope host, domain or prefix",
+    "pass_batch": "pass --batch",
+    "pass_yes": "pass --yes",
+    "ask_person": "run it on a terminal",
+    "discover_source": "sleuth discover {} --from {}",
+    "example_tool": "`sleuth discover jq`",
+    "settings_names": "`sleuth config show`",
+    "settings_shown": " with `sleuth config show`",
+    "config_path": "--config",
+}
+
+
+def spell(ref: Ref) -> str:
+    """A way out an error names, as the CLI says it: a flag and its value, or a named key."""
+    words = HINT_WORDS.get(ref.key)
+    if words is not None:
+        return words.format(*(ref.value if isinstance(ref.value, tuple) else (ref.value,)))
+    flag = _flag(ref.key)
+    if ref.value is None or ref.value is True:
+        return flag
+    if isinstance(ref.value, list | tuple):
+        return f"{flag} {','.join(str(item) for item in ref.value)}"
+    return f"{flag} {ref.value}"
+
+
+def _flag(name: str) -> str:
+    """``name``'s spelling in the running command's declaration (else any loaded one's):
+    its argument's metavar, its first long flag; ``--the-name`` when none declares it."""
+    import sleuth.api  # noqa: F401  (declares the operations; loaded by any command that ran one)
+    from sleuth.commands.options import STATE
+    from sleuth.operation import OPERATIONS as declared
+
+    running = declared.get(STATE.command or "")
+    for op in [o for o in (running, *declared.values()) if o is not None]:
+        for param in op.params:
+            if param.name != name or "cli" not in param.arg.on:
+                continue
+            if param.arg.positional:
+                return str(param.arg.metavar or name.upper())
+            flags = [f for f in (param.arg.negate, *param.arg.flags) if f and f.startswith("--")]
+            return str(flags[0]) if flags else _default_flag(name)
+    return _default_flag(name)
+
+
+def _default_flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def error_text(error: SleuthError) -> str:
+    """``error``'s message and hint in the CLI's words."""
+    return error.worded(spell)
+
+
+def error_record(error: SleuthError) -> dict[str, object]:
+    """``error`` as the CLI's JSON reports it, in the CLI's words."""
+    return {**error.to_dict(), "message": error_text(error)}
+
+
+def reworded(code: str, text: str) -> str:
+    """A message that has left its exception (a fetch result's error) in the CLI's words:
+    the default hint of ``code``'s class re-spelled."""
+    cls = ERRORS.get(code)
+    if cls is None or not cls.refs:
+        return text
+    return text.replace(cls.hint_for(), cls.hint_for(spell))

@@ -15,7 +15,7 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from sleuth.crawl.urls import canonical
-from sleuth.errors import Remedy, UsageError
+from sleuth.errors import Ref, UsageError
 
 ScopeKind = Literal["host", "domain", "prefix"]
 SCOPES: tuple[ScopeKind, ...] = ("host", "domain", "prefix")
@@ -48,11 +48,7 @@ class Scope:
             raise UsageError(
                 f"unknown scope {self.kind!r}",
                 hint="use {scope}",
-                remedies={
-                    "scope": Remedy(
-                        "--scope host, domain or prefix", 'scope: "host", "domain" or "prefix"'
-                    )
-                },
+                refs={"scope": Ref("scope_kinds", words='scope: "host", "domain" or "prefix"')},
             )
         start = canonical(self.start)
         if start is None:

@@ -24,7 +24,7 @@ from sleuth.digest.compose import Page, compose
 from sleuth.digest.models import Digest, DigestError, DigestMeta
 from sleuth.digest.rank import Finding, build_query, rank_passages, select
 from sleuth.digest.sources import Candidate, choose_pages, source_prior
-from sleuth.errors import Remedy, SearchError, SleuthError, UsageError
+from sleuth.errors import Ref, SearchError, SleuthError, UsageError
 from sleuth.extract.verbatim import blank
 from sleuth.log import Progress, Stopwatch, event
 from sleuth.pages import Fetcher, FetchResult
@@ -286,7 +286,7 @@ async def run_research(
             f"the research question has {len(question)} characters; at most "
             f"{MAX_QUESTION_CHARS} are searched",
             hint="ask a shorter question and move detail into {focus}",
-            remedies={"focus": Remedy("--focus", "focus")},
+            refs={"focus": Ref("focus")},
         )
     try:
         query = SearchQuery(

@@ -33,7 +33,7 @@ from sleuth.errors import (
     DiscoverTimeout,
     LLMNotConfigured,
     NotFound,
-    Remedy,
+    Ref,
     UsageError,
     VerificationFailed,
 )
@@ -67,7 +67,7 @@ def parse_stages(stages: Sequence[str] | None) -> list[str]:
         raise UsageError(
             f"unknown stage {unknown[0]!r}" if unknown else "no stage named",
             hint="{stages} of " + ", ".join(STAGES),
-            remedies={"stages": Remedy("--stages takes a comma list", "stages takes a list")},
+            refs={"stages": Ref("stages_list", words="stages takes a list")},
         )
     return [stage for stage in STAGES if stage in wanted]
 
@@ -117,9 +117,9 @@ class Discovery:
             raise UsageError(
                 "{deterministic} leaves no stage to run with {llm}",
                 hint="drop one of the two",
-                remedies={
-                    "deterministic": Remedy("--deterministic-only", "deterministic_only: true"),
-                    "llm": Remedy("--stages llm", 'stages: ["llm"]'),
+                refs={
+                    "deterministic": Ref("deterministic_only", True),
+                    "llm": Ref("stages", ["llm"]),
                 },
             )
         if from_source:
@@ -159,7 +159,7 @@ class Discovery:
             f"no source found for {tool!r} (searched: {', '.join(searched)})"
             f"{llm_note}{failed}{near}",
             hint="name it yourself: {source} (for example github:OWNER/REPO)",
-            remedies={"source": name_it(tool)},
+            refs={"source": name_it(tool)},
             retryable=bool(self.probe_failures),
         )
 
@@ -272,10 +272,10 @@ class Discovery:
                     + "\n  ".join(f"{{{name}}}" for name in choices),
                     choices=[r.source for r in ranked],
                     hint="pick one with {from}, or {batch} to take the top match",
-                    remedies={
+                    refs={
                         **choices,
                         "from": FROM,
-                        "batch": Remedy("pass --batch", "set batch: true"),
+                        "batch": Ref("pass_batch", words="set batch: true"),
                     },
                 )
         builder, _, source = chosen.source.partition(":")
@@ -368,7 +368,7 @@ class Discovery:
             failure = VerificationFailed(
                 f"the model's answer for {tool!r} failed verification: " + "; ".join(rejected),
                 hint="name the source yourself: {source}",
-                remedies={"source": name_it(tool, "github:OWNER/REPO")},
+                refs={"source": name_it(tool, "github:OWNER/REPO")},
             )
             failure.usage = findings.usage.model_dump(mode="json")
             raise failure

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from sleuth.discovery.models import DiscoveryResult, ProbeResult
-from sleuth.errors import ConfirmationDenied, ConfirmationRequired, Remedy
+from sleuth.errors import ConfirmationDenied, ConfirmationRequired, Ref
 
 Ask = Callable[[str], str]  # shows a prompt, returns the answer line (input() on stderr)
 
@@ -144,10 +144,10 @@ def settle(
             hint="{ask} to review it, or name it with {source} if you trust it"
             if result.high_risk
             else "{ask}, or {yes} to accept web-found sources",
-            remedies={
-                "ask": Remedy("run it on a terminal", "ask the user"),
-                "source": Remedy(f"--from {result.spec}", f'from: "{result.spec}"'),
-                "yes": Remedy("pass --yes", "set yes: true"),
+            refs={
+                "ask": Ref("ask_person", words="ask the user"),
+                "source": Ref("from_source", result.spec, f'from: "{result.spec}"'),
+                "yes": Ref("pass_yes", words="set yes: true"),
             },
         )
     show(render(result))

@@ -290,5 +290,5 @@ class LLMStage:
         raise NotFound(
             f"the model found no confident source for {name!r}{detail}",
             hint="name it yourself: {source}",
-            remedies={"source": name_it(name, "github:OWNER/REPO")},
+            refs={"source": name_it(name, "github:OWNER/REPO")},
         )

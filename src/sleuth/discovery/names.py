@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from sleuth.discovery.sources import FROM
-from sleuth.errors import Remedy, SuspiciousName, UsageError
+from sleuth.errors import Ref, SuspiciousName, UsageError
 
 MAX_LENGTH = 214  # npm's limit, the longest of the ecosystems
 _ALLOWED = re.compile(r"^[a-z0-9@][a-z0-9._+@/-]*$")
@@ -31,7 +31,7 @@ def normalize_name(raw: str) -> str:
         raise UsageError(
             "the tool name is empty",
             hint="name a tool, e.g. {jq}",
-            remedies={"jq": Remedy("`sleuth discover jq`", 'name: "jq"')},
+            refs={"jq": Ref("example_tool", words='name: "jq"')},
         )
     name = unicodedata.normalize("NFKC", name)
     foreign = [char for char in name if ord(char) > 127]
@@ -46,7 +46,7 @@ def normalize_name(raw: str) -> str:
             f"refusing {raw.strip()!r}: the name {kind} ({', '.join(scripts)}: {shown}); "
             "look-alike letters are how typosquatted tools pass for real ones",
             hint="type the name in plain ASCII letters, or name the source with {from}",
-            remedies={"from": FROM},
+            refs={"from": FROM},
         )
     name = name.lower()
     if len(name) > MAX_LENGTH:

@@ -11,7 +11,7 @@ import re
 from urllib.parse import urlsplit
 
 from sleuth.discovery.models import BUILDER_ALIASES, BUILDERS
-from sleuth.errors import Remedy, UsageError
+from sleuth.errors import Ref, UsageError
 
 # GitHub: owners are 1-39 alphanumerics or single hyphens; repositories . _ - too.
 _OWNER = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$")
@@ -20,14 +20,19 @@ _PACKAGE = re.compile(r"^@?[A-Za-z0-9][A-Za-z0-9._+@-]*(?:/[A-Za-z0-9][A-Za-z0-9
 _MODULE = re.compile(r"^[a-z0-9.-]+\.[a-z]{2,}(?:/[A-Za-z0-9._~+-]+)+$")
 
 
-# How a caller names a source itself: the CLI's flag, the HTTP and MCP field.
-FROM = Remedy("--from", "from")
+# How a caller names a source itself: the parameter (its field is "from").
+FROM = Ref("from_source", words="from")
 
 
-def name_it(tool: str, source: str = "BUILDER:SOURCE") -> Remedy:
+def from_source(source: str) -> Ref:
+    """The parameter with ``source`` as its value."""
+    return Ref("from_source", source, f'from: "{source}"')
+
+
+def name_it(tool: str, source: str = "BUILDER:SOURCE") -> Ref:
     """The way out of a discovery that found nothing sure: name ``source`` for ``tool``
-    (the CLI's whole command line; the field for an HTTP or MCP caller)."""
-    return Remedy(f"sleuth discover {tool} --from {source}", f'from: "{source}"')
+    (a person at the CLI reads the whole command line)."""
+    return Ref("discover_source", (tool, source), f'from: "{source}"')
 
 
 def canonical_builder(name: str) -> str | None:
@@ -66,10 +71,10 @@ def parse_from(spec: str) -> tuple[str, str]:
         raise UsageError(
             f"{{from}} {spec!r} is not BUILDER:SOURCE",
             hint="for example {github} or {crates}",
-            remedies={
+            refs={
                 "from": FROM,
-                "github": Remedy("--from github:cli/cli", 'from: "github:cli/cli"'),
-                "crates": Remedy("--from crates.io:ripgrep", 'from: "crates.io:ripgrep"'),
+                "github": from_source("github:cli/cli"),
+                "crates": from_source("crates.io:ripgrep"),
             },
         )
     builder = canonical_builder(builder_name)
@@ -77,7 +82,7 @@ def parse_from(spec: str) -> tuple[str, str]:
         raise UsageError(
             f"{{from}} names an unknown builder {builder_name!r}",
             hint=f"use one of {', '.join(BUILDERS)}",
-            remedies={"from": FROM},
+            refs={"from": FROM},
         )
     source = source.strip()
     if builder == "github":
@@ -85,7 +90,7 @@ def parse_from(spec: str) -> tuple[str, str]:
     try:
         check_source(builder, source)
     except ValueError as error:
-        raise UsageError(f"{{from}}: {error}", remedies={"from": FROM}) from None
+        raise UsageError(f"{{from}}: {error}", refs={"from": FROM}) from None
     return builder, source
 
 

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from sleuth.config import LLMSettings, NetSettings
-from sleuth.errors import LLMNotConfigured, Remedy, UsageError
+from sleuth.errors import LLMNotConfigured, Ref, UsageError
 from sleuth.llm.cassette import Cassette
 from sleuth.llm.http import LLMHttp
 from sleuth.llm.providers import PROVIDERS, Provider
@@ -160,10 +160,7 @@ def choose_search(
             raise UsageError(
                 f"the {provider.name} provider has no native web search",
                 hint="use {local} (sleuth's providers) or {auto}",
-                remedies={
-                    "local": Remedy("--search local", 'search: "local"'),
-                    "auto": Remedy("--search auto", 'search: "auto"'),
-                },
+                refs={"local": Ref("search", "local"), "auto": Ref("search", "auto")},
             )
         return "native"
     if choice == "auto" and provider.native_search is not None and not config.local:

@@ -13,7 +13,7 @@ from typing import Protocol
 
 import anyio.to_thread
 
-from sleuth.errors import Remedy, UsageError
+from sleuth.errors import Ref, UsageError
 from sleuth.net.hosts import parse_host
 from sleuth.net.ranges import IPAddress
 
@@ -76,7 +76,7 @@ def _parse_pin(entry: str) -> tuple[str, int, list[IPAddress]]:
         return UsageError(
             f"{{resolve}} {entry!r}: {why}",
             hint="write HOST:PORT:ADDRESS[,ADDRESS...], e.g. example.com:443:93.184.215.14",
-            remedies={"resolve": Remedy("--resolve", "the resolve pin")},
+            refs={"resolve": Ref("resolve", words="the resolve pin")},
         )
 
     if entry.startswith("-"):

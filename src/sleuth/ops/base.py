@@ -93,5 +93,5 @@ class Op:
 
     def statuses(self) -> tuple[int, ...]:
         """The HTTP statuses this operation may answer: the transport's and its errors'."""
-        own = {ERRORS[code].status for code in self.operation.errors}
+        own = {ERRORS[code].http_status for code in self.operation.errors}
         return tuple(sorted({*TRANSPORT_STATUSES, *own}))

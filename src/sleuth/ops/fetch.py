@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from sleuth.api import AsyncSleuth
-from sleuth.errors import api_words
 from sleuth.ops.base import Http, Op, Refusal
 from sleuth.tools.builtin import FETCH_PAGE
 
@@ -18,7 +17,7 @@ def answer(result: Any) -> Any:
     extra: dict[str, Any] = {"url": result.url}
     if result.status is not None:
         extra["status"] = result.status
-    message = api_words(result.outcome, error.message) if error else result.outcome
+    message = error.message if error else result.outcome
     return Refusal(result.outcome, message, error.retryable if error else False, extra)
 
 

@@ -44,7 +44,7 @@ from sleuth.errors import (
     JSRequired,
     NetworkError,
     RateLimited,
-    Remedy,
+    Ref,
     RenderUnavailable,
     SleuthError,
     StylesUnread,
@@ -310,10 +310,7 @@ class Fetcher:
         if start_index < 0 or (max_chars is not None and max_chars <= 0):
             raise UsageError(
                 "{start_index} must be >= 0 and {max_chars} > 0",
-                remedies={
-                    "start_index": Remedy("--start-index", "start_index"),
-                    "max_chars": Remedy("--max-chars", "max_chars"),
-                },
+                refs={"start_index": Ref("start_index"), "max_chars": Ref("max_chars")},
             )
         try:
             url = normalize_input_url(url)

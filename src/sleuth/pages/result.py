@@ -8,14 +8,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from sleuth.errors import SleuthError, Surface
+from sleuth.errors import SleuthError
 
 SCHEMA_VERSION = 1
 
 
 class Outcome(StrEnum):
     """How one page read ended: ``ok`` or the code of the error that ended it. Each is a
-    row of :data:`sleuth.errors.ERRORS` (its exit code and HTTP status), and every error a
+    code of :data:`sleuth.errors.ERRORS` (its exit code and HTTP status), and every error a
     read can end with is here (``tests/test_errors_table.py`` holds both ways)."""
 
     OK = "ok"
@@ -44,9 +44,10 @@ class ErrorInfo(BaseModel):
     retryable: bool = False
 
     @classmethod
-    def from_error(cls, error: SleuthError, surface: Surface = "cli") -> ErrorInfo:
-        """``error`` as a result carries it, in ``surface``'s words (a tool's are the API's)."""
-        return cls(code=error.code, message=error.worded(surface), retryable=error.retryable)
+    def from_error(cls, error: SleuthError) -> ErrorInfo:
+        """``error`` as a result carries it, in the library's words (the CLI re-spells its
+        hint when it shows it)."""
+        return cls(code=error.code, message=str(error), retryable=error.retryable)
 
 
 def utc_now() -> str:

@@ -98,8 +98,8 @@ async def _run(state: ServerState, record: dict[str, Any], body: Any) -> None:
         record["status"] = "cancelled"
         raise
     except SleuthError as error:
-        # In the API's words, as every other error a caller of this server reads.
-        shown = {"code": error.code, "message": error.worded("api"), "retryable": error.retryable}
+        # In the library's words, as every other error a caller of this server reads.
+        shown = {"code": error.code, "message": str(error), "retryable": error.retryable}
         record.update(status="failed", error=shown)
     except Exception:  # a job must end, not stay "running" until it expires
         LOGGER.exception("crawl_job_crashed", extra={"job": job})

@@ -8,7 +8,7 @@ typed data as ``structuredContent`` (which clients check against the listed
 the error code, the message and what to do next, never a protocol error::
 
     error CODE: message (hint worded with fields, never CLI flags)
-    What to do: the advice of CODE's row in sleuth.errors.ERRORS
+    What to do: the advice of CODE's class in sleuth.errors.ERRORS
 
 That is the MCP surface's one error shape. While
 a tool runs, its progress (the research stages) goes to clients that asked.
@@ -49,15 +49,7 @@ from sleuth import log
 from sleuth._version import __version__
 from sleuth.api import AsyncSleuth
 from sleuth.config import Settings, load_settings
-from sleuth.errors import (
-    ERRORS,
-    OTHER_ADVICE,
-    RETRY_ADVICE,
-    Remedy,
-    SleuthError,
-    UsageError,
-    api_words,
-)
+from sleuth.errors import ERRORS, Ref, SleuthError, UsageError
 from sleuth.log import Progress
 from sleuth.ops import wording
 from sleuth.pages.result import ErrorInfo
@@ -68,6 +60,9 @@ from sleuth.tools.declare import mcp_declaration
 LOGGER = logging.getLogger("sleuth.server.mcp")
 
 SERVER_NAME = "sleuth"
+# What a model should do after an error whose class gives no advice of its own.
+RETRY_ADVICE = "This may be temporary: retry once, or use another source."
+OTHER_ADVICE = "Use another source or different arguments."
 MCP_PATH = "/mcp"
 DEFAULT_PORT = 8765
 SHUTDOWN_GRACE_SECONDS = 5
@@ -179,20 +174,19 @@ def to_result(record: CallRecord) -> CallToolResult:
 
 
 def _error_result(text: str, error: ErrorInfo) -> CallToolResult:
-    text, message = api_words(error.code, text), api_words(error.code, error.message)
     body = text if error.code in text else f"error {error.code}: {text}"
-    if message not in body:
-        body += f"\n{message}"
+    if error.message not in body:
+        body += f"\n{error.message}"
     return CallToolResult(
         content=[TextContent(text=f"{body}\nWhat to do: {advice(error)}")], is_error=True
     )
 
 
 def advice(error: ErrorInfo) -> str:
-    """What a model should do after ``error``."""
-    row = ERRORS.get(error.code)
-    if row is not None and row.advice:
-        return row.advice
+    """What a model should do after ``error``: its class's advice, else whether to retry."""
+    cls = ERRORS.get(error.code)
+    if cls is not None and cls.advice:
+        return cls.advice
     return RETRY_ADVICE if error.retryable else OTHER_ADVICE
 
 
@@ -309,7 +303,7 @@ def listen(host: str, port: int) -> socket.socket:
         raise UsageError(
             f"cannot listen on {host}:{port}: {exc.strerror or exc}",
             hint="choose another {port}, or stop whatever holds this one",
-            remedies={"port": Remedy("--port", "port")},
+            refs={"port": Ref("port")},
         ) from None
     listener.set_inheritable(False)
     return listener

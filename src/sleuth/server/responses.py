@@ -3,10 +3,10 @@
     {"error": message, "code": "CODE", "retryable": bool, ...extra fields}
 
 The code is sleuth's own error code in capitals (``LLM_NOT_CONFIGURED``, ``BLOCKED``,
-``BUDGET_EXCEEDED``); its status comes from the code's row of
-:data:`sleuth.errors.ERRORS`, the table the CLI's exit codes and MCP's advice come from
+``BUDGET_EXCEEDED``); its status is the ``http_status`` of the code's class in
+:data:`sleuth.errors.ERRORS`, the classes the CLI's exit codes and MCP's advice come from
 too. Extra fields an error carries come along (``choices``, ``usage``, ``url``,
-``status``). The message and hint are worded for an HTTP caller: fields, never flags.
+``status``). The message and hint are the library's words: fields, never flags.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ DEFAULT_RETRY_AFTER = 60
 
 
 def status_of(code: str) -> int:
-    """The HTTP status of ``code``'s row in :data:`sleuth.errors.ERRORS`; 500 for none."""
-    row = ERRORS.get(code)
-    return row.status if row is not None else 500
+    """The HTTP status of ``code``'s class in :data:`sleuth.errors.ERRORS`; 500 for none."""
+    cls = ERRORS.get(code)
+    return cls.http_status if cls is not None else 500
 
 
 def error_response(
@@ -53,7 +53,7 @@ def error_response(
 def error_payload(error: SleuthError) -> dict[str, Any]:
     """The error object for ``error``; extra fields it carries (``choices``) come along."""
     body: dict[str, Any] = {
-        "error": error.worded("api"),
+        "error": str(error),
         "code": error.code.upper(),
         "retryable": error.retryable,
     }

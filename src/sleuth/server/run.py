@@ -17,7 +17,7 @@ import uvicorn
 from uvicorn.supervisors import Multiprocess
 
 from sleuth.config import Settings, load_settings
-from sleuth.errors import ConfigError, Remedy, UsageError
+from sleuth.errors import ConfigError, Ref, UsageError
 from sleuth.server.app import check_settings, create_app
 from sleuth.server.guard import is_loopback_name
 from sleuth.server.mcp import listen, stop_on_signals
@@ -39,7 +39,7 @@ def serve(
     if workers < 1:
         raise UsageError(
             f"{{workers}} must be 1 or more, not {workers}",
-            remedies={"workers": Remedy("--workers", "workers")},
+            refs={"workers": Ref("workers")},
         )
     settings = settings or load_settings()
     tokens = check_settings(settings)
@@ -50,7 +50,7 @@ def serve(
             "this server's search budget, network position and model",
             hint="set SLEUTH_API_TOKENS (a comma list, or @path to sha256 hashes), bind to "
             "127.0.0.1, or pass {insecure} if that is really what you want",
-            remedies={"insecure": Remedy("--insecure-no-auth", "insecure_no_auth=True")},
+            refs={"insecure": Ref("insecure_no_auth", words="insecure_no_auth=True")},
         )
     if not tokens.enabled:
         where = "loopback only" if local else f"{host}, reachable by anyone (--insecure-no-auth)"

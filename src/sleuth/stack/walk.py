@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sleuth.errors import Remedy, SleuthError, UsageError
+from sleuth.errors import Ref, SleuthError, UsageError
 from sleuth.log import event
 from sleuth.stack.assemble import late_member, to_project
 from sleuth.stack.candidate import Candidate, Files
@@ -210,10 +210,7 @@ def _plan(
             raise UsageError(
                 "mode llm asks only the LLM, and no LLM detector is configured",
                 hint="configure a model, or use {static} or {full}",
-                remedies={
-                    "static": Remedy("--mode static", 'mode: "static"'),
-                    "full": Remedy("--mode full", 'mode: "full"'),
-                },
+                refs={"static": Ref("mode", "static"), "full": Ref("mode", "full")},
             )
         return folder, [], fallback
     return folder, static, fallback

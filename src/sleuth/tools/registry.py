@@ -177,7 +177,7 @@ class Registry:
             tool, parsed = self.validate(name, arguments)
             output = await tool.run(context, parsed)
         except SleuthError as error:
-            info = ErrorInfo.from_error(error, "api")  # a model or an MCP client reads it
+            info = ErrorInfo.from_error(error)  # a model or an MCP client reads it
             output = ToolOutput(text=f"error {info.code}: {info.message}", error=info)
         return CallRecord(
             name=name,

@@ -14,7 +14,7 @@ from sleuth.cache.base import Cache, cache_key, get_json, set_json
 from sleuth.config import Settings
 from sleuth.errors import (
     ProviderAuthError,
-    Remedy,
+    Ref,
     SearchError,
     SearchUnavailable,
     SleuthError,
@@ -218,7 +218,7 @@ class ProviderChain:
         error = cls(
             f"every search provider failed: {summary}",
             hint=hint,
-            remedies={"show": Remedy(" with `sleuth config show`", " on the server")},
+            refs={"show": Ref("settings_shown", words=" on the server")},
             retryable=cls is SearchError,
         )
         # SearchError has no typed field for these yet; attempts_of() reads them back.
