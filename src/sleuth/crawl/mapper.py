@@ -2,20 +2,16 @@
 
 Sources, in order: the sitemaps robots.txt names and ``/sitemap.xml`` (indexes nested
 and gzip-compressed), the RSS/Atom feeds the start page announces or links to, and the
-start page's own links. Robots.txt and sitemaps are read by the guarded client; the
-start page by :meth:`Fetcher.fetch`, like every page.
+start page's own links. Robots.txt and sitemaps are read by the session's guarded client
+and robots checker; the start page by its :meth:`Fetcher.fetch`, like every page.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-import httpx
-
-from sleuth.cache.base import Cache
-from sleuth.config import Settings
 from sleuth.crawl.scope import Scope
 from sleuth.crawl.sitemaps import (
     Entry,
@@ -27,9 +23,9 @@ from sleuth.crawl.sitemaps import (
 )
 from sleuth.crawl.urls import canonical
 from sleuth.errors import SleuthError
-from sleuth.net import make_client
-from sleuth.pages.fetcher import Fetcher
-from sleuth.pages.robots import RobotsChecker
+
+if TYPE_CHECKING:
+    from sleuth.web import Web
 
 DEFAULT_LIMIT = 10_000
 SITEMAP_CAP = 16 * 1024 * 1024  # bytes of one sitemap, unpacked; the protocol allows 50 MB
@@ -39,43 +35,13 @@ class SiteMapper:
     """Lists a site's URLs once each, within a scope, up to a limit; ``notes`` says what
     could not be read."""
 
-    def __init__(
-        self,
-        settings: Settings,
-        *,
-        cache: Cache,
-        resolver: Any = None,
-        fetcher: Fetcher | None = None,
-        client: httpx.AsyncClient | None = None,
-        sitemap_cap: int = SITEMAP_CAP,
-    ) -> None:
-        self.settings = settings
+    def __init__(self, web: Web, *, sitemap_cap: int = SITEMAP_CAP) -> None:
         self.notes = Notes()
-        self._client = client or make_client(settings.net, resolver=resolver)
-        self._owns_client = client is None
-        self._fetcher = fetcher or Fetcher(
-            settings, cache=cache, resolver=resolver, client=self._client
-        )
-        self._owns_fetcher = fetcher is None
-        self._robots = RobotsChecker(
-            self._client,
-            cache,
-            ttl=settings.robots_cache_ttl,
-            deadline_seconds=settings.fetch_deadline,
-        )
+        self._deadline = web.fetching.fetch_deadline
+        self._client = web.client
+        self._fetcher = web.fetcher
+        self._robots = web.robots
         self._cap = sitemap_cap
-
-    async def aclose(self) -> None:
-        if self._owns_fetcher:
-            await self._fetcher.aclose()
-        if self._owns_client:
-            await self._client.aclose()
-
-    async def __aenter__(self) -> SiteMapper:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
 
     async def sitemap_roots(self, start: str) -> list[str]:
         parts = urlsplit(start)
@@ -114,7 +80,7 @@ class SiteMapper:
             self._client,
             roots,
             cap=self._cap,
-            seconds=self.settings.fetch_deadline * 2,
+            seconds=self._deadline * 2,
             notes=self.notes,
             quiet_missing=fallback,
             allowed=self.robots_allow if respect_robots else None,
@@ -156,7 +122,7 @@ class SiteMapper:
                 self._client,
                 feed,
                 cap=self._cap,
-                seconds=self.settings.fetch_deadline,
+                seconds=self._deadline,
                 notes=self.notes,
             )
             if data is None:
