@@ -27,7 +27,11 @@ if TYPE_CHECKING:
 
 class Web:
     """The guarded clients, the page client, the fetcher, the robots checker and the
-    renderer of one session; close it with :meth:`aclose`."""
+    renderer of one session; close it with :meth:`aclose`.
+
+    ``cache`` holds what they read for the session: pages, robots.txt and the style sheets
+    the fetcher's sheet reader shares between a site's pages.
+    """
 
     def __init__(
         self,
