@@ -154,10 +154,14 @@ async def crawl_rate(
 ) -> tuple[int, float]:
     from sleuth.crawl.crawler import CrawlOptions
     from sleuth.crawl.run import CrawlRun
+    from sleuth.web import Web
 
     options = CrawlOptions(max_pages=pages, max_depth=10, concurrency=concurrency, delay=delay)
     started = time.perf_counter()
-    async with CrawlRun(settings(origin), cache, origin, options) as run:  # type: ignore[arg-type]
+    async with (
+        Web(settings(origin), cache) as web,  # type: ignore[arg-type]
+        CrawlRun(web, origin, options) as run,
+    ):
         count = sum([1 async for record in run.pages() if record["outcome"] == "ok"])
     return count, time.perf_counter() - started
 
@@ -165,14 +169,15 @@ async def crawl_rate(
 async def fetch_rate(origin: str, pages: int, concurrency: int) -> tuple[int, float]:
     """The baseline: the same pages through the one fetch path, nothing else."""
     from sleuth.cache import MemoryCache
-    from sleuth.pages import Fetcher
+    from sleuth.web import Web
 
     urls = [origin + "/"] + [f"{origin}/p/{n}" for n in range(1, pages)]
     gate = asyncio.Semaphore(concurrency)
     started = time.perf_counter()
-    async with Fetcher(
-        settings(origin, max_concurrent_fetches=concurrency), cache=MemoryCache(10_000)
-    ) as fetcher:  # type: ignore[arg-type]
+    async with Web(
+        settings(origin, max_concurrent_fetches=concurrency), MemoryCache(10_000)
+    ) as web:
+        fetcher = web.fetcher
 
         async def one(url: str) -> bool:
             async with gate:

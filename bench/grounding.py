@@ -71,11 +71,10 @@ from lxml import etree
 
 from sleuth.cache.memory import MemoryCache
 from sleuth.config import Settings
-from sleuth.digest import research
 from sleuth.digest.compose import estimate_tokens
 from sleuth.extract.decode import decode
 from sleuth.extract.parse import parse_html
-from sleuth.pages import Fetcher
+from sleuth.session import AsyncSession
 
 TYPES = (
     *("article", "documentation", "service", "forum", "collection", "listing", "product"),
@@ -358,12 +357,12 @@ async def run(
                 {"url": f"{origin}/page/{pid}", "title": pages[pid].title, "content": ""}
                 for pid in chosen
             ]
-            digest = await research(page.title, settings=settings, cache=cache, max_pages=3)
-            if show or dump:  # where in its page's text each quote sits
-                async with Fetcher(settings, cache=cache) as fetcher:
+            async with AsyncSession(settings, cache=cache) as session:
+                digest = await session.research(page.title, max_pages=3)
+                if show or dump:  # where in its page's text each quote sits
                     for citation in digest.citations:
                         if citation.url in url_to_id:
-                            fetched = await fetcher.fetch(citation.url)
+                            fetched = await session.fetch(citation.url)
                             lengths[url_to_id[citation.url]] = len(fetched.text)
             tally = tallies[page.kind]
             tally.runs += 1

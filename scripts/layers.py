@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Print sleuth's layer graph and check it: no circles, no import from a layer to one above.
+"""Print sleuth's layer graph and check it: no circles, no import from a layer to one above,
+and no function below the session that takes the whole ``Settings``.
 
 Every import counts (a module's own, those under ``TYPE_CHECKING`` and those inside
 functions): the structure is what a reader sees, not only what runs. A unit is a
 top-level module or package of ``sleuth``; ``LAYERS`` lists them from the ground up, and a
-unit may import only units on its own layer's lower floors (or itself).
+unit may import only units on its own layer's lower floors (or itself). The units in
+``SECTIONED`` take the sections of the settings they read (``NetSettings`` ...) or plain
+values: a parameter annotated ``Settings`` there is a violation.
 
     python scripts/layers.py           # the graph, then the verdict; exit 1 on a violation
 """
@@ -28,6 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("llm", "websearch", "render", "extract"),
     ("documents",),
     ("pages",),
+    ("web",),
     ("digest", "stack", "suggest", "crawl", "fill"),
     ("session",),
     ("tools",),
@@ -41,6 +45,22 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("__main__", "__init__"),
 )
 FLOOR = {unit: floor for floor, units in enumerate(LAYERS) for unit in units}
+SECTIONED = frozenset(
+    (
+        "net",
+        "cache",
+        "extract",
+        "documents",
+        "render",
+        "llm",
+        "websearch",
+        "pages",
+        "stack",
+        "crawl",
+        "digest",
+        "suggest",
+    )
+)
 
 
 def _unit(module: str) -> str:
@@ -149,6 +169,47 @@ def violations(edges: dict[str, set[str]]) -> list[str]:
     return found
 
 
+def _names_settings(annotation: ast.expr | None) -> bool:
+    """``Settings``, ``Settings | None``, ``"Settings"``, ``config.Settings`` ..."""
+    if annotation is None:
+        return False
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return False
+    return any(
+        (isinstance(node, ast.Name) and node.id == "Settings")
+        or (isinstance(node, ast.Attribute) and node.attr == "Settings")
+        for node in ast.walk(annotation)
+    )
+
+
+def settings_parameters() -> list[str]:
+    """Every parameter annotated ``Settings`` in a function of a ``SECTIONED`` unit."""
+    found = []
+    for path in sorted(SRC.rglob("*.py")):
+        if _own_unit(path) not in SECTIONED:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            arguments = node.args
+            every = [
+                *arguments.posonlyargs,
+                *arguments.args,
+                *arguments.kwonlyargs,
+                *(a for a in (arguments.vararg, arguments.kwarg) if a is not None),
+            ]
+            found += [
+                f"{path.relative_to(SRC.parent)}:{node.lineno} {node.name}({a.arg}) takes "
+                "the whole Settings: pass its sections"
+                for a in every
+                if _names_settings(a.annotation)
+            ]
+    return found
+
+
 def main() -> int:
     edges = graph()
     for floor in range(len(LAYERS) - 1, -1, -1):
@@ -157,6 +218,7 @@ def main() -> int:
             print(f"{floor:2}  {unit:<10} -> {below or '-'}")
     problems = violations(edges)
     problems += [f"circle: {' -> '.join(group)}" for group in circles(module_graph())]
+    problems += settings_parameters()
     for problem in problems:
         print(f"violation: {problem}", file=sys.stderr)
     print(f"{len(edges)} units, {sum(map(len, edges.values()))} arrows, {len(problems)} violations")

@@ -23,29 +23,42 @@ from sleuth.cache import FallbackCache, MemoryCache, open_cache
 from sleuth.config import (
     SECTIONS,
     CacheSettings,
+    DetectSettings,
     DiscoverSettings,
+    DocumentSettings,
+    FetchSettings,
     LLMSettings,
     NetSettings,
     RenderSettings,
+    ResearchSettings,
     SearchSettings,
     Section,
     ServerSettings,
     Settings,
+    StyleSettings,
+    SuggestSettings,
     load_settings,
 )
+from sleuth.digest import run_research
 from sleuth.discovery.probes import probe_all
 from sleuth.discovery.verify import GitHub
+from sleuth.documents.files import record
 from sleuth.llm.http import LLMHttp
 from sleuth.llm.meter import Meter
 from sleuth.llm.setup import open_provider, resolve
-from sleuth.net.client import make_client, make_sync_client
+from sleuth.net.client import Clients, make_client, make_sync_client
 from sleuth.net.guard import Guard
 from sleuth.net.transport import AsyncSafeTransport, SafeTransport
+from sleuth.pages import Fetcher
+from sleuth.pages.stylesheets import SheetReader
 from sleuth.render.browser import find_chromium, launch_browser
 from sleuth.render.intercept import Interceptor
 from sleuth.render.renderer import Renderer
 from sleuth.server.auth import Tokens
 from sleuth.server.guard import RequestGuard
+from sleuth.stack.run import detect_stack
+from sleuth.suggest import Suggester
+from sleuth.websearch import ProviderChain
 from sleuth.websearch.provider import SearchProvider
 from sleuth.websearch.providers.brave import BraveProvider
 from sleuth.websearch.providers.duckduckgo import DuckDuckGoProvider
@@ -149,10 +162,18 @@ ENTRY_POINTS: list[tuple[Callable[..., Any], set[type[Section]]]] = [
     (Interceptor.__init__, {NetSettings}),
     (Renderer.__init__, {NetSettings, RenderSettings}),
     (resolve, {LLMSettings}),
-    (open_provider, {LLMSettings, NetSettings}),
-    (LLMHttp.__init__, {LLMSettings, NetSettings}),
+    (open_provider, {LLMSettings}),
+    (LLMHttp.__init__, {LLMSettings}),
     (Meter.open, {LLMSettings}),
-    (Meter.connect, {LLMSettings, NetSettings}),
+    (Meter.connect, {LLMSettings}),
+    (Clients.__init__, {NetSettings}),
+    (ProviderChain.__init__, {SearchSettings}),
+    (Fetcher.__init__, {FetchSettings, NetSettings, StyleSettings, DocumentSettings}),
+    (SheetReader.__init__, {StyleSettings, FetchSettings, NetSettings}),
+    (record, {DocumentSettings, NetSettings, StyleSettings}),
+    (run_research, {ResearchSettings}),
+    (detect_stack, {DetectSettings, LLMSettings}),
+    (Suggester.__init__, {SuggestSettings, LLMSettings}),
     (SearchProvider.__init__, {SearchSettings, NetSettings}),
     (SearchProvider.is_configured, {SearchSettings}),
     (DuckDuckGoProvider.__init__, {SearchSettings, NetSettings}),
@@ -167,8 +188,8 @@ ENTRY_POINTS: list[tuple[Callable[..., Any], set[type[Section]]]] = [
         )
     ),
     (build_providers, {SearchSettings, NetSettings}),
-    (probe_all, {DiscoverSettings, NetSettings}),
-    (GitHub.__init__, {DiscoverSettings, NetSettings}),
+    (probe_all, {DiscoverSettings}),
+    (GitHub.__init__, {DiscoverSettings}),
     (Tokens.from_settings, {ServerSettings}),
     (RequestGuard.from_settings, {ServerSettings}),
 ]
@@ -208,9 +229,15 @@ SECTION_ONLY = [
     "net",
     "render",
     "llm",
-    "websearch/provider.py",
-    "websearch/registry.py",
-    "websearch/providers",
+    "cache",
+    "extract",
+    "documents",
+    "websearch",
+    "pages",
+    "stack",
+    "crawl",
+    "digest",
+    "suggest",
     "discovery/probes.py",
     "discovery/verify.py",
     "server/auth.py",

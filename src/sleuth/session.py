@@ -1,6 +1,6 @@
-"""The session core: one owner of the settings, the cache, the guarded HTTP client, the
-browser and the search chain, with the operations that need nothing above them (fetch,
-search, research, detect, suggest).
+"""The session core: one owner of the settings, the cache, the web (its guarded clients,
+fetcher, robots.txt and browser: :class:`~sleuth.web.Web`) and the search chain, with the
+operations that need nothing above them (fetch, search, research, detect, suggest).
 
 It sits below ``tools``, ``agent`` and ``discovery``, so a tool can open a session of its
 own without reaching up to :mod:`sleuth.api`, which adds ``ask`` and ``discover``.
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from sleuth.pages import Fetcher, FetchResult
     from sleuth.stack import Project
     from sleuth.suggest import Suggester, SuggestResult
+    from sleuth.web import Web
     from sleuth.websearch import ProviderChain, SearchResponse
 
 RenderMode = Literal["auto", "always", "never"]
@@ -134,8 +135,10 @@ def _check_page_url(url: str) -> None:
 
 
 class AsyncSession:
-    """The research core of a session: settings, cache, fetcher and search chain.
+    """The research core of a session: settings, cache, web and search chain.
 
+    ``resolver`` (tests pin names to loopback) is given once, here, to the session's
+    :class:`~sleuth.web.Web`; every client of the session looks names up through it.
     Tools and the agent loop sit above it and take it (or :class:`AsyncSleuth`, which adds
     the LLM jobs) through the :class:`~sleuth.tools.Services` protocol."""
 
@@ -149,9 +152,9 @@ class AsyncSession:
         **overrides: Any,
     ) -> None:
         self.settings = settings or load_settings(config, **overrides)
-        self.resolver = resolver
+        self._resolver = resolver
         self._cache = cache
-        self._fetcher: Fetcher | None = None
+        self._web: Web | None = None
         self._chain: ProviderChain | None = None
         self._chains: dict[str, ProviderChain] = {}  # a caller named the provider
         self._suggester: Suggester | None = None
@@ -163,19 +166,24 @@ class AsyncSession:
         return self._cache
 
     @property
-    def fetcher(self) -> Fetcher:
-        if self._fetcher is None:
-            from sleuth.pages import Fetcher  # the extractor loads on first fetch, not import
+    def web(self) -> Web:
+        """The session's one way onto the web, built on first use."""
+        if self._web is None:
+            from sleuth.web import Web
 
-            self._fetcher = Fetcher(self.settings, cache=self.cache, resolver=self.resolver)
-        return self._fetcher
+            self._web = Web(self.settings, self.cache, resolver=self._resolver)
+        return self._web
+
+    @property
+    def fetcher(self) -> Fetcher:
+        return self.web.fetcher
 
     @property
     def chain(self) -> ProviderChain:
         if self._chain is None:
             from sleuth.websearch import ProviderChain
 
-            self._chain = ProviderChain(self.settings, self.cache, resolver=self.resolver)
+            self._chain = ProviderChain(self.settings.search, self.cache, clients=self.web.clients)
         return self._chain
 
     @declare(
@@ -287,7 +295,15 @@ class AsyncSession:
         names = files.expand(list(paths) or ["-"])
         limit = max(self.settings.max_decoded_bytes, self.settings.max_document_bytes)
         for done, name in enumerate(names, 1):
-            yield files.record(name, files.read(name, limit), url, output, self.settings)
+            yield files.record(
+                name,
+                files.read(name, limit),
+                url,
+                output,
+                documents=self.settings.documents,
+                net=self.settings.net,
+                styles=self.settings.styles,
+            )
             if on_progress is not None:
                 on_progress("file", {"done": done, "total": len(names)})
 
@@ -373,7 +389,7 @@ class AsyncSession:
             chain = self._chains.get(provider)
             if chain is None:  # one chain (and client) per named provider, kept with the session
                 chain = self._chains[provider] = ProviderChain(
-                    self.settings, self.cache, providers=[provider], resolver=self.resolver
+                    self.settings.search, self.cache, clients=self.web.clients, providers=[provider]
                 )
             return await chain.search(request)
         return await self.chain.search(request)
@@ -448,9 +464,9 @@ class AsyncSession:
 
         return await run_research(
             question,
-            settings=self.settings,
+            research=self.settings.research,
             chain=self.chain,
-            fetcher=self.fetcher,
+            web=self.web,
             focus=focus,
             max_results=max_results,
             max_pages=max_pages,
@@ -508,12 +524,13 @@ class AsyncSession:
 
         return await detect_stack(
             path,
-            settings=self.settings,
+            detect=self.settings.detect,
+            llm=self.settings.llm,
+            clients=self.web.clients,
             cache=self.cache,
             mode=mode,
             provider=provider,
             model=model,
-            resolver=self.resolver,
         )
 
     @property
@@ -526,9 +543,7 @@ class AsyncSession:
         if self._suggester is None:
             from sleuth.suggest import Suggester
 
-            self._suggester = Suggester(
-                self.settings, self.cache, fetcher=self.fetcher, resolver=self.resolver
-            )
+            self._suggester = Suggester(self.settings.suggest, self.settings.llm, self.web)
         return self._suggester
 
     @declare(
@@ -610,15 +625,13 @@ class AsyncSession:
         from sleuth.crawl.run import site_map
 
         return await site_map(
-            self.settings,
-            self.cache,
+            self.web,
             url,
             scope=scope,
             include=tuple(include),
             exclude=tuple(exclude),
             limit=limit,
             respect_robots=respect_robots,
-            resolver=self.resolver,
         )
 
     @declare(
@@ -754,11 +767,9 @@ class AsyncSession:
         for name in ("include", "exclude"):
             options[name] = tuple(options.get(name, ()))
         return CrawlRun(
-            self.settings,
-            self.cache,
+            self.web,
             url,
             CrawlOptions(**options),
-            resolver=self.resolver,
             out=out,
             llms_txt=llms_txt,
         )
@@ -766,11 +777,11 @@ class AsyncSession:
     async def aclose(self) -> None:
         if self._suggester is not None:
             await self._suggester.aclose()
-        if self._fetcher is not None:
-            await self._fetcher.aclose()
         for chain in (self._chain, *self._chains.values()):
             if chain is not None:
                 await chain.aclose()
+        if self._web is not None:
+            await self._web.aclose()
         if self._cache is not None:
             await self._cache.aclose()
 

@@ -15,7 +15,7 @@ from loopback import Site
 from sleuth.cache import MemoryCache
 from sleuth.config import Settings
 from sleuth.crawl.crawler import CrawlOptions
-from sleuth.crawl.run import CrawlRun
+from webs import crawl_run
 
 
 def settings(site: Site, **extra: Any) -> Settings:
@@ -27,7 +27,7 @@ async def crawl(
 ) -> list[dict[str, Any]]:
     extra = options.pop("settings", {})
     run_options = CrawlOptions(**{"delay": 0.0, **options})
-    async with CrawlRun(
+    async with crawl_run(
         settings(site, **extra), cache or MemoryCache(1000), site.origin + start, run_options
     ) as run:
         return [record async for record in run.pages()]
@@ -223,7 +223,7 @@ async def test_llms_txt_and_markdown_tree(site: Site, tmp_path: Path) -> None:
     site.add("/faq", page("FAQ", 3, []))
     out, llms = tmp_path / "out", tmp_path / "llms.txt"
     options = CrawlOptions(delay=0.0)
-    async with CrawlRun(
+    async with crawl_run(
         settings(site), MemoryCache(100), site.origin, options, out=out, llms_txt=llms
     ) as run:
         records = [record async for record in run.pages()]
@@ -253,7 +253,7 @@ async def test_warm_cache_reads_nothing_again(site: Site) -> None:
 
 async def test_a_stored_page_that_redirected_away_is_out_of_scope(site: Site) -> None:
     from loopback import serve
-    from sleuth.pages import Fetcher
+    from webs import opened_fetcher
 
     with serve() as other:
         other.add("/landing", page("Elsewhere", 9, ["/deeper"]))
@@ -265,10 +265,10 @@ async def test_a_stored_page_that_redirected_away_is_out_of_scope(site: Site) ->
             render="never",
         )
         cache = MemoryCache(100)
-        async with Fetcher(both, cache=cache) as fetcher:  # a plain fetch follows it
+        async with opened_fetcher(both, cache=cache) as fetcher:  # a plain fetch follows it
             assert (await fetcher.fetch(site.origin + "/away")).ok
         options = CrawlOptions(delay=0.0)
-        async with CrawlRun(both, cache, site.origin, options) as run:
+        async with crawl_run(both, cache, site.origin, options) as run:
             records = by_path(site, [record async for record in run.pages()])
         assert records["/away"]["outcome"] == "out_of_scope"
         assert records["/away"]["cache"] == "hit"

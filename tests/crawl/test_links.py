@@ -6,7 +6,7 @@ from loopback import Site
 from sleuth.cache import MemoryCache
 from sleuth.config import Settings
 from sleuth.extract import extract
-from sleuth.pages import Fetcher
+from webs import opened_fetcher
 
 SENTENCE = "The lighthouse keepers of the northern coast kept detailed logbooks for a century."
 BODY = " ".join([SENTENCE] * 3)
@@ -58,7 +58,7 @@ def test_base_href_is_honoured() -> None:
 async def test_fetch_result_carries_links(site: Site) -> None:
     url = site.add("/docs/index.html", PAGE)
     settings = Settings(allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", render="never")
-    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+    async with opened_fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(url)
         again = await fetcher.fetch(url)
     assert result.ok, result.error

@@ -14,8 +14,9 @@ from loopback import Site
 from sleuth.cache import MemoryCache
 from sleuth.config import Settings
 from sleuth.crawl.mapper import SiteMapper
-from sleuth.crawl.run import site_map
 from sleuth.crawl.scope import Scope
+from sleuth.web import Web
+from webs import site_map
 
 XML = {"Content-Type": "application/xml"}
 
@@ -75,7 +76,8 @@ async def test_a_huge_sitemap_is_cut_at_the_cap(site: Site) -> None:
     site.add("/sitemap.xml", gzip.compress(rows.encode(), 1), headers=XML)
     site.add("/", page("Home", 1, []))
     cap = 256 * 1024
-    async with SiteMapper(settings(site), cache=MemoryCache(100), sitemap_cap=cap) as mapper:
+    async with Web(settings(site), MemoryCache(100)) as web:
+        mapper = SiteMapper(web, sitemap_cap=cap)
         scope = Scope(site.origin + "/")
         found = [e async for e in mapper.entries(scope.start, scope)]
     assert 1000 < len(found) < 200_000  # what fit under the cap, nothing fatal

@@ -199,6 +199,7 @@ def record() -> None:
 
     from sleuth.cache import MemoryCache
     from sleuth.config import Settings
+    from sleuth.net import Clients
     from sleuth.stack.run import detect_stack
 
     shutil.rmtree(CASSETTES, ignore_errors=True)
@@ -214,7 +215,16 @@ def record() -> None:
         )
         for name in ("zig-tool", "deno-api", "bazel-mono"):
             folder = write_repo(Path(tmp), name)
-            asyncio.run(detect_stack(folder, settings=settings, cache=MemoryCache(), mode="llm"))
+            asyncio.run(
+                detect_stack(
+                    folder,
+                    detect=settings.detect,
+                    llm=settings.llm,
+                    clients=Clients(settings.net),
+                    cache=MemoryCache(),
+                    mode="llm",
+                )
+            )
     print(f"recorded {len(model.asked)} calls into {CASSETTES}", file=sys.stderr)
 
 

@@ -18,6 +18,7 @@ from sleuth.cache import MemoryCache
 from sleuth.config import Settings
 from sleuth.errors import LLMNotConfigured, MalformedReply, ReplayMiss
 from sleuth.log import LOGGER
+from sleuth.net import Clients
 from sleuth.stack import Project
 from sleuth.stack.run import detect_stack
 
@@ -35,7 +36,14 @@ def replaying(**overrides: Any) -> Settings:
 
 
 async def detect(folder: Path, settings: Settings, mode: str) -> list[Project]:
-    return await detect_stack(folder, settings=settings, cache=MemoryCache(), mode=mode)
+    return await detect_stack(
+        folder,
+        detect=settings.detect,
+        llm=settings.llm,
+        clients=Clients(settings.net),
+        cache=MemoryCache(),
+        mode=mode,
+    )
 
 
 @pytest.mark.parametrize("name", ["zig-tool", "deno-api", "bazel-mono"])

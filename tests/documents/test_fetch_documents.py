@@ -16,6 +16,7 @@ from sleuth.cache import FileCache
 from sleuth.config import Settings
 from sleuth.pages import Fetcher
 from sleuth.pages.result import Outcome
+from webs import opened_fetcher
 
 TITLE = "Harbour Storms 1850-1900"
 
@@ -33,7 +34,7 @@ def settings(site: Site) -> Settings:
 
 @pytest.fixture
 async def fetcher(settings: Settings, tmp_path: Path) -> AsyncIterator[Fetcher]:
-    async with Fetcher(settings, cache=FileCache(tmp_path / "cache")) as f:
+    async with opened_fetcher(settings, cache=FileCache(tmp_path / "cache")) as f:
         yield f
 
 
@@ -99,7 +100,9 @@ async def test_paging_works_on_document_text(site: Site, fetcher: Fetcher) -> No
 
 async def test_documents_may_be_larger_than_pages(site: Site, settings: Settings) -> None:
     small = settings.model_copy(update={"max_bytes": 2000, "max_document_bytes": 1_000_000})
-    async with Fetcher(small, cache=FileCache(Path("/nonexistent-never-written"))) as fetcher:
+    async with opened_fetcher(
+        small, cache=FileCache(Path("/nonexistent-never-written"))
+    ) as fetcher:
         doc = site.add("/big.pdf", _paper(), headers={"Content-Type": "application/pdf"})
         assert len(_paper()) > 2000
         assert (await fetcher.fetch(doc, respect_robots=False, refresh=True)).ok
@@ -110,7 +113,9 @@ async def test_documents_may_be_larger_than_pages(site: Site, settings: Settings
 
 async def test_a_pdf_past_the_document_limit_is_too_large(site: Site, settings: Settings) -> None:
     tight = settings.model_copy(update={"max_document_bytes": 1000})
-    async with Fetcher(tight, cache=FileCache(Path("/nonexistent-never-written"))) as fetcher:
+    async with opened_fetcher(
+        tight, cache=FileCache(Path("/nonexistent-never-written"))
+    ) as fetcher:
         url = site.add("/big.pdf", _paper(), headers={"Content-Type": "application/pdf"})
         result = await fetcher.fetch(url, respect_robots=False, refresh=True)
     assert result.outcome == Outcome.TOO_LARGE
@@ -164,7 +169,7 @@ async def test_a_pdf_cut_by_the_page_cap_is_truncated(site: Site, tmp_path: Path
         max_document_pages=1,
     )
     url = site.add("/long.pdf", _paper(), headers={"Content-Type": "application/pdf"})
-    async with Fetcher(capped, cache=FileCache(tmp_path / "cache")) as fetcher:
+    async with opened_fetcher(capped, cache=FileCache(tmp_path / "cache")) as fetcher:
         result = await fetcher.fetch(url, respect_robots=False)
     assert result.outcome == Outcome.OK, result.error
     assert (result.metadata["pages"], result.metadata["pages_read"]) == (2, 1)

@@ -9,9 +9,8 @@ from pdfs import lines, pdf, text, together, wrap
 
 from loopback import Web, serve
 from sleuth.cache.memory import MemoryCache
-from sleuth.digest import research
 from sleuth.digest.compose import Page
-from sleuth.pages import Fetcher
+from webs import opened_fetcher, research
 
 QUESTION = "What is the default timeout of the Nimbus client and how do I change it?"
 INTRO = (
@@ -65,7 +64,7 @@ async def test_bullets_quoting_a_pdf_name_its_page_and_locator(web: Web) -> None
     by_id = {c.id: c for c in digest.citations}
     from_pdf = [b for b in digest.bullets if by_id[b.citations[0]].url == manual]
     assert from_pdf, digest.model_dump_json(indent=1)
-    async with Fetcher(settings, cache=cache) as fetcher:
+    async with opened_fetcher(settings, cache=cache) as fetcher:
         cached = await fetcher.fetch(manual)
     offsets = cached.metadata["page_offsets"]
     assert len(offsets) == 3

@@ -8,6 +8,7 @@ from loopback import Site, serve
 from sleuth.cache import MemoryCache
 from sleuth.config import Settings
 from sleuth.pages import Fetcher
+from webs import opened_fetcher
 
 PARAGRAPHS = [
     "The lighthouse keepers of the northern coast kept detailed logbooks for more than a "
@@ -36,5 +37,5 @@ def settings(site: Site) -> Settings:
 
 @pytest.fixture
 async def fetcher(settings: Settings) -> AsyncIterator[Fetcher]:
-    async with Fetcher(settings, cache=MemoryCache(100)) as f:
+    async with opened_fetcher(settings, cache=MemoryCache(100)) as f:
         yield f

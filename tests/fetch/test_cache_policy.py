@@ -18,6 +18,7 @@ from net.fakes import FakeResolver, ips
 from sleuth.cache import MemoryCache, cache_key, set_json
 from sleuth.config import Settings
 from sleuth.pages import Fetcher, Outcome
+from webs import opened_fetcher
 
 ROBOTS = "User-agent: *\nDisallow: /private\n"
 PLAIN = {"Content-Type": "text/plain"}
@@ -44,14 +45,14 @@ def shared() -> RecordingCache:
 async def allowed(site: Site, shared: RecordingCache) -> AsyncIterator[Fetcher]:
     """A caller whose operator allows this loopback site."""
     settings = Settings(allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", render="never")
-    async with Fetcher(settings, cache=shared) as fetcher:
+    async with opened_fetcher(settings, cache=shared) as fetcher:
         yield fetcher
 
 
 @pytest.fixture
 async def stranger(shared: RecordingCache) -> AsyncIterator[Fetcher]:
     """A caller with the default rules: no allowlist, so loopback is off limits."""
-    async with Fetcher(Settings(cache="memory", render="never"), cache=shared) as fetcher:
+    async with opened_fetcher(Settings(cache="memory", render="never"), cache=shared) as fetcher:
         yield fetcher
 
 
@@ -148,7 +149,10 @@ async def test_the_final_hop_of_a_cached_page_is_put_to_the_guard(
         render="never",
     )
     one = Settings(allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", render="never")
-    async with Fetcher(both, cache=shared) as wide, Fetcher(one, cache=shared) as narrow:
+    async with (
+        opened_fetcher(both, cache=shared) as wide,
+        opened_fetcher(one, cache=shared) as narrow,
+    ):
         assert (await wide.fetch(url, respect_robots=False)).final_url == target
         refused = await narrow.fetch(url, respect_robots=False)
         assert refused.outcome == Outcome.BLOCKED
@@ -168,8 +172,8 @@ async def test_a_name_is_judged_by_the_address_it_resolves_to_before_the_cache(
     # The port is open to everyone here, so only the address can refuse the second caller.
     public = Settings(allow_ports=[site.port], cache="memory", render="never")
     async with (
-        Fetcher(inside, cache=shared, resolver=resolver) as allowed,
-        Fetcher(public, cache=shared, resolver=resolver) as out,
+        opened_fetcher(inside, cache=shared, resolver=resolver) as allowed,
+        opened_fetcher(public, cache=shared, resolver=resolver) as out,
     ):
         assert (await allowed.fetch(url, respect_robots=False)).outcome == Outcome.OK
         shared.reads.clear()

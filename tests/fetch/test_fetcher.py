@@ -14,6 +14,7 @@ from sleuth.cache import MemoryCache
 from sleuth.config import Settings
 from sleuth.errors import CacheError, UsageError
 from sleuth.pages import Fetcher, Outcome
+from webs import opened_fetcher
 
 GENERIC_ROBOTS = "User-agent: *\nDisallow: /private\n"
 # RFC 9309: a group naming sleuth replaces the `*` group for sleuth entirely.
@@ -111,7 +112,7 @@ async def test_a_stalled_robots_txt_is_a_timeout_and_the_page_is_not_fetched(
     )
     site.add("/robots.txt", "User-agent: *\nAllow: /\n", stall=threading.Event())
     url = site.add("/page", article("Page", PARAGRAPHS))
-    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+    async with opened_fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(url)
     assert result.outcome == Outcome.TIMEOUT
     assert "/page" not in site.paths()
@@ -177,7 +178,7 @@ async def test_oversized_body_is_too_large(site: Site) -> None:
         allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", render="never", max_bytes=10_000
     )
     url = site.add("/huge", article("Huge", PARAGRAPHS * 200))
-    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+    async with opened_fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(url, respect_robots=False)
     assert result.outcome == Outcome.TOO_LARGE
 
@@ -192,7 +193,7 @@ async def test_gzip_bomb_is_too_large(site: Site) -> None:
     bomb = gzip.compress(b"<html><body>" + b"A" * 50_000_000)
     assert len(bomb) < 100_000
     url = site.add("/bomb", bomb, headers={"Content-Encoding": "gzip"})
-    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+    async with opened_fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(url, respect_robots=False)
     assert result.outcome == Outcome.TOO_LARGE
 
@@ -206,7 +207,7 @@ async def test_a_stalled_server_is_a_timeout(site: Site) -> None:
         fetch_deadline=0.3,
     )
     url = site.add("/slow", article("Slow", PARAGRAPHS), stall=threading.Event())
-    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+    async with opened_fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(url, respect_robots=False)
     assert result.outcome == Outcome.TIMEOUT
     assert result.error is not None
@@ -234,7 +235,7 @@ async def test_closed_port_is_a_network_error(site: Site) -> None:
     with serve() as gone:
         port = gone.port
     settings = Settings(allow_hosts=[f"127.0.0.1:{port}"], cache="memory", render="never")
-    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+    async with opened_fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(f"http://127.0.0.1:{port}/x", respect_robots=False)
     assert result.outcome == Outcome.NETWORK_ERROR
     assert result.error is not None
@@ -307,14 +308,14 @@ async def test_unreachable_robots_txt_is_asked_again_after_minutes(site: Site) -
     settings = Settings(allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", render="never")
     site.add("/robots.txt", "down", status=503)
     url = site.add("/page", article("Page", PARAGRAPHS))
-    async with Fetcher(settings, cache=cache) as fetcher:
+    async with opened_fetcher(settings, cache=cache) as fetcher:
         assert (await fetcher.fetch(url)).outcome == Outcome.ROBOTS_DISALLOWED
     site.add("/robots.txt", "User-agent: *\nAllow: /\n", headers={"Content-Type": "text/plain"})
     now[0] += 60
-    async with Fetcher(settings, cache=cache) as fetcher:
+    async with opened_fetcher(settings, cache=cache) as fetcher:
         assert (await fetcher.fetch(url)).outcome == Outcome.ROBOTS_DISALLOWED
     now[0] += 301
-    async with Fetcher(settings, cache=cache) as fetcher:
+    async with opened_fetcher(settings, cache=cache) as fetcher:
         assert (await fetcher.fetch(url)).outcome == Outcome.OK
     assert site.paths().count("/robots.txt") == 2
 
@@ -336,7 +337,7 @@ class _ReadOnlyCache(MemoryCache):
 
 async def test_a_failing_cache_never_loses_a_fetched_page(site: Site, settings: Settings) -> None:
     url = site.add("/story", article("Lighthouse logbooks", PARAGRAPHS))
-    async with Fetcher(settings, cache=_ReadOnlyCache(10)) as fetcher:
+    async with opened_fetcher(settings, cache=_ReadOnlyCache(10)) as fetcher:
         result = await fetcher.fetch(url)
     assert result.outcome == Outcome.OK
     assert "digitised these logbooks" in result.text
@@ -347,7 +348,7 @@ async def test_zero_ttl_turns_page_caching_off(site: Site) -> None:
         allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", render="never", cache_ttl=0
     )
     url = site.add("/story", article("Lighthouse logbooks", PARAGRAPHS))
-    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+    async with opened_fetcher(settings, cache=MemoryCache(10)) as fetcher:
         first = await fetcher.fetch(url, respect_robots=False)
         second = await fetcher.fetch(url, respect_robots=False)
     assert (first.cache, second.cache) == ("miss", "miss")
@@ -363,7 +364,7 @@ async def test_rendered_error_pages_are_errors_not_ok(
 ) -> None:
     settings = Settings(allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory")
     url = site.add("/gone", article("Gone", PARAGRAPHS), status=status)
-    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+    async with opened_fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(url, respect_robots=False, render="always")
         assert (result.outcome, result.status, result.rendered) == (outcome, status, True)
         again = await fetcher.fetch(url, respect_robots=False, render="always")
@@ -384,7 +385,7 @@ async def test_a_host_that_is_down_is_a_network_error_not_robots(site: Site) -> 
     with serve() as gone:
         port = gone.port
     settings = Settings(allow_hosts=[f"127.0.0.1:{port}"], cache="memory", render="never")
-    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+    async with opened_fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(f"http://127.0.0.1:{port}/page")
     assert result.outcome == Outcome.NETWORK_ERROR
 
@@ -463,7 +464,7 @@ async def test_auto_render_says_why_the_browser_fallback_did_not_run(site: Site)
         + "</body></html>"
     )
     url = site.add("/app", shell)
-    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+    async with opened_fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(url, respect_robots=False)
     assert result.outcome == Outcome.JS_REQUIRED
     assert result.error is not None

@@ -19,6 +19,7 @@ from sleuth.cache import MemoryCache
 from sleuth.config import Settings
 from sleuth.errors import EXIT_CODES
 from sleuth.pages import Fetcher
+from webs import opened_fetcher
 
 VISIBLE = "The ferry timetable changes in October, when the winter sailings begin."
 PAYLOAD = (
@@ -217,7 +218,7 @@ async def test_a_sheet_from_another_host_is_read() -> None:
             cache="memory",
             render="never",
         )
-        async with Fetcher(settings, cache=MemoryCache(100)) as fetcher:
+        async with opened_fetcher(settings, cache=MemoryCache(100)) as fetcher:
             assert MARK not in await _text(fetcher, url)
 
 
@@ -277,7 +278,7 @@ async def test_strict_visibility_refuses_a_page_whose_sheet_went_unread(site: Si
         max_stylesheet_bytes=1024,
         strict_visibility=True,
     )
-    async with Fetcher(settings, cache=MemoryCache(100)) as fetcher:
+    async with opened_fetcher(settings, cache=MemoryCache(100)) as fetcher:
         result = await fetcher.fetch(url)
     assert result.outcome == "styles_unread"
     assert result.text == ""
@@ -293,7 +294,7 @@ async def test_without_strict_visibility_an_unread_sheet_is_listed(site: Site) -
         render="never",
         max_stylesheet_bytes=1024,
     )
-    async with Fetcher(settings, cache=MemoryCache(100)) as fetcher:
+    async with opened_fetcher(settings, cache=MemoryCache(100)) as fetcher:
         result = await fetcher.fetch(url)
     assert result.outcome == "ok"
     assert result.metadata["styles_unread"] == [
@@ -385,9 +386,9 @@ async def test_a_strict_caller_is_not_served_a_page_cached_without_its_sheet(sit
     common = {"allow_hosts": [f"127.0.0.1:{site.port}"], "cache": "memory", "render": "never"}
     lenient = Settings(**common, max_stylesheet_bytes=1024)
     strict = Settings(**common, max_stylesheet_bytes=1024, strict_visibility=True)
-    async with Fetcher(lenient, cache=cache) as fetcher:
+    async with opened_fetcher(lenient, cache=cache) as fetcher:
         assert (await fetcher.fetch(url)).outcome == "ok"
-    async with Fetcher(strict, cache=cache) as fetcher:
+    async with opened_fetcher(strict, cache=cache) as fetcher:
         assert (await fetcher.fetch(url)).outcome == "styles_unread"
 
 

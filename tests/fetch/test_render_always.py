@@ -7,8 +7,8 @@ import pytest
 from loopback import Site
 from sleuth.cache import MemoryCache
 from sleuth.config import Settings
-from sleuth.pages import Fetcher
 from sleuth.pages.result import Outcome
+from webs import opened_fetcher
 
 STORY = (
     "The harbour master logged every ship that entered the bay for forty years, and the "
@@ -31,7 +31,7 @@ FILLS = (
 async def test_a_rendered_app_is_read_as_the_browser_shows_it(site: Site) -> None:
     url = site.add("/app", SHELL.format(script=FILLS))
     settings = Settings(allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory")
-    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+    async with opened_fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(url, respect_robots=False, render="always")
     assert result.outcome == Outcome.OK, result.error
     assert result.rendered
@@ -45,7 +45,7 @@ async def test_a_page_empty_even_in_the_browser_does_not_suggest_the_browser(
 ) -> None:
     url = site.add("/empty-app", SHELL.format(script="/* the app never mounts */"))
     settings = Settings(allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory")
-    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+    async with opened_fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(url, respect_robots=False, render="always")
     assert result.outcome == Outcome.JS_REQUIRED
     assert result.error is not None
@@ -82,7 +82,7 @@ async def test_a_page_whose_sheet_went_unread_is_judged_by_the_browser(site: Sit
     settings = Settings(
         allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", max_stylesheet_bytes=1024
     )
-    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+    async with opened_fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(url, respect_robots=False)
     assert result.outcome == Outcome.OK, result.error
     assert result.rendered
@@ -107,7 +107,7 @@ async def test_in_a_rendered_page_the_browser_not_the_static_reading_decides(
     )
     url = site.add("/page", page)
     settings = Settings(allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory")
-    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+    async with opened_fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(url, respect_robots=False, render="always")
     assert result.outcome == Outcome.OK, result.error
     assert "Tickets are sold at the quay." in result.text

@@ -10,8 +10,8 @@ import pytest
 
 from sleuth.cache import MemoryCache
 from sleuth.config import Settings
-from sleuth.pages import Fetcher
 from sleuth.pages.result import Outcome
+from webs import opened_fetcher
 
 
 @pytest.fixture
@@ -44,7 +44,7 @@ def silent_port() -> Iterator[int]:
 async def _fetch(port: int, **limits: float) -> tuple[str, str]:
     """The error's words and its hint (the message reads ``words (hint)``)."""
     settings = Settings(allow_hosts=[f"127.0.0.1:{port}"], cache="memory", render="never", **limits)
-    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+    async with opened_fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(f"http://127.0.0.1:{port}/page", respect_robots=False)
     assert result.outcome == Outcome.TIMEOUT
     assert result.error is not None
@@ -71,7 +71,7 @@ async def test_an_unreachable_host_is_named_by_the_page_not_its_robots_txt() -> 
         port = probe.getsockname()[1]
     page = f"http://127.0.0.1:{port}/guide/page"
     settings = Settings(allow_hosts=[f"127.0.0.1:{port}"], cache="memory", render="never")
-    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+    async with opened_fetcher(settings, cache=MemoryCache(10)) as fetcher:
         result = await fetcher.fetch(page)  # robots.txt is asked first, and fails
     assert result.outcome == Outcome.NETWORK_ERROR
     assert result.error is not None

@@ -398,6 +398,7 @@ def _llm(provider: str) -> Callable[[tuple[int, dict[str, str], str]], None]:
         from sleuth.llm.http import LLMHttp
         from sleuth.llm.models import ChatRequest, Message, ToolSpec, Usage
         from sleuth.llm.providers import PROVIDERS
+        from sleuth.net import Clients
 
         status, headers, body = case
 
@@ -407,7 +408,7 @@ def _llm(provider: str) -> Callable[[tuple[int, dict[str, str], str]], None]:
         settings = _settings(llm_retries=1)
         http = LLMHttp(
             settings.llm,
-            settings.net,
+            Clients(settings.net),
             provider=provider,
             base_url="https://llm.example/v1",
             timeout=5.0,

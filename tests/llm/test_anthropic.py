@@ -39,7 +39,7 @@ from sleuth.llm import (
 
 async def _conversation(settings: Settings) -> tuple[list[Completion], list[Message]]:
     """Two parallel calls (one fails), their results, then the final answer."""
-    provider, _ = open_provider(settings.llm, settings.net)
+    provider, _ = open_provider(*sections(settings))
     messages = [Message("system", "be brief"), Message("user", "what is new in 3.13?")]
     request = ChatRequest(messages, tools=[SEARCH, FETCH], temperature=0.2)
     first = await provider.complete(request)

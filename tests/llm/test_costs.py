@@ -15,6 +15,7 @@ from sleuth.errors import BudgetExceeded, ConfigError
 from sleuth.llm.budget import Budget
 from sleuth.llm.models import Usage
 from sleuth.llm.pricing import load_prices
+from sleuth.net import Clients
 
 PRICES = load_prices()
 
@@ -130,7 +131,7 @@ async def test_an_unlisted_cloud_model_is_estimated_and_still_stopped_by_the_bud
     body["model"] = "house-llm-7b"  # a model no price table lists
     wire.on(payloads_openai.PATH, json_reply(body))
     settings = llm_settings("openai", llm_session_budget_usd=0.001)
-    provider, config = open_provider(settings.llm, settings.net)
+    provider, config = open_provider(settings.llm, Clients(settings.net))
     cloud = replace(config, local=False)  # as if the server were a paid API
     meter = Meter.open(provider, cloud, settings.llm, MemoryCache())
     request = ChatRequest([Message("user", "q")])

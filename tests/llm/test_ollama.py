@@ -372,7 +372,7 @@ async def test_a_recorded_conversation_replays_without_the_server(
 ) -> None:
     _script(wire)
     settings = llm_settings(NAME, llm_record="record")
-    recorded = await _conversation(open_provider(settings.llm, settings.net)[0])
+    recorded = await _conversation(open_provider(*sections(settings))[0])
     assert len(wire.requests) == 2
     assert len(list((settings.llm_cassette_dir / NAME).glob("*.json"))) == 2
 

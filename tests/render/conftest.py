@@ -6,14 +6,17 @@ import asyncio
 import logging
 import threading
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 
 from loopback import Site, serve
+from sleuth.cache import MemoryCache
 from sleuth.config import Settings
 from sleuth.render import Renderer
+from sleuth.web import Web
 
 
 class Tripwire:
@@ -110,9 +113,11 @@ def site_settings(site: Site, **overrides: Any) -> Settings:
     return Settings(allow_hosts=[f"127.0.0.1:{site.port}"], **overrides)
 
 
-def renderer_for(settings: Settings) -> Renderer:
-    """A renderer over the two sections it reads."""
-    return Renderer(settings.net, settings.browser)
+@asynccontextmanager
+async def renderer_for(settings: Settings) -> AsyncIterator[Renderer]:
+    """The renderer of a Web of its own, whose guarded client makes the browser's requests."""
+    async with Web(settings, MemoryCache(10)) as web:
+        yield web.renderer
 
 
 @pytest.fixture

@@ -298,14 +298,14 @@ def _child_processes() -> set[int]:
 async def test_a_render_cancelled_during_launch_leaves_no_processes(site: Site) -> None:
     before = _child_processes()
     site.add("/page", "<html><body><p>hello</p></body></html>")
-    renderer = renderer_for(site_settings(site))
-    render = asyncio.create_task(renderer.render(site.origin + "/page"))
-    while renderer._launching is None:  # yield to the loop until the launch has begun
-        await asyncio.sleep(0)
-    render.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await render
-    await renderer.aclose()
+    async with renderer_for(site_settings(site)) as renderer:
+        render = asyncio.create_task(renderer.render(site.origin + "/page"))
+        while renderer._launching is None:  # yield to the loop until the launch has begun
+            await asyncio.sleep(0)
+        render.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await render
+        await renderer.aclose()
     leftover = {pid for pid in _child_processes() - before if not _is_zombie(pid)}
     assert leftover == set()
 

@@ -19,10 +19,10 @@ from playwright.async_api import async_playwright
 
 from loopback import Web, serve
 from sleuth.cache.memory import MemoryCache
-from sleuth.digest import Digest, research
+from sleuth.digest import Digest
 from sleuth.digest.compose import estimate_tokens
-from sleuth.pages import Fetcher
 from sleuth.render.browser import LAUNCH_FLAGS
+from webs import opened_fetcher, research
 
 pytestmark = pytest.mark.chromium
 
@@ -314,7 +314,7 @@ async def test_quotes_from_flattened_blocks_and_references_read_as_the_page() ->
 async def test_quote_offsets_point_into_the_fetched_text(web: Web) -> None:
     digest, cache = await digest_of_kettle_pages(web)
     urls = {c.id: c.url for c in digest.citations}
-    async with Fetcher(web.settings(), cache=cache) as fetcher:
+    async with opened_fetcher(web.settings(), cache=cache) as fetcher:
         for bullet in digest.bullets:
             result = await fetcher.fetch(urls[bullet.citations[0]])
             assert result.cache == "hit"
@@ -335,7 +335,7 @@ async def test_quotes_skip_what_the_page_does_not_show_as_written() -> None:
         visible = {
             url: collapse(text) for url, text in (await visible_texts(list(urls.values()))).items()
         }
-        async with Fetcher(web.settings(), cache=cache) as fetcher:
+        async with opened_fetcher(web.settings(), cache=cache) as fetcher:
             care = await fetcher.fetch(care_url)
     quoted = [b for b in digest.bullets if urls[b.citations[0]].endswith("/care")]
     assert quoted  # the guide is quoted ...

@@ -21,13 +21,13 @@ import httpx
 import pytest
 
 from loopback import Site, Web, article, serve
+from sleuth import web as sleuth_web
 from sleuth.api import AsyncSleuth, Sleuth
 from sleuth.cache.memory import MemoryCache
 from sleuth.config import SearchSettings, Settings
-from sleuth.digest import Digest, render_markdown, research, run_research
+from sleuth.digest import Digest, render_markdown, run_research
 from sleuth.digest.compose import estimate_tokens
 from sleuth.errors import EXIT_CODES, UsageError
-from sleuth.pages import Fetcher
 from sleuth.websearch import (
     ProviderChain,
     ProviderHealth,
@@ -37,6 +37,7 @@ from sleuth.websearch import (
     domain_of,
 )
 from sleuth.websearch.health import PROCESS_HEALTH
+from webs import opened_fetcher, research
 
 QUESTION = "What is the default timeout of the Nimbus client and how do I change it?"
 
@@ -93,7 +94,7 @@ def cache() -> MemoryCache:
 
 async def page_text(settings: Settings, cache: MemoryCache, url: str) -> str:
     """The extracted text the digest quotes (a cache hit, so the very same text)."""
-    async with Fetcher(settings, cache=cache) as fetcher:
+    async with opened_fetcher(settings, cache=cache) as fetcher:
         result = await fetcher.fetch(url)
     assert result.cache == "hit"
     return result.text
@@ -258,10 +259,16 @@ async def test_a_result_url_that_is_no_url_is_reported_and_the_rest_are_read(
     settings = web.settings()
     provider = ListedProvider(settings, [*BAD_RESULT_URLS, docs, blog])
     async with (
-        ProviderChain(settings, cache, providers=[provider], health=ProviderHealth()) as chain,
-        Fetcher(settings, cache=cache) as fetcher,
+        sleuth_web.Web(settings, cache) as one_web,
+        ProviderChain(
+            settings.search,
+            cache,
+            clients=one_web.clients,
+            providers=[provider],
+            health=ProviderHealth(),
+        ) as chain,
     ):
-        digest = await run_research(QUESTION, settings=settings, chain=chain, fetcher=fetcher)
+        digest = await run_research(QUESTION, research=settings.research, chain=chain, web=one_web)
     assert [(e.code, e.url) for e in digest.errors] == [
         ("usage_error", url) for url in BAD_RESULT_URLS
     ]
@@ -362,7 +369,7 @@ async def test_a_page_cached_under_the_configured_render_mode_is_preferred(
 ) -> None:
     urls = [web.page(f"/p{i}", f"Nimbus page {i}", DOCS) for i in range(4)]
     settings = web.settings()  # render="never": the fetch caches under that mode
-    async with Fetcher(settings, cache=cache) as fetcher:
+    async with opened_fetcher(settings, cache=cache) as fetcher:
         assert (await fetcher.fetch(urls[3])).ok
     seen: list[tuple[str, dict[str, Any]]] = []
     await research(

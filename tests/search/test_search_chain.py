@@ -19,8 +19,9 @@ from sleuth.errors import (
     SearchError,
     SearchUnavailable,
 )
-from sleuth.websearch import ProviderChain, ProviderHealth, SearchQuery, attempts_of
+from sleuth.websearch import ProviderHealth, SearchQuery, attempts_of
 from sleuth.websearch.providers.duckduckgo import DuckDuckGoProvider
+from webs import chain_of
 
 
 def outcomes(response_or_attempts) -> list[tuple[str, str, str | None]]:  # type: ignore[no-untyped-def]
@@ -41,30 +42,30 @@ def closed_port() -> Iterator[int]:
 
 
 def test_default_order_is_configured_keyed_providers_then_duckduckgo(make_settings, cache):
-    assert ProviderChain(make_settings(), cache).names == ["duckduckgo"]
+    assert chain_of(make_settings(), cache).names == ["duckduckgo"]
     settings = make_settings(
         searxng_url="http://127.0.0.1:1/", brave_api_key="b", serpapi_api_key="s"
     )
-    assert ProviderChain(settings, cache).names == ["brave", "serpapi", "searxng", "duckduckgo"]
+    assert chain_of(settings, cache).names == ["brave", "serpapi", "searxng", "duckduckgo"]
     # An empty key is no key.
-    assert ProviderChain(make_settings(tavily_api_key=""), cache).names == ["duckduckgo"]
+    assert chain_of(make_settings(tavily_api_key=""), cache).names == ["duckduckgo"]
 
 
 def test_explicit_list_wins_and_may_leave_out_duckduckgo(make_settings, cache):
     settings = make_settings(search_providers="serpapi, Brave", brave_api_key="b")
-    assert ProviderChain(settings, cache).names == ["serpapi", "brave"]
-    assert ProviderChain(settings, cache, providers=["duckduckgo"]).names == ["duckduckgo"]
+    assert chain_of(settings, cache).names == ["serpapi", "brave"]
+    assert chain_of(settings, cache, providers=["duckduckgo"]).names == ["duckduckgo"]
 
 
 def test_unknown_provider_is_a_config_error_listing_known_names(make_settings, cache):
     with pytest.raises(ConfigError, match="unknown search provider 'bing'") as caught:
-        ProviderChain(make_settings(search_providers=["bing"]), cache)
+        chain_of(make_settings(search_providers=["bing"]), cache)
     for name in ("brave", "tavily", "serpapi", "searxng", "duckduckgo"):
         assert name in caught.value.hint
 
 
 async def test_unavailable_only_when_no_listed_provider_is_configured(make_settings, cache, wire):
-    chain = ProviderChain(make_settings(search_providers=["brave", "tavily"]), cache)
+    chain = chain_of(make_settings(search_providers=["brave", "tavily"]), cache)
     with pytest.raises(SearchUnavailable, match="web search unavailable") as caught:
         await chain.search(SearchQuery(query="q"))
     assert caught.value.code == "search_unavailable"
@@ -74,7 +75,7 @@ async def test_unavailable_only_when_no_listed_provider_is_configured(make_setti
 async def test_unconfigured_listed_provider_is_skipped(make_settings, cache, wire, health):
     wire.on("/brave", json_reply(brave_payload(BRAVE_RESULTS)))
     settings = make_settings(search_providers=["tavily", "brave"], brave_api_key="k")
-    async with ProviderChain(settings, cache, health=health) as chain:
+    async with chain_of(settings, cache, health=health) as chain:
         response = await chain.search(SearchQuery(query="q"))
     assert outcomes(response) == [("tavily", "skipped", "config_error"), ("brave", "ok", None)]
 
@@ -93,7 +94,7 @@ async def test_fallback_past_refused_connection_and_500(
         brave_url=f"http://127.0.0.1:{closed_port}/res/v1/web/search",
         tavily_api_key="k",
     )
-    async with ProviderChain(settings, cache, health=health) as chain:
+    async with chain_of(settings, cache, health=health) as chain:
         assert chain.names == ["brave", "tavily", "duckduckgo"]
         response = await chain.search(SearchQuery(query="python 3.13"))
 
@@ -124,7 +125,7 @@ async def test_slow_provider_times_out_and_the_next_answers(make_settings, cache
     wire.on("/html/", Reply(body=DDG_HTML))
     settings = make_settings(brave_api_key="k", search_timeout=0.2)
     try:
-        async with ProviderChain(settings, cache, health=health) as chain:
+        async with chain_of(settings, cache, health=health) as chain:
             response = await chain.search(SearchQuery(query="q"))
     finally:
         release.set()
@@ -138,7 +139,7 @@ async def test_empty_answer_falls_through_and_all_empty_is_an_empty_response(
     wire.on("/brave", json_reply(brave_payload([])))
     wire.on("/tavily", json_reply(TAVILY_PAYLOAD))
     settings = make_settings(brave_api_key="k", tavily_api_key="k", search_providers="brave,tavily")
-    async with ProviderChain(settings, cache, health=health) as chain:
+    async with chain_of(settings, cache, health=health) as chain:
         response = await chain.search(SearchQuery(query="q"))
         assert outcomes(response) == [("brave", "empty", None), ("tavily", "ok", None)]
 
@@ -157,7 +158,7 @@ async def test_a_crashing_provider_costs_only_itself(make_settings, cache, wire,
 
     wire.on("/brave", json_reply(brave_payload(BRAVE_RESULTS)))
     settings = make_settings(brave_api_key="k")
-    async with ProviderChain(
+    async with chain_of(
         settings, cache, providers=[Broken(settings.search, settings.net), "brave"], health=health
     ) as chain:
         response = await chain.search(SearchQuery(query="q"))
@@ -175,7 +176,7 @@ async def test_every_provider_failing_raises_with_the_attempts(
         tavily_api_key="k",
         search_providers="brave,tavily",
     )
-    async with ProviderChain(settings, cache, health=health) as chain:
+    async with chain_of(settings, cache, health=health) as chain:
         with pytest.raises(SearchError) as caught:
             await chain.search(SearchQuery(query="q"))
     error = caught.value
@@ -201,7 +202,7 @@ async def test_rate_limited_duckduckgo_cools_down_and_is_retried_later(
     wire.on("/brave", json_reply(brave_payload(BRAVE_RESULTS)))
     settings = make_settings(brave_api_key="k")
     ddg = DuckDuckGoProvider(settings.search, settings.net, retries=2, backoff=0.01, sleep=sleep)
-    async with ProviderChain(settings, cache, providers=[ddg, "brave"], health=health) as chain:
+    async with chain_of(settings, cache, providers=[ddg, "brave"], health=health) as chain:
         first = await chain.search(SearchQuery(query="one"))
         assert outcomes(first) == [("duckduckgo", "error", "rate_limited"), ("brave", "ok", None)]
         assert len(sleep.delays) == 2  # backed off between the three HTML tries
@@ -242,11 +243,9 @@ async def test_cooldown_is_shared_by_chains_with_the_same_health(
     wire.on("/brave", json_reply(brave_payload(BRAVE_RESULTS)))
     settings = make_settings(brave_api_key="k")
     ddg = DuckDuckGoProvider(settings.search, settings.net, retries=0, sleep=sleep)
-    async with ProviderChain(settings, cache, providers=[ddg, "brave"], health=health) as chain:
+    async with chain_of(settings, cache, providers=[ddg, "brave"], health=health) as chain:
         await chain.search(SearchQuery(query="one"))
-    async with ProviderChain(
-        settings, cache, providers=["duckduckgo", "brave"], health=health
-    ) as again:
+    async with chain_of(settings, cache, providers=["duckduckgo", "brave"], health=health) as again:
         response = await again.search(SearchQuery(query="two"))
     assert outcomes(response)[0] == ("duckduckgo", "cooldown", "rate_limited")
 
@@ -255,7 +254,7 @@ async def test_bad_key_is_provider_auth_and_not_retried(make_settings, cache, wi
     wire.on("/brave", json_reply({"error": {"code": "SUBSCRIPTION_TOKEN_INVALID"}}, 401))
     wire.on("/html/", Reply(body=DDG_HTML))
     settings = make_settings(brave_api_key="wrong")
-    async with ProviderChain(settings, cache, health=health) as chain:
+    async with chain_of(settings, cache, health=health) as chain:
         first = await chain.search(SearchQuery(query="one"))
         second = await chain.search(SearchQuery(query="two"))
     assert outcomes(first) == [("brave", "error", "provider_auth"), ("duckduckgo", "ok", None)]
@@ -267,7 +266,7 @@ async def test_bad_key_is_provider_auth_and_not_retried(make_settings, cache, wi
 async def test_only_provider_with_bad_key_raises_provider_auth(make_settings, cache, wire, health):
     wire.on("/brave", json_reply({"error": "invalid"}, 403))
     settings = make_settings(brave_api_key="wrong", search_providers=["brave"])
-    async with ProviderChain(settings, cache, health=health) as chain:
+    async with chain_of(settings, cache, health=health) as chain:
         with pytest.raises(ProviderAuthError) as caught:
             await chain.search(SearchQuery(query="q"))
     assert caught.value.exit_code == 31
@@ -297,7 +296,7 @@ async def test_cached_response_is_marked_and_does_not_call_providers(
     caplog.set_level(logging.INFO, logger="sleuth")
     wire.on("/brave", json_reply(brave_payload(BRAVE_RESULTS)))
     settings = make_settings(brave_api_key="k", search_providers=["brave"])
-    async with ProviderChain(settings, cache, health=health) as chain:
+    async with chain_of(settings, cache, health=health) as chain:
         first = await chain.search(SearchQuery(query="python 3.13"))
         again = await chain.search(SearchQuery(query="  python   3.13 "))
         different = await chain.search(SearchQuery(query="python 3.13", recency_days=7))
@@ -314,7 +313,7 @@ async def test_cached_response_is_marked_and_does_not_call_providers(
 async def test_zero_cache_ttl_turns_caching_off(make_settings, cache, wire, health):
     wire.on("/brave", json_reply(brave_payload(BRAVE_RESULTS)))
     settings = make_settings(brave_api_key="k", search_providers=["brave"], search_cache_ttl=0)
-    async with ProviderChain(settings, cache, health=health) as chain:
+    async with chain_of(settings, cache, health=health) as chain:
         await chain.search(SearchQuery(query="q"))
         again = await chain.search(SearchQuery(query="q"))
     assert again.providers_tried[0].cached is False
@@ -324,7 +323,7 @@ async def test_zero_cache_ttl_turns_caching_off(make_settings, cache, wire, heal
 async def test_budget_counts_provider_searches_not_cache_hits(make_settings, cache, wire, health):
     wire.on("/brave", json_reply(brave_payload(BRAVE_RESULTS)))
     settings = make_settings(brave_api_key="k", search_providers=["brave"], searches_per_hour=2)
-    async with ProviderChain(settings, cache, health=health) as chain:
+    async with chain_of(settings, cache, health=health) as chain:
         await chain.search(SearchQuery(query="one"))
         for _ in range(3):
             await chain.search(SearchQuery(query="one"))  # cache hits are free
@@ -340,7 +339,7 @@ async def test_budget_renews_with_the_next_hour(make_settings, cache, wire, heal
     wire.on("/brave", json_reply(brave_payload(BRAVE_RESULTS)))
     clock.now = 7_200.0
     settings = make_settings(brave_api_key="k", search_providers=["brave"], searches_per_hour=1)
-    async with ProviderChain(settings, cache, health=health, clock=clock) as chain:
+    async with chain_of(settings, cache, health=health, clock=clock) as chain:
         await chain.search(SearchQuery(query="one"))
         with pytest.raises(SearchBudgetExhausted, match="renews in about 60 min"):
             await chain.search(SearchQuery(query="two"))
@@ -369,8 +368,8 @@ async def test_budget_is_shared_by_caches_over_one_store(
     first_cache, second_cache = shared_caches
     try:
         async with (
-            ProviderChain(settings, first_cache, health=health) as one,
-            ProviderChain(settings, second_cache, health=health) as two,
+            chain_of(settings, first_cache, health=health) as one,
+            chain_of(settings, second_cache, health=health) as two,
         ):
             await one.search(SearchQuery(query="a"))
             await two.search(SearchQuery(query="b"))
@@ -392,7 +391,7 @@ async def test_clients_are_made_once_per_chain_and_reuse_connections(
 ):
     wire.on("/brave", json_reply(brave_payload(BRAVE_RESULTS)))
     settings = make_settings(brave_api_key="k", search_providers=["brave"])
-    async with ProviderChain(settings, cache, health=health) as chain:
+    async with chain_of(settings, cache, health=health) as chain:
         for query in ("one", "two", "three"):
             await chain.search(SearchQuery(query=query))
     peers = {r.peer for r in wire.to("/brave")}
@@ -405,7 +404,7 @@ async def test_a_search_that_asks_no_provider_spends_no_budget(
 ):
     wire.on("/brave", Reply(503, "maintenance"), json_reply(brave_payload(BRAVE_RESULTS)))
     settings = make_settings(brave_api_key="k", search_providers=["brave"], searches_per_hour=2)
-    async with ProviderChain(settings, cache, health=health, clock=clock) as chain:
+    async with chain_of(settings, cache, health=health, clock=clock) as chain:
         with pytest.raises(SearchError, match="HTTP 503"):
             await chain.search(SearchQuery(query="one"))  # spends 1
         with pytest.raises(SearchError, match="cooling down") as cooling:

@@ -11,7 +11,8 @@ import pytest
 
 from search.wire import json_reply
 from sleuth.errors import ConfigError
-from sleuth.websearch import ENTRY_POINT_GROUP, ProviderChain, SearchQuery, known_providers
+from sleuth.websearch import ENTRY_POINT_GROUP, SearchQuery, known_providers
+from webs import chain_of
 
 PLUGIN_MODULE = '''
 """A search provider shipped by someone else: it speaks a made-up JSON API."""
@@ -95,7 +96,7 @@ async def test_plugin_provider_is_found_and_used_through_the_chain(
     )
     assert "example" in known_providers()
     settings = make_settings(search_providers=["example", "duckduckgo"])
-    async with ProviderChain(settings, cache, health=health) as chain:
+    async with chain_of(settings, cache, health=health) as chain:
         response = await chain.search(SearchQuery(query="plugins"))
     assert [(a.name, a.outcome) for a in response.providers_tried] == [("example", "ok")]
     assert [(h.title, h.url, h.provider) for h in response.results] == [
@@ -116,7 +117,7 @@ def test_broken_plugins_are_config_errors_naming_the_plugin(
     plugin_site, make_settings, cache, name, message
 ):
     with pytest.raises(ConfigError, match=message) as caught:
-        ProviderChain(make_settings(search_providers=[name]), cache)
+        chain_of(make_settings(search_providers=[name]), cache)
     assert repr(name) in caught.value.message
 
 
@@ -126,5 +127,5 @@ def test_plugins_are_listed_without_being_imported(plugin_site, cache, make_sett
     assert {"example", "misnamed", "missing", "notaprovider"} <= set(names)
     assert "sleuth_example_search" not in sys.modules
     with pytest.raises(ConfigError) as caught:
-        ProviderChain(make_settings(search_providers=["nope"]), cache)
+        chain_of(make_settings(search_providers=["nope"]), cache)
     assert "example" in caught.value.hint

@@ -49,6 +49,26 @@ def test_the_checker_sees_an_import_inside_a_function_that_runs_up() -> None:
     assert LAYERS.circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == [["a", "b", "c"]]
 
 
+def test_no_function_below_the_session_takes_the_whole_settings() -> None:
+    assert LAYERS.settings_parameters() == []
+
+
+@pytest.mark.parametrize(
+    ("annotation", "named"),
+    [
+        ("Settings", True),
+        ("Settings | None", True),
+        ("'config.Settings'", True),
+        ("NetSettings", False),
+        ("Callable[[NetSettings], None]", False),
+    ],
+)
+def test_the_checker_sees_settings_however_it_is_written(annotation: str, named: bool) -> None:
+    parsed = ast.parse(f"x: {annotation}").body[0]
+    assert isinstance(parsed, ast.AnnAssign)
+    assert LAYERS._names_settings(parsed.annotation) is named
+
+
 BELOW_THE_TOP = [
     unit for units in LAYERS.LAYERS[:-1] for unit in units if unit not in ("cli", "__main__")
 ]
@@ -81,7 +101,7 @@ class Repository:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.resolver = None
+        self.web: Any = None
         self.cache: Any = None
         self.asked: list[tuple[str, str | None]] = []
 

@@ -45,11 +45,10 @@ async def ask(
         )
     meter = Meter.connect(
         settings.llm,
-        settings.net,
+        client.web.clients,
         client.cache,
         provider=provider,
         model=model,
-        resolver=client.resolver,
         sleep=sleep,
     )
     try:

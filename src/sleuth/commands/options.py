@@ -56,12 +56,12 @@ def session(resolve: list[str] | None = None) -> AsyncSleuth:
     """A session over :func:`settings`; ``resolve`` pins names like curl's ``--resolve``."""
     from sleuth.api import AsyncSleuth  # the extractor loads here, not for --version
 
-    client = AsyncSleuth(settings())
-    if resolve:
-        from sleuth.net import PinnedResolver, SystemResolver, parse_resolve_pins
+    if not resolve:
+        return AsyncSleuth(settings())
+    from sleuth.net import PinnedResolver, SystemResolver, parse_resolve_pins
 
-        client.resolver = PinnedResolver(parse_resolve_pins(resolve), SystemResolver())
-    return client
+    pinned = PinnedResolver(parse_resolve_pins(resolve), SystemResolver())
+    return AsyncSleuth(settings(), resolver=pinned)
 
 
 class MarkdownOrJson(StrEnum):

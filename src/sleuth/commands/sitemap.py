@@ -47,9 +47,7 @@ def map_command(
     async def run() -> int:
         count = 0
         async with client:
-            async for entry in map_entries(
-                client.settings, client.cache, **arguments, resolver=client.resolver, notes=notes
-            ):
+            async for entry in map_entries(client.web, **arguments, notes=notes):
                 count += 1
                 if machine:
                     record = {"url": entry.url, "source": entry.source, "lastmod": entry.lastmod}

@@ -1,11 +1,12 @@
 """A polite, bounded, resumable breadth-first crawl of one site.
 
-Every page is read by :meth:`sleuth.pages.Fetcher.fetch` (guard, robots.txt, cache,
-network, extraction), on a client whose response hook stops a redirect out of the
-crawl's scope or to a URL the crawl has already seen, and notes ``Retry-After``. The
-frontier and seen set live in the cache backend (:mod:`sleuth.crawl.state`), politeness
-per host in :mod:`sleuth.crawl.polite`. Records come out one by one, failed pages
-included, as each page is done.
+Every page is read by the session's :meth:`sleuth.pages.Fetcher.fetch` (guard, robots.txt,
+cache, network, extraction), with the crawl's needs as arguments of the fetch: a redirect
+policy that stops a hop out of the crawl's scope or to a URL the crawl has already seen,
+the crawl's own bound on requests in flight, and word of ``Retry-After``. The frontier and
+seen set live in the cache backend (:mod:`sleuth.crawl.state`), politeness per host in
+:mod:`sleuth.crawl.polite`. Records come out one by one, failed pages included, as each
+page is done.
 
 Bounds: the frontier never holds more slots than ``max_pages`` (a slot past the budget
 could never be read, so its URL is not even remembered); a Crawl-delay above
@@ -23,14 +24,10 @@ import re
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import httpx
-
-from sleuth.cache.base import Cache
 from sleuth.cache.memory import MemoryCache
-from sleuth.config import Settings
 from sleuth.crawl.polite import HostGate, Wakeup, retry_after_seconds
 from sleuth.crawl.scope import Scope, ScopeKind
 from sleuth.crawl.sitemaps import Notes
@@ -39,9 +36,10 @@ from sleuth.crawl.urls import canonical, unusable
 from sleuth.errors import OutOfScope
 from sleuth.extract.text import first_visible_sentence
 from sleuth.log import event
-from sleuth.net import make_client
-from sleuth.pages.fetcher import ACCEPT_HEADER, Fetcher, OutputFormat, RenderMode
-from sleuth.pages.robots import RobotsChecker
+from sleuth.pages.fetcher import OutputFormat, RenderMode
+
+if TYPE_CHECKING:
+    from sleuth.web import Web
 
 _DIGITS = re.compile(r"\d+")
 _SPACE = re.compile(r"\s+")
@@ -132,22 +130,9 @@ class Crawler:
 
     clock: Callable[[], float] = staticmethod(time.monotonic)  # the deadline's; tests replace it
 
-    def __init__(
-        self,
-        settings: Settings,
-        start: str,
-        options: CrawlOptions,
-        *,
-        cache: Cache,
-        resolver: Any = None,
-    ) -> None:
-        self.settings = settings.model_copy(
-            update={
-                "max_concurrent_fetches": max(
-                    settings.max_concurrent_fetches, options.concurrency * 2
-                )
-            }
-        )
+    def __init__(self, web: Web, start: str, options: CrawlOptions) -> None:
+        cache = web.cache
+        self.web = web
         self.options = options
         self.scope = Scope(start, options.scope, options.include, options.exclude)
         # A crawl that obeys robots.txt never resumes one that ignored it: they read
@@ -164,21 +149,17 @@ class Crawler:
         self.state = CrawlState(state_cache, self.id, ttl=7 * 24 * 3600)
         self.progress = Progress()
         self.cache = cache
-        self._retry_after: dict[str, float] = {}
-        self._client = make_client(self.settings.net, resolver=resolver)
-        self._client.event_hooks["response"].append(self._on_response)
-        self.fetcher = Fetcher(self.settings, cache=cache, resolver=resolver, client=self._client)
-        self._robots = RobotsChecker(
-            self._client,
-            cache,
-            ttl=settings.robots_cache_ttl,
-            deadline_seconds=settings.fetch_deadline,
+        self.fetcher = web.fetcher
+        self._robots = web.robots
+        # The crawl's own bound on page requests in flight, beside the session's.
+        self._slots = asyncio.Semaphore(
+            max(web.fetching.max_concurrent_fetches, options.concurrency * 2)
         )
         self.gate = HostGate(
             self.state,
             concurrency=options.concurrency,
             delay=options.delay,
-            lease=settings.fetch_deadline * 2 + 5,
+            lease=web.fetching.fetch_deadline * 2 + 5,
         )
         self._hosts: set[str] = set()
         self._lock = asyncio.Lock()
@@ -194,29 +175,10 @@ class Crawler:
         self._stopped = False
         self._frontier_full = False
 
-    async def aclose(self) -> None:
-        await self.fetcher.aclose()
-        await self._client.aclose()
-
-    async def __aenter__(self) -> Crawler:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
-
-    async def _on_response(self, response: httpx.Response) -> None:
-        """Notes Retry-After; refuses a page redirect that leaves the scope."""
-        host = response.request.url.netloc.decode().lower()
-        if response.status_code in (429, 503):
-            wait = retry_after_seconds(response.headers.get("retry-after"))
-            if wait is not None:
-                self._retry_after[host] = wait
-        if not response.has_redirect_location:
-            return
-        if response.request.headers.get("accept") != ACCEPT_HEADER:
-            return  # robots.txt and sitemaps may live elsewhere
-        source = str(response.request.url)
-        target = canonical(response.headers["location"], source)
+    async def _redirect(self, source: str, location: str) -> None:
+        """A page's redirect may not leave the crawl's scope, nor lead to a URL the crawl has
+        seen (robots.txt, sitemaps and style sheets are not pages, and may live elsewhere)."""
+        target = canonical(location, source)
         if target is None:
             return
         if not self.scope.contains(target):
@@ -358,7 +320,7 @@ class Crawler:
                 from protego import Protego
 
                 delay = Protego.parse(policy.body).crawl_delay("sleuth")
-                ceiling = self.settings.crawl.max_crawl_delay
+                ceiling = self.web.crawl.max_crawl_delay
                 if delay and float(delay) > ceiling:
                     why = (
                         f"robots.txt of {host} asks for a Crawl-delay of {float(delay):g}s, "
@@ -402,20 +364,30 @@ class Crawler:
     async def _read(self, url: str, host: str) -> Any:
         """The page through the one fetch path; a 429/503 with Retry-After slows the host
         and is tried again. The caller holds one of the host's slots."""
+        waits: list[float] = []
+
+        def heard(value: str) -> None:
+            wait = retry_after_seconds(value)
+            if wait is not None:
+                waits.append(wait)
+
         kwargs: dict[str, Any] = {
             "output": self.options.output,
             "render": self.options.render,
             "respect_robots": self.options.respect_robots,
+            "redirects": self._redirect,
+            "slots": self._slots,
+            "retry_after": heard,
         }
         result = None
         _PAGE.set((url, set()))
-        ceiling = self.settings.crawl.max_retry_after
+        ceiling = self.web.crawl.max_retry_after
         for attempt in range(_RETRIES + 1):
-            self._retry_after.pop(host, None)
+            waits.clear()
             await self.gate.wait(host)
             result = await self.fetcher.fetch(url, refresh=attempt > 0, **kwargs)
             slow = result.outcome == "rate_limited" or result.status == 503
-            wait = self._retry_after.pop(host, None)
+            wait = waits[-1] if waits else None
             if not slow or wait is None:
                 break
             await self.gate.slow_down(host, min(wait, ceiling))

@@ -2,8 +2,8 @@
 
 Sources, in order: the sitemaps robots.txt names and ``/sitemap.xml`` (indexes nested
 and gzip-compressed), the RSS/Atom feeds the start page announces or links to, and the
-start page's own links. Robots.txt and sitemaps are read by the guarded client; the
-start page by :meth:`Fetcher.fetch`, like every page.
+start page's own links. Robots.txt and sitemaps are read by the session's guarded client
+and robots checker; the start page by its :meth:`Fetcher.fetch`, like every page.
 
 A map lists what sleuth may read: a URL robots.txt disallows for sleuth is left out,
 and a note says how many were. A URL the HTTP client cannot parse is a note too.
@@ -13,13 +13,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-import httpx
-
-from sleuth.cache.base import Cache
-from sleuth.config import Settings
 from sleuth.crawl.scope import Scope
 from sleuth.crawl.sitemaps import (
     Entry,
@@ -31,9 +27,10 @@ from sleuth.crawl.sitemaps import (
     walk_sitemaps,
 )
 from sleuth.errors import SleuthError
-from sleuth.net import make_client
-from sleuth.pages.fetcher import Fetcher
-from sleuth.pages.robots import RobotsChecker, robots_url
+from sleuth.pages.robots import robots_url
+
+if TYPE_CHECKING:
+    from sleuth.web import Web
 
 DEFAULT_LIMIT = 10_000
 SITEMAP_CAP = 16 * 1024 * 1024  # bytes of one sitemap, unpacked; the protocol allows 50 MB
@@ -44,43 +41,13 @@ class SiteMapper:
     """Lists a site's URLs once each, within a scope, up to a limit; ``notes`` says what
     could not be read."""
 
-    def __init__(
-        self,
-        settings: Settings,
-        *,
-        cache: Cache,
-        resolver: Any = None,
-        fetcher: Fetcher | None = None,
-        client: httpx.AsyncClient | None = None,
-        sitemap_cap: int = SITEMAP_CAP,
-    ) -> None:
-        self.settings = settings
+    def __init__(self, web: Web, *, sitemap_cap: int = SITEMAP_CAP) -> None:
         self.notes = Notes()
-        self._client = client or make_client(settings.net, resolver=resolver)
-        self._owns_client = client is None
-        self._fetcher = fetcher or Fetcher(
-            settings, cache=cache, resolver=resolver, client=self._client
-        )
-        self._owns_fetcher = fetcher is None
-        self._robots = RobotsChecker(
-            self._client,
-            cache,
-            ttl=settings.robots_cache_ttl,
-            deadline_seconds=settings.fetch_deadline,
-        )
+        self._deadline = web.fetching.fetch_deadline
+        self._client = web.client
+        self._fetcher = web.fetcher
+        self._robots = web.robots
         self._cap = sitemap_cap
-
-    async def aclose(self) -> None:
-        if self._owns_fetcher:
-            await self._fetcher.aclose()
-        if self._owns_client:
-            await self._client.aclose()
-
-    async def __aenter__(self) -> SiteMapper:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
 
     async def sitemap_roots(self, start: str) -> list[str]:
         parts = urlsplit(start)
@@ -131,7 +98,7 @@ class SiteMapper:
         (by default :data:`SITEMAP_DEADLINES` fetch deadlines)."""
         roots = await self.sitemap_roots(start)
         fallback = frozenset(roots[-1:])  # a site without /sitemap.xml is normal, not news
-        per_document = self.settings.fetch_deadline
+        per_document = self._deadline
         total = per_document * SITEMAP_DEADLINES if seconds is None else seconds
         async for entry in walk_sitemaps(
             self._client,
@@ -208,7 +175,7 @@ class SiteMapper:
         """Every source's URLs in order, repeats and all; :meth:`entries` sorts them."""
         seconds = None if ends is None else max(0.0, ends - clock())
         if seconds is not None:
-            seconds = min(seconds, self.settings.fetch_deadline * SITEMAP_DEADLINES)
+            seconds = min(seconds, self._deadline * SITEMAP_DEADLINES)
         async for entry in self.sitemap_entries(
             scope.start, respect_robots=respect_robots, seconds=seconds, clock=clock
         ):
@@ -227,7 +194,7 @@ class SiteMapper:
                 continue
             if ends is not None and clock() >= ends:
                 return
-            seconds = self.settings.fetch_deadline
+            seconds = self._deadline
             data = await read_document(
                 self._client,
                 feed,

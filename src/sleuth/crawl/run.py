@@ -1,23 +1,24 @@
-"""The map and crawl operations over a settings object and a cache: what the CLI, the
-Python API, the LLM tools and the HTTP jobs call."""
+"""The map and crawl operations over a session's :class:`~sleuth.web.Web`: what the CLI,
+the Python API, the LLM tools and the HTTP jobs call."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from sleuth.cache.base import Cache
-from sleuth.config import Settings
 from sleuth.crawl.crawler import Crawler, CrawlOptions, summary
 from sleuth.crawl.mapper import DEFAULT_LIMIT, SiteMapper
 from sleuth.crawl.output import index_markdown, llms_txt, write_page
 from sleuth.crawl.scope import Scope, ScopeKind
 from sleuth.crawl.sitemaps import Entry
 from sleuth.pages.fetcher import normalize_input_url
+
+if TYPE_CHECKING:
+    from sleuth.web import Web
 
 
 class MapEntry(BaseModel):
@@ -33,8 +34,7 @@ class SiteMap(BaseModel):
 
 
 async def map_entries(
-    settings: Settings,
-    cache: Cache,
+    web: Web,
     url: str,
     *,
     scope: ScopeKind = "host",
@@ -42,29 +42,28 @@ async def map_entries(
     exclude: tuple[str, ...] = (),
     limit: int = DEFAULT_LIMIT,
     respect_robots: bool = True,
-    resolver: Any = None,
     notes: list[str] | None = None,
 ) -> AsyncIterator[Entry]:
     """The map, entry by entry; what could not be read is appended to ``notes``."""
     start = normalize_input_url(url)
     boundary = Scope(start, scope, include, exclude)
-    async with SiteMapper(settings, cache=cache, resolver=resolver) as mapper:
-        try:
-            async for entry in mapper.entries(
-                start, boundary, limit=limit, respect_robots=respect_robots
-            ):
-                yield entry
-        finally:
-            if notes is not None:
-                notes.extend(mapper.notes.lines)
+    mapper = SiteMapper(web)
+    try:
+        async for entry in mapper.entries(
+            start, boundary, limit=limit, respect_robots=respect_robots
+        ):
+            yield entry
+    finally:
+        if notes is not None:
+            notes.extend(mapper.notes.lines)
 
 
-async def site_map(settings: Settings, cache: Cache, url: str, **options: Any) -> SiteMap:
+async def site_map(web: Web, url: str, **options: Any) -> SiteMap:
     """The whole map at once."""
     notes: list[str] = []
     entries = [
         MapEntry(url=entry.url, source=entry.source, lastmod=entry.lastmod)
-        async for entry in map_entries(settings, cache, url, notes=notes, **options)
+        async for entry in map_entries(web, url, notes=notes, **options)
     ]
     return SiteMap(url=normalize_input_url(url), entries=entries, notes=notes)
 
@@ -79,26 +78,22 @@ class CrawlRun:
 
     def __init__(
         self,
-        settings: Settings,
-        cache: Cache,
+        web: Web,
         url: str,
         options: CrawlOptions,
         *,
-        resolver: Any = None,
         out: Path | None = None,
         llms_txt: Path | None = None,
     ) -> None:
         if out is not None:
             options = replace(options, output="markdown")
         self.start = normalize_input_url(url)
-        self.settings = settings
-        self.cache = cache
+        self.web = web
         self.options = options
-        self.resolver = resolver
         self.out = out
         self.llms_txt = llms_txt
         self.notes: list[str] = []
-        self.crawler = Crawler(settings, self.start, options, cache=cache, resolver=resolver)
+        self.crawler = Crawler(web, self.start, options)
 
     @property
     def id(self) -> str:
@@ -109,15 +104,15 @@ class CrawlRun:
             return []
         seeds: list[str] = []
         limit = max(self.options.max_pages * 4, 100)
-        async with SiteMapper(self.settings, cache=self.cache, resolver=self.resolver) as mapper:
-            async for entry in mapper.sitemap_entries(
-                self.start, respect_robots=self.options.respect_robots
-            ):
-                if self.crawler.scope.allows(entry.url):
-                    seeds.append(entry.url)
-                if len(seeds) >= limit:
-                    break
-            self.notes.extend(mapper.notes.lines)
+        mapper = SiteMapper(self.web)  # the session's client, fetcher and robots checker
+        async for entry in mapper.sitemap_entries(
+            self.start, respect_robots=self.options.respect_robots
+        ):
+            if self.crawler.scope.allows(entry.url):
+                seeds.append(entry.url)
+            if len(seeds) >= limit:
+                break
+        self.notes.extend(mapper.notes.lines)
         return seeds
 
     async def pages(self) -> AsyncIterator[dict[str, Any]]:
@@ -142,7 +137,7 @@ class CrawlRun:
         return pages
 
     async def aclose(self) -> None:
-        await self.crawler.aclose()
+        """Nothing of the network to close: the run uses its session's web."""
 
     async def __aenter__(self) -> CrawlRun:
         return self

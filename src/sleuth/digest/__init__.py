@@ -1,6 +1,7 @@
 """The cited research digest: search, read, rank paragraphs, quote them with citations.
 
->>> digest = await research("what is new in python 3.13", settings=settings, cache=cache)
+>>> async with AsyncSession() as session:
+...     digest = await session.research("what is new in python 3.13")
 >>> print(render_markdown(digest))
 """
 
@@ -13,7 +14,7 @@ from sleuth.digest.models import (
     DigestError,
     DigestMeta,
 )
-from sleuth.digest.pipeline import research, run_research
+from sleuth.digest.pipeline import run_research
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -23,6 +24,5 @@ __all__ = [
     "DigestError",
     "DigestMeta",
     "render_markdown",
-    "research",
     "run_research",
 ]

@@ -13,12 +13,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from sleuth.cache.base import Cache
-from sleuth.config import Settings
+from sleuth.config import ResearchSettings
 from sleuth.digest.chrome import teaser_spans
 from sleuth.digest.compose import Page, compose
 from sleuth.digest.models import Digest, DigestError, DigestMeta
@@ -29,6 +28,9 @@ from sleuth.extract.verbatim import blank
 from sleuth.log import Progress, Stopwatch, event
 from sleuth.pages import Fetcher, FetchResult
 from sleuth.websearch import ProviderChain, SearchQuery, SearchResponse, attempts_of, normalize_url
+
+if TYPE_CHECKING:
+    from sleuth.web import Web
 
 NO_RESULTS = "no_results"
 MAX_QUESTION_CHARS = 400
@@ -103,18 +105,16 @@ async def _search(
     return response
 
 
-async def _candidates(
-    run: _Run, fetcher: Fetcher, response: SearchResponse, settings: Settings
-) -> list[Candidate]:
+async def _candidates(run: _Run, fetcher: Fetcher, response: SearchResponse) -> list[Candidate]:
     """The results worth reading; one whose URL no fetch would take is reported and skipped.
 
-    ``settings.render`` is passed on so the cache is asked about the same entry
-    that :meth:`Fetcher.fetch` would write.
+    The cache is asked about the entry :meth:`Fetcher.fetch` would write: text, in the
+    fetcher's own render mode.
     """
     found = []
     for hit in response.results:
         try:
-            cached = await fetcher.is_cached(hit.url, "text", settings.render)
+            cached = await fetcher.is_cached(hit.url, "text")
         except SleuthError as exc:  # a plugin or an old cache entry gave a URL that is no URL
             run.fail(exc.code, str(exc), hit.url)
             continue
@@ -239,30 +239,12 @@ def _pages(read: Sequence[tuple[Candidate, FetchResult]]) -> list[Page]:
     return pages
 
 
-async def research(
-    question: str,
-    *,
-    settings: Settings,
-    cache: Cache,
-    resolver: Any = None,
-    **options: Any,
-) -> Digest:
-    """:func:`run_research` with a search chain and fetcher of its own over ``cache``."""
-    async with (
-        ProviderChain(settings, cache, resolver=resolver) as chain,
-        Fetcher(settings, cache=cache, resolver=resolver) as fetcher,
-    ):
-        return await run_research(
-            question, settings=settings, chain=chain, fetcher=fetcher, **options
-        )
-
-
 async def run_research(
     question: str,
     *,
-    settings: Settings,
+    research: ResearchSettings,
     chain: ProviderChain,
-    fetcher: Fetcher,
+    web: Web,
     focus: str | None = None,
     max_results: int | None = None,
     max_pages: int | None = None,
@@ -291,7 +273,7 @@ async def run_research(
     try:
         query = SearchQuery(
             query=question,
-            max_results=max_results or settings.max_results,
+            max_results=max_results or research.max_results,
             recency_days=recency_days,
             site_include=list(sites),
             region=None,
@@ -299,13 +281,14 @@ async def run_research(
     except ValidationError as exc:
         raise UsageError(f"invalid research request: {exc.errors()[0]['msg']}") from None
 
-    run = _Run(question, deadline or settings.research_deadline, on_progress)
+    run = _Run(question, deadline or research.research_deadline, on_progress)
     end_at = asyncio.get_running_loop().time() + run.deadline
-    wanted = max_pages or settings.max_pages
+    wanted = max_pages or research.max_pages
+    fetcher = web.fetcher
     response = await _search(run, chain, query, end_at)
     if response is None:
         return run.digest()
-    candidates = await _candidates(run, fetcher, response, settings)
+    candidates = await _candidates(run, fetcher, response)
     chosen = choose_pages(candidates, question, max_pages=wanted, spares=wanted)
     pages = _pages(await _read(run, fetcher, chosen, wanted, end_at))
 
@@ -325,8 +308,8 @@ async def run_research(
         rank_passages(texts, priors, terms),
         texts,
         terms,
-        max_findings=settings.max_bullets,
-        max_chars=settings.max_bullet_chars,
+        max_findings=research.max_bullets,
+        max_chars=research.max_bullet_chars,
     )
     if not findings:
         said = "the page read says" if len(pages) == 1 else f"the {len(pages)} pages read say"

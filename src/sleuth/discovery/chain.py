@@ -233,9 +233,7 @@ class Discovery:
 
         started = time.monotonic()
         self._report("ecosystem", name=tool)
-        outcomes = await probe_all(
-            self.settings.discover, self.settings.net, tool, resolver=self.client.resolver
-        )
+        outcomes = await probe_all(self.settings.discover, self.client.web.clients, tool)
         self._timed("ecosystem", started)
         found = [outcome.result for outcome in outcomes if outcome.result is not None]
         self.probe_results = found
@@ -302,7 +300,7 @@ class Discovery:
     async def _verify(self, sources: list[str]) -> list[Verification]:
         from sleuth.discovery.verify import GitHub
 
-        github = GitHub(self.settings.discover, self.settings.net, resolver=self.client.resolver)
+        github = GitHub(self.settings.discover, self.client.web.clients)
         try:
             return list(await asyncio.gather(*(github.verify(source) for source in sources)))
         finally:

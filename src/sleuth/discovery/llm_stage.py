@@ -214,9 +214,7 @@ class LLMStage:
         from sleuth.llm.setup import choose_search
 
         settings = self.client.settings
-        self.meter = meter = Meter.connect(
-            settings.llm, settings.net, self.client.cache, resolver=self.client.resolver
-        )
+        self.meter = meter = Meter.connect(settings.llm, self.client.web.clients, self.client.cache)
         try:
             native = choose_search(settings.llm_search, meter.provider, meter.config) == "native"
             try:

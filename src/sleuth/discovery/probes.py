@@ -20,10 +20,10 @@ from urllib.parse import quote
 
 import httpx
 
-from sleuth.config import DiscoverSettings, NetSettings
+from sleuth.config import DiscoverSettings
 from sleuth.discovery.models import ProbeResult
 from sleuth.errors import SleuthError
-from sleuth.net import make_client, read_body
+from sleuth.net import Clients, read_body
 
 MAX_BODY = 64 * 1024 * 1024  # npm documents of busy packages run to tens of megabytes
 # Probe name -> (settings field, builder it answers for).
@@ -316,10 +316,9 @@ def _bases(discover: DiscoverSettings) -> dict[str, str]:
 
 async def probe_all(
     discover: DiscoverSettings,
-    net: NetSettings,
+    clients: Clients,
     name: str,
     *,
-    resolver: Any = None,
     deadline: float | None = None,
 ) -> list[ProbeOutcome]:
     """Every ecosystem's answer for ``name``, in :data:`RUNNERS` order, within one deadline."""
@@ -328,9 +327,7 @@ async def probe_all(
     # The probe endpoints are operator-configured, so their origins are trusted (mirrors on
     # an intranet, loopback in tests); nothing else is.
     # Per-read timeouts outlast the deadline: the deadline is the one that speaks.
-    client = make_client(
-        net, trusted_urls=list(bases.values()), resolver=resolver, timeout=limit + 1
-    )
+    client = clients(trusted_urls=list(bases.values()), timeout=limit + 1)
     session = ProbeSession(discover, client, bases)
 
     async def run(builder: str, probe: Probe) -> ProbeOutcome:

@@ -16,12 +16,12 @@ from urllib.parse import quote
 
 import httpx
 
-from sleuth.config import DiscoverSettings, NetSettings
+from sleuth.config import DiscoverSettings
 from sleuth.discovery.models import RepoMetadata
 from sleuth.discovery.sources import valid_github
 from sleuth.errors import SleuthError
 from sleuth.extract.text import clean_line
-from sleuth.net import make_client, read_body
+from sleuth.net import Clients, read_body
 
 MAX_BODY = 2 * 1024 * 1024
 Status = Literal["ok", "not_found", "archived", "skipped"]
@@ -60,14 +60,13 @@ class GitHub:
     def __init__(
         self,
         discover: DiscoverSettings,
-        net: NetSettings,
+        clients: Clients,
         *,
-        resolver: Any = None,
         timeout: float = 5.0,
     ) -> None:
         self.base = discover.github_api_url.rstrip("/")
         self.token = discover.secret("github_token")
-        self.client = make_client(net, trusted_urls=[self.base], resolver=resolver, timeout=timeout)
+        self.client = clients(trusted_urls=[self.base], timeout=timeout)
 
     async def aclose(self) -> None:
         await self.client.aclose()

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from sleuth.errors import SleuthError, UsageError
 
 if TYPE_CHECKING:
-    from sleuth.config import DocumentSettings, NetSettings, Settings
+    from sleuth.config import DocumentSettings, NetSettings, StyleSettings
 
 
 class Record(BaseModel):
@@ -105,7 +105,10 @@ def record(
     data: bytes | str,
     url: str | None,
     output: Literal["text", "markdown"],
-    settings: Settings,
+    *,
+    documents: DocumentSettings,
+    net: NetSettings,
+    styles: StyleSettings,
 ) -> dict[str, Any]:
     """One document's JSON record; ``data`` is its bytes or why they could not be read."""
     from sleuth.documents import read as read_document
@@ -120,25 +123,25 @@ def record(
     }
     if isinstance(data, str):
         return shown
-    limit, setting = _size_limit(data, settings.documents, settings.net)
+    limit, setting = _size_limit(data, documents, net)
     if len(data) > limit:
         reason = f"it holds more than {limit:,} bytes; raise {setting} to read it"
         return {**shown, "outcome": "too_large", "reason": reason}
     # a saved page's linked sheets hide text too: read from its folder, never the network
-    styles = None
+    sheets = None
     if name != "-" and (b"stylesheet" in data or b"@import" in data):
         from sleuth.documents.sheets import local_styles
 
-        styles = local_styles(Path(name), settings.styles.max_stylesheet_bytes)
+        sheets = local_styles(Path(name), styles.max_stylesheet_bytes)
     try:
         result = read_document(
             data,
             name=None if name == "-" else name,
             url=url,
             output=output,
-            max_pages=settings.documents.max_document_pages,
-            timeout=settings.documents.document_timeout,
-            styles=styles,
+            max_pages=documents.max_document_pages,
+            timeout=documents.document_timeout,
+            styles=sheets,
         )
     except SleuthError as error:
         return {**shown, "outcome": error.code, "reason": str(error)}

@@ -18,10 +18,10 @@ from typing import Any
 import httpx
 
 from sleuth import log
-from sleuth.config import LLMSettings, NetSettings
+from sleuth.config import LLMSettings
 from sleuth.errors import BlockedError, LLMError, LLMServerError, LLMTimeout, MalformedReply
 from sleuth.llm.cassette import Cassette, RecordedResponse, canonical_request
-from sleuth.net import make_client
+from sleuth.net import Clients
 
 MAX_BACKOFF = 30.0
 BACKOFF_BASE = 0.5
@@ -46,34 +46,27 @@ class LLMHttp:
     def __init__(
         self,
         llm: LLMSettings,
-        net: NetSettings,
+        clients: Clients,
         *,
         provider: str,
         base_url: str,
         timeout: float,
         cassette: Cassette | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-        resolver: Any = None,
     ) -> None:
         self.llm = llm
-        self.net = net
+        self._clients = clients
         self.provider = provider
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.cassette = cassette
         self.sleep = sleep
-        self._resolver = resolver
         self._client: httpx.AsyncClient | None = None
 
     def _http(self) -> httpx.AsyncClient:
         if self._client is None:
             # The base URL is operator-configured, so its origin is trusted even on loopback.
-            self._client = make_client(
-                self.net,
-                trusted_urls=[self.base_url],
-                resolver=self._resolver,
-                timeout=self.timeout,
-            )
+            self._client = self._clients(trusted_urls=[self.base_url], timeout=self.timeout)
         return self._client
 
     async def aclose(self) -> None:

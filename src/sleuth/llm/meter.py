@@ -9,16 +9,19 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sleuth import log
 from sleuth.cache import Cache
-from sleuth.config import LLMSettings, NetSettings
+from sleuth.config import LLMSettings
 from sleuth.llm.budget import Budget
 from sleuth.llm.models import ChatRequest, Completion, Usage
 from sleuth.llm.pricing import PriceTable, load_prices
 from sleuth.llm.providers import Provider
 from sleuth.llm.setup import LLMConfig, open_provider
+
+if TYPE_CHECKING:
+    from sleuth.net import Clients
 
 
 @dataclass
@@ -45,12 +48,11 @@ class Meter:
     def connect(
         cls,
         llm: LLMSettings,
-        net: NetSettings,
+        clients: Clients,
         cache: Cache,
         *,
         provider: str | None = None,
         model: str | None = None,
-        resolver: Any = None,
         sleep: Callable[[float], Awaitable[None]] | None = None,
     ) -> Meter:
         """The one way a job opens a model: the configured provider, metered against the
@@ -59,9 +61,7 @@ class Meter:
         Raises :class:`~sleuth.errors.LLMNotConfigured` when no model is set up.
         """
         extra: dict[str, Any] = {"sleep": sleep} if sleep is not None else {}
-        opened, config = open_provider(
-            llm, net, provider=provider, model=model, resolver=resolver, **extra
-        )
+        opened, config = open_provider(llm, clients, provider=provider, model=model, **extra)
         return cls.open(opened, config, llm, cache)
 
     async def aclose(self) -> None:

@@ -12,14 +12,17 @@ import asyncio
 import ipaddress
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
-from sleuth.config import LLMSettings, NetSettings
+from sleuth.config import LLMSettings
 from sleuth.errors import LLMNotConfigured, Ref, UsageError
 from sleuth.llm.cassette import Cassette
 from sleuth.llm.http import LLMHttp
 from sleuth.llm.providers import PROVIDERS, Provider
+
+if TYPE_CHECKING:
+    from sleuth.net import Clients
 
 CLOUD_TIMEOUT = 60.0
 _KEYS = {
@@ -122,27 +125,26 @@ def resolve(
 
 def open_provider(
     llm: LLMSettings,
-    net: NetSettings,
+    clients: Clients,
     *,
     provider: str | None = None,
     model: str | None = None,
-    resolver: Any = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> tuple[Provider, LLMConfig]:
-    """A ready provider: the ``llm`` section says which and where, ``net`` how to reach it."""
+    """A ready provider: the ``llm`` section says which and where; its client comes from
+    the session's ``clients``, trusting the provider's base URL."""
     config = resolve(llm, provider=provider, model=model)
     cassette = None
     if llm.llm_record != "off":
         cassette = Cassette(llm.llm_record, llm.llm_cassette_dir, config.provider)
     http = LLMHttp(
         llm,
-        net,
+        clients,
         provider=config.provider,
         base_url=config.base_url,
         timeout=config.timeout,
         cassette=cassette,
         sleep=sleep,
-        resolver=resolver,
     )
     cls = PROVIDERS[config.provider]
     return cls(model=config.model, http=http, api_key=config.api_key), config

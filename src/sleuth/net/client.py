@@ -1,7 +1,13 @@
-"""The one HTTP client factory: every request sleuth makes goes through these clients."""
+"""The one HTTP client factory: every request sleuth makes goes through these clients.
+
+A running sleuth holds one :class:`Clients` (a session's web owns it): the resolver is given
+to it once and lives inside each client's transport. The clients it makes differ only in
+the origins they trust (a search provider's, a model server's) and their read timeout.
+"""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 from typing import Any
 
@@ -9,7 +15,9 @@ import httpcore
 import httpx
 
 from sleuth.config import NetSettings
-from sleuth.net.resolve import Resolver
+from sleuth.errors import BlockedError, NetworkError
+from sleuth.net.guard import Guard, blocked
+from sleuth.net.resolve import Resolver, SystemResolver
 from sleuth.net.transport import AsyncSafeTransport, SafeTransport
 
 # Only what sleuth.net.body decodes itself with bounded output.
@@ -68,3 +76,65 @@ def _options(net: NetSettings, timeout: float | None) -> dict[str, Any]:
         "max_redirects": net.max_redirects,
         "trust_env": False,
     }
+
+
+class Clients:
+    """Makes the guarded clients of one session, all over one resolver and socket layer.
+
+    ``resolver`` answers name lookups (tests pin names to loopback); ``network_backend``
+    replaces the socket layer (tests). Nothing else in sleuth calls :func:`make_client`.
+    """
+
+    def __init__(
+        self,
+        net: NetSettings,
+        *,
+        resolver: Resolver | None = None,
+        network_backend: httpcore.AsyncNetworkBackend | None = None,
+    ) -> None:
+        self.net = net
+        self._resolver: Resolver = resolver if resolver is not None else SystemResolver()
+        self._backend = network_backend
+        self._guard = Guard(net)
+
+    def __call__(
+        self, *, trusted_urls: Iterable[str] = (), timeout: float | None = None
+    ) -> httpx.AsyncClient:
+        """A new client; ``trusted_urls`` are operator-configured endpoints it may reach
+        even on private addresses, ``timeout`` overrides the read timeout."""
+        return make_client(
+            self.net,
+            trusted_urls=trusted_urls,
+            resolver=self._resolver,
+            timeout=timeout,
+            network_backend=self._backend,
+        )
+
+    async def admit(self, url: str) -> None:
+        """Raise unless an untrusted client would connect for ``url``: the guard's rules,
+        then one lookup whose every answer must pass, as the transport decides it.
+
+        A cached page is put to this decision, so it is refused exactly where the
+        network would have refused the fetch.
+        """
+        destination = self._guard.check_url(url)
+        if not isinstance(destination.host, str) or destination.trusted:
+            return
+        name, port = destination.host, destination.port
+        try:
+            async with asyncio.timeout(self.net.connect_timeout):
+                found = list(dict.fromkeys(await self._resolver.resolve(name, port)))
+        except TimeoutError:
+            raise NetworkError(
+                f"{url} could not be fetched: looking up {name} timed out", url=url
+            ) from None
+        except OSError as exc:
+            raise NetworkError(
+                f"{url} could not be fetched: cannot resolve {name}: {exc}", url=url
+            ) from None
+        if not found:
+            raise NetworkError(f"{url} could not be fetched: {name} has no addresses", url=url)
+        try:
+            self._guard.check_addresses(name, port, found)
+        except BlockedError as exc:
+            raise blocked(destination.url, exc.message) from None

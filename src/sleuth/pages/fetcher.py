@@ -1,7 +1,7 @@
 """One URL in, one typed :class:`FetchResult` out.
 
 The path reads top to bottom, the same for every caller: canonical URL, the
-guard (names, addresses after a lookup through the transport's own resolver,
+guard (names, addresses after a lookup through the transports' own resolver,
 ports, the allowlist), robots.txt unless this caller may ignore it, then the
 cache, the guarded HTTP request with body limits, sanitise-and-extract, the
 browser fallback when the page needs it, cache write, paging. The cache sits
@@ -17,13 +17,14 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import re
-from typing import Any, Literal
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
 import httpx
 
 from sleuth.cache.base import Cache, cache_key, get_json, set_json
-from sleuth.config import Settings
+from sleuth.config import DocumentSettings, FetchSettings, NetSettings, StyleSettings
 from sleuth.documents import (
     GENERIC_TYPES,
     PDF_TYPES,
@@ -56,17 +57,20 @@ from sleuth.extract import Extraction
 from sleuth.extract.decode import decode
 from sleuth.extract.styles import Styles
 from sleuth.log import Stopwatch, event
-from sleuth.net import Guard, SystemResolver, canonical_url, deadline, make_client
+from sleuth.net import canonical_url, deadline
 from sleuth.net.body import read_body
-from sleuth.net.guard import blocked
-from sleuth.net.resolve import Resolver
 from sleuth.pages.paging import page_text
 from sleuth.pages.result import ErrorInfo, FetchResult, Outcome, utc_now
 from sleuth.pages.robots import RobotsChecker, robots_url
 from sleuth.pages.stylesheets import INERT, SheetReader
 
+if TYPE_CHECKING:
+    from sleuth.render import Renderer
+
 OutputFormat = Literal["text", "markdown", "html"]
 RenderMode = Literal["auto", "always", "never"]
+# A caller's rule for a page's redirects: (from, to), raising a SleuthError to refuse the hop.
+RedirectPolicy = Callable[[str, str], Awaitable[None]]
 
 # Web pages, PDFs and the text family (sleuth.documents); a generic type is sniffed.
 ACCEPTED_TYPES = tuple(sorted(READABLE_TYPES - {""}))
@@ -151,7 +155,7 @@ class _Document:
 async def _extract(
     document: _Document,
     output: OutputFormat,
-    settings: Settings | None = None,
+    documents: DocumentSettings | None = None,
     styles: Styles | None = None,
 ) -> Extraction:
     """Extraction is CPU work: off the event loop, so deadlines and other fetches keep running.
@@ -172,8 +176,8 @@ async def _extract(
         url=document.final_url,
         output=output,
         content_type=document.content_type,
-        max_pages=settings.max_document_pages if settings else 200,
-        timeout=settings.document_timeout if settings else 10.0,
+        max_pages=documents.max_document_pages if documents else 200,
+        timeout=documents.document_timeout if documents else 10.0,
         links=True,
         styles=styles,
         judged_by=judged_by,
@@ -183,6 +187,14 @@ async def _extract(
 def _styles_unknown(styles: Styles) -> bool:
     """A sheet went unread for a reason a browser would not share (not a 404)."""
     return any(item["reason"] not in INERT for item in styles.unread)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Manners:
+    """What one caller asks of its page requests beyond the path itself (see fetch)."""
+
+    redirects: RedirectPolicy | None = None
+    retry_after: Callable[[str], None] | None = None
 
 
 class _RobotsGate:
@@ -222,52 +234,44 @@ async def _checked(url: str, document: _Document, retry_after: str | None = None
 
 
 class Fetcher:
-    """Fetches pages for people and agents; reuse one for many URLs."""
+    """Fetches pages for people and agents; a session's :class:`~sleuth.web.Web` builds
+    the one it shares, over its client, robots checker and browser (it owns none).
+
+    ``admit`` is the network's own decision on a URL (the guard, lookup included), put
+    to every URL before the cache is asked; ``renderer`` gives the browser when a page
+    first needs it.
+    """
 
     def __init__(
         self,
-        settings: Settings,
         *,
+        fetching: FetchSettings,
+        net: NetSettings,
+        styles: StyleSettings,
+        documents: DocumentSettings,
+        render: RenderMode,
         cache: Cache,
-        resolver: Any = None,
-        client: httpx.AsyncClient | None = None,
-        renderer: Any = None,
+        client: httpx.AsyncClient,
+        robots: RobotsChecker,
+        admit: Callable[[str], Awaitable[None]],
+        renderer: Callable[[], Renderer],
     ) -> None:
-        self.settings = settings
+        self.fetching = fetching
+        self.net = net
+        self.styles = styles
+        self.documents = documents
+        self.render = render
         self.cache = cache
-        self._resolver = resolver
-        # The guard and resolver the transport of make_client uses, so that the decision
-        # taken before the cache is the one the network would take for these settings.
-        self._guard = Guard(settings.net)
-        self._lookup: Resolver = resolver if resolver is not None else SystemResolver()
-        self._client = client or make_client(settings.net, resolver=resolver)
-        self._owns_client = client is None
+        self._client = client
+        self._robots = robots
+        self._admit_address = admit
         self._renderer = renderer
-        self._owns_renderer = renderer is None
-        self._robots = RobotsChecker(
-            self._client,
-            cache,
-            ttl=settings.robots_cache_ttl,
-            deadline_seconds=settings.fetch_deadline,
-        )
-        self._slots = asyncio.Semaphore(settings.max_concurrent_fetches)
-
-    async def __aenter__(self) -> Fetcher:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
-
-    async def aclose(self) -> None:
-        if self._owns_client:
-            await self._client.aclose()
-        if self._owns_renderer and self._renderer is not None:
-            await self._renderer.aclose()
+        self._slots = asyncio.Semaphore(fetching.max_concurrent_fetches)
 
     def _key(self, url: str, output: OutputFormat, render: RenderMode) -> str:
         # A page read with an unread sheet is ok for most callers, styles_unread for a
         # strict one: the two never share an entry (the default keeps its key).
-        if self.settings.styles.strict_visibility:
+        if self.styles.strict_visibility:
             return cache_key("page", url, output, render, "strict-visibility")
         return cache_key("page", url, output, render)
 
@@ -285,7 +289,7 @@ class Fetcher:
         never fetched costs no lookup and no robots.txt request.
         """
         url = normalize_input_url(url)
-        key = self._key(url, output, render or self.settings.render)
+        key = self._key(url, output, render or self.render)
         if await self.cache.get(key) is None:
             return False
         robots = _RobotsGate(self._robots, False) if respect_robots else None
@@ -305,8 +309,16 @@ class Fetcher:
         respect_robots: bool = True,
         max_chars: int | None = None,
         start_index: int = 0,
+        redirects: RedirectPolicy | None = None,
+        slots: asyncio.Semaphore | None = None,
+        retry_after: Callable[[str], None] | None = None,
     ) -> FetchResult:
-        """The one policy path: every read of a web page, cached or not, goes through here."""
+        """The one policy path: every read of a web page, cached or not, goes through here.
+
+        A crawl's needs are arguments: ``redirects`` may refuse a hop of the page request
+        (out of its scope), ``slots`` bounds its requests in flight instead of the
+        fetcher's own, and ``retry_after`` hears the ``Retry-After`` of a 429 or 503.
+        """
         if start_index < 0 or (max_chars is not None and max_chars <= 0):
             raise UsageError(
                 "{start_index} must be >= 0 and {max_chars} > 0",
@@ -316,7 +328,7 @@ class Fetcher:
             url = normalize_input_url(url)
         except BlockedError as error:  # file:, javascript: ... end as outcomes like any refusal
             return self._failure(url, error, None, None)
-        mode: RenderMode = render or self.settings.render
+        mode: RenderMode = render or self.render
         clock = Stopwatch()
         key = self._key(url, output, mode)
         robots = _RobotsGate(self._robots, refresh) if respect_robots else None
@@ -330,11 +342,13 @@ class Fetcher:
             if stored is not None:
                 event("cache_hit", url=url, outcome=stored.outcome, latency_ms=clock.ms)
                 return page_text(stored, start_index=start_index, max_chars=max_chars)
-            async with self._slots:
-                result, via = await self._fetch_uncached(url, output, mode, robots)
+            async with slots or self._slots:
+                result, via = await self._fetch_uncached(
+                    url, output, mode, robots, _Manners(redirects, retry_after)
+                )
             if result.ok:
                 stored_value = {**result.model_dump(), "via": list(via)}
-                await set_json(self.cache, key, stored_value, self.settings.cache_ttl)
+                await set_json(self.cache, key, stored_value, self.fetching.cache_ttl)
         if result.ok:
             event(
                 "fetch",
@@ -361,26 +375,7 @@ class Fetcher:
         The guard runs as the transport would run it, lookup included, so a stored
         page is refused exactly where the network would have refused the fetch.
         """
-        destination = self._guard.check_url(url)
-        if isinstance(destination.host, str) and not destination.trusted:
-            name, port = destination.host, destination.port
-            try:
-                async with asyncio.timeout(self.settings.connect_timeout):
-                    found = list(dict.fromkeys(await self._lookup.resolve(name, port)))
-            except TimeoutError:
-                raise NetworkError(
-                    f"{url} could not be fetched: looking up {name} timed out", url=url
-                ) from None
-            except OSError as exc:
-                raise NetworkError(
-                    f"{url} could not be fetched: cannot resolve {name}: {exc}", url=url
-                ) from None
-            if not found:
-                raise NetworkError(f"{url} could not be fetched: {name} has no addresses", url=url)
-            try:
-                self._guard.check_addresses(name, port, found)
-            except BlockedError as exc:
-                raise blocked(destination.url, exc.message) from None
+        await self._admit_address(url)
         if robots:
             await robots.check(url)
 
@@ -416,6 +411,7 @@ class Fetcher:
         output: OutputFormat,
         mode: RenderMode,
         robots: _RobotsGate | None,
+        manners: _Manners,
     ) -> tuple[FetchResult, tuple[str, ...]]:
         """The network half of the path; ``url`` has been admitted. Returns the hops too."""
         clock = Stopwatch()
@@ -428,9 +424,9 @@ class Fetcher:
                 if robots and document.final_url != url:
                     await robots.check(document.final_url)
             else:
-                document = await self._download(url, robots)
+                document = await self._download(url, robots, manners)
             styles = await self._stylesheets(document, robots, clock)
-            extraction = await _extract(document, output, self.settings, styles)
+            extraction = await _extract(document, output, self.documents, styles)
             if styles is not None and _styles_unknown(styles):
                 document, extraction = await self._judge_in_browser(
                     url,
@@ -497,31 +493,38 @@ class Fetcher:
             images=extraction.images if extraction else [],
         )
 
-    async def _download(self, url: str, robots: _RobotsGate | None) -> _Document:
+    async def _download(self, url: str, robots: _RobotsGate | None, manners: _Manners) -> _Document:
         """GET ``url``, following redirects here so robots.txt is asked at every hop.
 
         The document remembers every URL asked for, so that a cached copy can be
         put to the next caller's policy hop by hop.
         """
         try:
-            async with deadline(self.settings.fetch_deadline, url=url):
+            async with deadline(self.fetching.fetch_deadline, url=url):
                 request = self._client.build_request("GET", url, headers={"Accept": ACCEPT_HEADER})
                 via: list[str] = []
-                for hop in range(self.settings.max_redirects + 1):
+                for hop in range(self.net.max_redirects + 1):
                     via.append(str(request.url))
                     if hop and robots:
                         await robots.check(str(request.url))
                     response = await self._client.send(request, stream=True, follow_redirects=False)
                     try:
+                        if manners.retry_after and response.status_code in (429, 503):
+                            wait = response.headers.get("retry-after")
+                            if wait is not None:
+                                manners.retry_after(wait)
                         if response.next_request is None:
                             document = await self._read(url, response)
                             document.via = (*via, document.final_url)
                             return document
+                        if manners.redirects:
+                            target = str(response.next_request.url)
+                            await manners.redirects(str(request.url), target)
                         request = response.next_request
                     finally:
                         await response.aclose()
             raise NetworkError(
-                f"{url} redirected more than {self.settings.max_redirects} times",
+                f"{url} redirected more than {self.net.max_redirects} times",
                 url=url,
                 retryable=False,
             )
@@ -542,15 +545,13 @@ class Fetcher:
             raise UnsupportedType(f"{url} is {media}, not a web page or a document", url=url)
         # A PDF, or a generic type that may hold one, may be as large as a document.
         document = media in PDF_TYPES or media in GENERIC_TYPES
-        settings = self.settings
+        net, most = self.net, self.documents.max_document_bytes
         body = await read_body(
             response,
-            max_bytes=settings.max_document_bytes if document else settings.max_bytes,
-            max_decoded_bytes=(
-                max(settings.max_document_bytes, settings.max_decoded_bytes)
-                if document
-                else settings.max_decoded_bytes
-            ),
+            max_bytes=most if document else net.max_bytes,
+            max_decoded_bytes=max(most, net.max_decoded_bytes)
+            if document
+            else net.max_decoded_bytes,
         )
         if media in GENERIC_TYPES and not is_pdf(body):
             found = binary_type(body)
@@ -562,8 +563,8 @@ class Fetcher:
                 raise UnsupportedType(
                     f"{url} sent no content type and does not look like HTML", url=url
                 )
-            if len(body) > settings.max_bytes:
-                raise TooLarge(f"{url} sent more than {settings.max_bytes} bytes", url=url)
+            if len(body) > net.max_bytes:
+                raise TooLarge(f"{url} sent more than {net.max_bytes} bytes", url=url)
         return await _checked(url, _Document(body, content_type, str(response.url), status))
 
     async def _stylesheets(
@@ -581,9 +582,16 @@ class Fetcher:
         async def admit(sheet: str) -> None:
             await self._admit(sheet, robots)
 
-        left = self.settings.fetch_deadline - clock.ms / 1000
-        seconds = min(self.settings.styles.stylesheet_timeout, left)
-        reader = SheetReader(self.settings, self._client, self.cache, admit)
+        left = self.fetching.fetch_deadline - clock.ms / 1000
+        seconds = min(self.styles.stylesheet_timeout, left)
+        reader = SheetReader(
+            self._client,
+            self.cache,
+            admit,
+            styles=self.styles,
+            fetching=self.fetching,
+            net=self.net,
+        )
         return await reader.read(html, document.final_url, seconds)
 
     async def _judge_in_browser(
@@ -609,14 +617,14 @@ class Fetcher:
             except SleuthError as exc:
                 event("render_failed", url=url, error=exc.code)
             else:
-                judged = await _extract(rendered, output, self.settings)
+                judged = await _extract(rendered, output, self.documents)
                 if not any(item["reason"] not in INERT for item in rendered.styles_unread) and (
                     judged.outcome == "ok" or extraction.outcome != "ok"
                 ):
                     return rendered, judged
                 if judged.outcome == "ok":  # the browser too went without a sheet
                     document, extraction = rendered, judged
-        if self.settings.styles.strict_visibility:
+        if self.styles.strict_visibility:
             unread = ", ".join(
                 f"{item['url']} ({item['reason']})"
                 for item in extraction.metadata.get("styles_unread", [])
@@ -648,17 +656,11 @@ class Fetcher:
         except SleuthError as exc:  # the first answer stands; the browser fared worse
             event("render_failed", url=url, error=exc.code)
             return document, extraction
-        second = await _extract(rendered, output, self.settings)
+        second = await _extract(rendered, output, self.documents)
         return (rendered, second) if second.outcome == "ok" else (document, extraction)
 
     async def _render(self, url: str) -> _Document:
-        if self._renderer is None:
-            from sleuth.render import Renderer
-
-            self._renderer = Renderer(
-                self.settings.net, self.settings.browser, resolver=self._resolver
-            )
-        page = await self._renderer.render(url)
+        page = await self._renderer().render(url)
         document = _Document(
             page.html.encode("utf-8"),
             "text/html; charset=utf-8",

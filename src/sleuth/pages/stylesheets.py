@@ -22,7 +22,7 @@ from urllib.parse import urljoin
 import httpx
 
 from sleuth.cache.base import Cache, cache_key, get_json, set_json
-from sleuth.config import Settings
+from sleuth.config import FetchSettings, NetSettings, StyleSettings
 from sleuth.documents import media_type
 from sleuth.errors import FetchTimeout, HTTPStatusError, NetworkError, SleuthError, UnsupportedType
 from sleuth.extract.styles import (
@@ -49,9 +49,18 @@ class SheetReader:
     as they apply to that caller, raising a SleuthError when the URL is refused)."""
 
     def __init__(
-        self, settings: Settings, client: httpx.AsyncClient, cache: Cache, admit: Admit
+        self,
+        client: httpx.AsyncClient,
+        cache: Cache,
+        admit: Admit,
+        *,
+        styles: StyleSettings,
+        fetching: FetchSettings,
+        net: NetSettings,
     ) -> None:
-        self._settings = settings
+        self._styles = styles
+        self._ttl = fetching.cache_ttl
+        self._redirects = net.max_redirects
         self._client = client
         self._cache = cache
         self._admit = admit
@@ -61,7 +70,7 @@ class SheetReader:
 
     async def read(self, html: str, page_url: str, seconds: float) -> Styles:
         """Every sheet the page links or imports (four levels deep), within ``seconds``."""
-        limits = self._settings.styles
+        limits = self._styles
         wave = linked_sheets(html, page_url)
         base = base_url(html, page_url)
         pending: dict[asyncio.Task[None], str] = {}
@@ -117,15 +126,14 @@ class SheetReader:
                 await self._admit(hop)
             return str(stored["text"])
         text, via = await self._download(url)
-        await set_json(self._cache, key, {"text": text, "via": via}, self._settings.cache_ttl)
+        await set_json(self._cache, key, {"text": text, "via": via}, self._ttl)
         return text
 
     async def _download(self, url: str) -> tuple[str, list[str]]:
-        settings = self._settings
         request = self._client.build_request("GET", url, headers={"Accept": ACCEPT_CSS})
         via: list[str] = []
         try:
-            for hop in range(settings.max_redirects + 1):
+            for hop in range(self._redirects + 1):
                 via.append(str(request.url))
                 if hop:
                     await self._admit(str(request.url))
@@ -143,7 +151,7 @@ class SheetReader:
                     declared = response.headers.get("content-type")
                     if media_type(declared) not in _CSS_TYPES:
                         raise UnsupportedType(f"{url} is {media_type(declared)}, not CSS", url=url)
-                    limit = settings.styles.max_stylesheet_bytes
+                    limit = self._styles.max_stylesheet_bytes
                     body = await read_body(response, max_bytes=limit, max_decoded_bytes=limit)
                     return decode_sheet(body, declared), via
                 finally:
@@ -152,4 +160,4 @@ class SheetReader:
             raise FetchTimeout(f"reading {url} timed out", url=url) from None
         except httpx.HTTPError as exc:
             raise NetworkError(f"{url} could not be fetched: {exc}", url=url) from None
-        raise NetworkError(f"{url} redirected more than {settings.max_redirects} times", url=url)
+        raise NetworkError(f"{url} redirected more than {self._redirects} times", url=url)

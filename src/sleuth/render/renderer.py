@@ -17,12 +17,12 @@ from urllib.parse import urlsplit
 from sleuth.config import NetSettings, RenderSettings
 from sleuth.errors import BlockedError, FetchTimeout, NetworkError
 from sleuth.log import Stopwatch, event
-from sleuth.net import Resolver, make_client
 from sleuth.render.browser import launch_browser
 from sleuth.render.intercept import Interceptor
 from sleuth.render.judge import Judged, judge
 
 if TYPE_CHECKING:
+    import httpx
     from playwright.async_api import Browser, Page, Playwright
 
 # After DOMContentLoaded, scripts get up to this many seconds (and at most half
@@ -73,14 +73,16 @@ def _first_line(exc: BaseException) -> str:
 
 
 class Renderer:
-    """Headless Chromium whose every request goes through sleuth's SSRF guard."""
+    """Headless Chromium whose every request goes through sleuth's SSRF guard: the
+    browser's requests are made by ``client`` (the session's guarded one, which the
+    renderer uses but does not close)."""
 
     def __init__(
-        self, net: NetSettings, rendering: RenderSettings, *, resolver: Resolver | None = None
+        self, net: NetSettings, rendering: RenderSettings, *, client: httpx.AsyncClient
     ) -> None:
         self._net = net
         self._rendering = rendering
-        self._client = make_client(net, resolver=resolver)
+        self._client = client
         self._slots = asyncio.Semaphore(rendering.max_concurrent_renders)
         self._launch_lock = asyncio.Lock()
         self._playwright: Playwright | None = None
@@ -119,7 +121,6 @@ class Renderer:
                 if not self._launching.cancelled():
                     self._launching.exception()  # seen here; the render that wanted it is gone
             await self._stop_browser()
-        await self._client.aclose()
 
     async def _ensure_browser(self) -> Browser:
         # The launch runs as its own task: a render cancelled mid-launch (a research

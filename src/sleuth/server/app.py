@@ -116,7 +116,7 @@ def build_state(settings: Settings, tokens: Tokens, metrics: Metrics) -> ServerS
         "link suggestions are off: no LLM is configured (set SLEUTH_LLM_PROVIDER or "
         "SLEUTH_LLM_BASE_URL)"
     )
-    if llm_configured(settings):
+    if llm_configured(settings.llm):
         try:
             suggester = client.suggester
         except ConfigError:

@@ -14,12 +14,11 @@ import asyncio
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from sleuth import log
-from sleuth.cache import Cache
-from sleuth.config import Settings
+from sleuth.config import LLMSettings, SuggestSettings
 from sleuth.errors import LLMError, LLMNotConfigured, MalformedReply, UsageError
 from sleuth.extract.text import first_visible_sentence
 from sleuth.llm.envelope import Envelope
@@ -27,9 +26,11 @@ from sleuth.llm.jsonreply import find_json
 from sleuth.llm.meter import Meter
 from sleuth.llm.models import ChatRequest, Message, Usage
 from sleuth.llm.setup import open_provider
-from sleuth.pages import Fetcher
 from sleuth.suggest.fields import KEYS, Suggestion, clean
 from sleuth.suggest.prompt import load_template, render
+
+if TYPE_CHECKING:
+    from sleuth.web import Web
 
 RAW_LOG_LIMIT = 2048
 MAX_OUTPUT_TOKENS = 600
@@ -48,8 +49,8 @@ class SuggestResult:
     fetched: bool = False
 
 
-def llm_configured(settings: Settings) -> bool:
-    return bool(settings.llm_provider or settings.llm_base_url)
+def llm_configured(llm: LLMSettings) -> bool:
+    return bool(llm.llm_provider or llm.llm_base_url)
 
 
 def check_url(url: str) -> str:
@@ -66,28 +67,23 @@ def check_url(url: str) -> str:
 
 
 class Suggester:
-    """Built once per process (prompt checked, provider opened); each call makes its own Meter."""
+    """Built once per process (prompt checked, provider opened); each call makes its own
+    Meter. The page, when it is read, comes through the session's ``web``."""
 
-    def __init__(
-        self,
-        settings: Settings,
-        cache: Cache,
-        *,
-        fetcher: Fetcher | None = None,
-        resolver: Any = None,
-    ) -> None:
-        if not llm_configured(settings):
+    def __init__(self, suggest: SuggestSettings, llm: LLMSettings, web: Web) -> None:
+        if not llm_configured(llm):
             raise LLMNotConfigured(
                 "link suggestions are off: no LLM is configured",
                 hint="set SLEUTH_LLM_PROVIDER (and its key) or SLEUTH_LLM_BASE_URL",
             )
-        self.settings = settings
-        self.cache = cache
-        self.fetcher = fetcher
+        self.settings = suggest
+        self.llm = llm
+        self.cache = web.cache
+        self.web = web
         self.instructions = render(
-            load_template(settings.suggest_prompt), settings.suggest_reserved_slugs
+            load_template(suggest.suggest_prompt), suggest.suggest_reserved_slugs
         )
-        self.provider, self.config = open_provider(settings.llm, settings.net, resolver=resolver)
+        self.provider, self.config = open_provider(llm, web.clients)
 
     async def suggest(
         self, url: str, title: str | None = None, description: str | None = None
@@ -96,10 +92,10 @@ class Suggester:
         title = (title or "").strip()
         description = (description or "").strip()
         fetched = False
-        if not title and not description and self.settings.suggest_fetch and self.fetcher:
+        if not title and not description and self.settings.suggest_fetch:
             title, description = await self._read_page(url)
             fetched = bool(title or description)
-        meter = Meter.open(self.provider, self.config, self.settings.llm, self.cache)
+        meter = Meter.open(self.provider, self.config, self.llm, self.cache)
         envelope = Envelope()
         page = json.dumps(
             {
@@ -176,10 +172,9 @@ class Suggester:
     async def _read_page(self, url: str) -> tuple[str, str]:
         """Title and the first visible sentence of the page itself, through the guard and
         robots.txt: never its meta description, which no reader of the page sees."""
-        assert self.fetcher is not None
         try:  # the model's deadline matters more: a slow page is given up, not waited for
             async with asyncio.timeout(self.settings.suggest_timeout / 3):
-                result = await self.fetcher.fetch(url, respect_robots=True, max_chars=2000)
+                result = await self.web.fetcher.fetch(url, respect_robots=True, max_chars=2000)
         except TimeoutError:
             log.event("suggest_fetch_failed", url=url, outcome="timeout")
             return "", ""

@@ -1,8 +1,8 @@
 """What tools and the agent loop use of a session, as a protocol that lives below them.
 
 Tools search, fetch, research, detect, map and crawl; the loop also needs the settings,
-the resolver and the cache. Naming only these keeps the data path one way:
-``sleuth.api`` on top, ``sleuth.agent`` and ``sleuth.tools`` beneath it, the session
+the web (whose clients reach the model) and the cache. Naming only these keeps the data
+path one way: ``sleuth.api`` on top, ``sleuth.agent`` and ``sleuth.tools`` beneath it, the session
 core (:class:`sleuth.session.AsyncSession`, which satisfies :class:`Services`
 structurally: nothing registers) beneath those. Tests and other callers may pass any
 object with these members.
@@ -11,7 +11,7 @@ object with these members.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from sleuth.cache import Cache
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from sleuth.digest import Digest
     from sleuth.pages import FetchResult
     from sleuth.stack import Project
+    from sleuth.web import Web
     from sleuth.websearch import SearchResponse
 
 
@@ -31,8 +32,8 @@ class Services(Protocol):
     def settings(self) -> Settings: ...
 
     @property
-    def resolver(self) -> Any:
-        """The :class:`~sleuth.net.Resolver` every client of the session uses, or None."""
+    def web(self) -> Web:
+        """The session's :class:`~sleuth.web.Web`: its clients reach the model too."""
         ...
 
     @property

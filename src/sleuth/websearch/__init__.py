@@ -1,6 +1,6 @@
 """Web search: pluggable providers behind one chain with fallback, cooldown, cache and budget.
 
->>> async with ProviderChain(settings, cache) as chain:
+>>> async with ProviderChain(settings.search, cache, clients=web.clients) as chain:
 ...     response = await chain.search(SearchQuery(query="python 3.13 release notes"))
 """
 

@@ -11,7 +11,7 @@ import httpx
 from pydantic import ValidationError
 
 from sleuth.cache.base import Cache, cache_key, get_json, set_json
-from sleuth.config import Settings
+from sleuth.config import SearchSettings
 from sleuth.errors import (
     ProviderAuthError,
     Ref,
@@ -20,7 +20,7 @@ from sleuth.errors import (
     SleuthError,
 )
 from sleuth.log import Stopwatch, event
-from sleuth.net import Resolver, make_client
+from sleuth.net import Clients
 from sleuth.websearch.budget import SearchBudget
 from sleuth.websearch.health import PROCESS_HEALTH, ProviderHealth
 from sleuth.websearch.models import ProviderAttempt, SearchHit, SearchQuery, SearchResponse
@@ -38,27 +38,27 @@ def attempts_of(error: BaseException) -> list[ProviderAttempt]:
 class ProviderChain:
     """Tries providers in order until one answers; remembers failures across searches.
 
-    ``providers`` overrides ``settings.search_providers``; items may be names or
-    ready-made provider objects. ``health`` defaults to the process-wide
-    breaker so consecutive chains share what they learned.
+    ``providers`` overrides ``search.search_providers``; items may be names or
+    ready-made provider objects. ``clients`` is the session's client factory: each
+    provider's client trusts that provider's own endpoints. ``health`` defaults to the
+    process-wide breaker so consecutive chains share what they learned.
     """
 
     def __init__(
         self,
-        settings: Settings,
+        search: SearchSettings,
         cache: Cache,
         *,
+        clients: Clients,
         providers: Sequence[str | SearchProvider] | None = None,
-        resolver: Resolver | None = None,
         health: ProviderHealth | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.settings = settings
         self.cache = cache
-        self.search_settings = search = settings.search
-        self.providers = build_providers(search, settings.net, providers)
+        self.search_settings = search
+        self.providers = build_providers(search, clients.net, providers)
         self.health = health or PROCESS_HEALTH
-        self._resolver = resolver
+        self._connect = clients
         self._budget = SearchBudget(cache, search.searches_per_hour, clock=clock)
         self._clients: dict[str, httpx.AsyncClient] = {}
 
@@ -74,11 +74,8 @@ class ProviderChain:
         # One client per provider and chain: connections are reused across searches.
         client = self._clients.get(provider.name)
         if client is None:
-            client = make_client(
-                self.settings.net,
-                trusted_urls=provider.trusted_urls,
-                resolver=self._resolver,
-                timeout=self.search_settings.search_timeout,
+            client = self._connect(
+                trusted_urls=provider.trusted_urls, timeout=self.search_settings.search_timeout
             )
             self._clients[provider.name] = client
         return client
