@@ -26,7 +26,7 @@ def test_openapi_error_statuses_are_the_declared_errors() -> None:
         assert op.http is not None
         responses = paths[op.http.path]["post"]["responses"]
         shown = {int(status) for status in responses if int(status) >= 400}
-        declared = {ERRORS[code].status for code in op.operation.errors}
+        declared = {ERRORS[code].http_status for code in op.operation.errors}
         assert shown == {*TRANSPORT_STATUSES, *declared}, op.name
     assert (
         "budget_exceeded"
