@@ -119,11 +119,12 @@ def test_reading_sections_builds_no_section_schema_and_loads_no_settings_library
 ) -> None:
     """What start-up saves: the loader validates once, the sections are copies of it."""
     script = (
-        "import sys; from sleuth.config import SECTIONS, load_settings\n"
+        "import sys; from sleuth.config import SECTIONS, Settings, load_settings\n"
         "settings = load_settings()\n"
         "sections = [getattr(settings, name) for name in SECTIONS]\n"
         "assert [type(s) for s in sections] == list(SECTIONS.values())\n"
-        "print(sorted(m.__name__ for m in SECTIONS.values() if m.__pydantic_complete__))\n"
+        "built = [m for m in (Settings, *SECTIONS.values()) if m.__pydantic_complete__]\n"
+        "print(sorted(m.__name__ for m in built))\n"
         "print('pydantic_settings' in sys.modules)\n"
     )
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path), "PYTHONPATH": str(SRC.parent)}
@@ -132,6 +133,26 @@ def test_reading_sections_builds_no_section_schema_and_loads_no_settings_library
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == ["[]", "False"]
+
+
+def test_the_defaults_are_valid_as_written() -> None:
+    """The loader does not validate a section given no value; its defaults must pass."""
+    for model in SECTIONS.values():
+        assert model.model_construct() == model.model_validate({}), model.__name__
+
+
+def test_the_loader_gives_what_validating_everything_gives(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text('cache = "memory"\nallow_ports = [8080]\nllm_provider = "OpenAI_Responses"\n')
+    overrides = {"max_pages": 5, "SEARXNG_URL": "https://searx.example/", "rate_limit": " "}
+    loaded = load_settings(config, **overrides)
+    whole = Settings(
+        cache="memory", allow_ports=[8080], llm_provider="openai-responses", **overrides
+    )
+    assert loaded.model_dump() == whole.model_dump()
+    assert loaded.model_fields_set == whole.model_fields_set
+    for section in SECTIONS:
+        assert getattr(loaded, section) == getattr(whole, section), section
 
 
 def test_a_section_owns_its_lists() -> None:

@@ -551,6 +551,43 @@ def _where_set(
     return f"fix {names[0]} or `{name}` in a config file"
 
 
+def _field_names() -> dict[str, str]:
+    """Every key a value may be given under (a field's name, or one of its aliases) -> the
+    field."""
+    names: dict[str, str] = {}
+    for name, field in Settings.model_fields.items():
+        names[name] = name
+        if isinstance(field.validation_alias, AliasChoices):
+            names.update((str(choice), name) for choice in field.validation_alias.choices)
+    return names
+
+
+_FIELD_OF = _field_names()
+
+
+def _validated(values: dict[str, Any]) -> Settings:
+    """Settings from the given values, validated section by section.
+
+    A section given no value holds its defaults, valid as written (a test holds them to
+    it), so it is not validated: a run whose settings are mostly defaults builds the
+    schemas of few sections, or none. The result is what ``Settings(**values)`` gives.
+    """
+    fields: dict[str, Any] = {}
+    given: set[str] = set()
+    sections: dict[str, Section] = {}
+    for attribute, model in SECTIONS.items():
+        mine = {
+            key: value for key, value in values.items() if _FIELD_OF.get(key) in model.model_fields
+        }
+        section = model.model_validate(mine) if mine else model.model_construct()
+        given.update(_FIELD_OF[key] for key in mine)
+        fields.update((name, _copied(getattr(section, name))) for name in model.model_fields)
+        sections[attribute] = section
+    settings = Settings.model_construct(_fields_set=given, **fields)
+    settings.__dict__.update(sections)  # each section read as built, as SectionAttribute keeps it
+    return settings
+
+
 def load_settings(config_path: Path | str | None = None, **overrides: Any) -> Settings:
     """Build the effective settings and remember where each value came from.
 
@@ -569,7 +606,7 @@ def load_settings(config_path: Path | str | None = None, **overrides: Any) -> Se
 
     env_values = _from_environment()
     try:
-        settings = Settings(**{**file_values, **env_values, **overrides})
+        settings = _validated({**file_values, **env_values, **overrides})
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "settings"
