@@ -8,6 +8,7 @@ Results go to stdout, progress and logs to stderr.
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import os
 import sys
@@ -173,6 +174,9 @@ def main() -> None:
     quietly with status 0: stdout is pointed at /dev/null so that the final
     flush cannot fail again.
     """
+    # The modules imported so far live as long as the process: no collection needs to
+    # walk their objects again (a tenth of a short command's time went to doing so).
+    gc.freeze()
     try:
         code = _run()
     except ReaderGone:

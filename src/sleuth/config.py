@@ -15,7 +15,6 @@ name and the variable ``SLEUTH_<NAME>`` (plus the vendors' names some fields acc
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Generic, Literal, Self, TypeVar, cast, overload
@@ -512,6 +511,8 @@ def _from_environment() -> dict[str, str]:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    import tomllib  # only a run with a config file reads one
+
     try:
         with path.open("rb") as handle:
             data = tomllib.load(handle)
