@@ -126,9 +126,9 @@ class Section(BaseModel):
     """A group of settings, declared here once; frozen, and handed to the part of sleuth
     that reads it.
 
-    A section's schema is built only when it is validated on its own (a test's
-    ``NetSettings(...)``); :meth:`of` copies values :class:`Settings` already validated,
-    so a command builds no schema for the sections it reads.
+    Schemas are built on first validation: :func:`load_settings` validates only the
+    sections given a value, and :meth:`of` copies values already validated, so a command
+    run on default settings builds none.
     """
 
     model_config = ConfigDict(
@@ -442,9 +442,10 @@ class Settings(
 ):
     """Everything sleuth can be told: the sections above, listed here once.
 
-    This is the one loader. Each field reads ``SLEUTH_<FIELD>`` from the environment
-    (keywords win); the code below the entry points holds the settings in sections
-    (``settings.net``, ``settings.caching`` ...; see :data:`SECTIONS`).
+    This is the one loader. ``Settings(**values)`` validates every field and reads the
+    environment under the keywords; :func:`load_settings` adds the file and the sources.
+    The code below the entry points holds the settings in sections (``settings.net``,
+    ``settings.caching`` ...; see :data:`SECTIONS`).
     """
 
     model_config = ConfigDict(frozen=False, extra="ignore")
