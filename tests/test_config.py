@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sleuth.config import describe, load_settings, mask_url
+from sleuth.config import SECTIONS, Settings, describe, load_settings, mask_url
 from sleuth.errors import ConfigError
 
 
@@ -115,3 +115,32 @@ def test_a_bad_file_value_names_the_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as caught:
         load_settings(path)
     assert caught.value.hint == f"fix `max_pages` in {path}"
+
+
+def test_environment_names_match_in_any_case_and_the_first_listed_wins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("sleuth_max_pages", "4")
+    monkeypatch.setenv("BRAVE_SEARCH_API_KEY", "second-name")
+    monkeypatch.setenv("SLEUTH_BRAVE_API_KEY", "first-name")
+    monkeypatch.setenv("SLEUTH_ALLOW_PORTS", "8080, 8443")
+    settings = load_settings()
+    assert settings.max_pages == 4
+    assert settings.secret("brave_api_key") == "first-name"
+    assert settings.allow_ports == [8080, 8443]
+    assert settings.config_sources["brave_api_key"] == "env SLEUTH_BRAVE_API_KEY"
+
+
+def test_settings_built_directly_read_the_environment_under_their_keywords(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SLEUTH_MAX_PAGES", "6")
+    monkeypatch.setenv("SLEUTH_CACHE", "memory")
+    settings = Settings(max_pages=2)
+    assert (settings.max_pages, settings.cache) == (2, "memory")
+
+
+def test_config_show_lists_every_setting_once_section_by_section() -> None:
+    names = [name for name, _, _ in describe(load_settings())]
+    assert names == [name for model in SECTIONS.values() for name in model.model_fields]
+    assert sorted(names) == sorted(Settings.model_fields)

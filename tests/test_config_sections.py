@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import ast
 import inspect
+import os
 import re
+import subprocess
 import sys
 import typing
 from collections.abc import Callable
@@ -94,11 +96,83 @@ def test_sections_are_properties_that_never_shadow_a_field() -> None:
         assert getattr(settings, section) is getattr(settings, section)  # built once
 
 
-def test_each_section_field_has_the_settings_type() -> None:
+def test_each_field_is_declared_once_in_its_section_and_settings_lists_each_section_once() -> None:
+    declared_by_settings = {
+        name for name in vars(Settings).get("__annotations__", {}) if not name.startswith("_")
+    }
+    assert declared_by_settings == set(), "a field is declared on Settings, not in a section"
+    assert list(SECTIONS.values()) == list(Settings.__bases__)
     for model in SECTIONS.values():
         for name, field in model.model_fields.items():
-            assert field.annotation == Settings.model_fields[name].annotation, name
-            assert field.is_required(), f"{name}: defaults live on Settings only"
+            loaded = Settings.model_fields[name]
+            assert loaded.annotation == field.annotation, name
+            assert loaded.validation_alias == field.validation_alias, name
+            assert loaded.metadata == field.metadata, name  # bounds and validators
+            assert loaded.get_default(call_default_factory=True) == field.get_default(
+                call_default_factory=True
+            ), name
+
+
+def test_a_section_alone_has_the_same_defaults_and_bounds() -> None:
+    settings = Settings()
+    for section, model in SECTIONS.items():
+        assert model() == getattr(settings, section), section
+    with pytest.raises(pydantic.ValidationError):
+        NetSettings(allow_ports="8080,99999")
+    with pytest.raises(pydantic.ValidationError):
+        SearchSettings(searxng_url="not a url")
+    assert NetSettings(allow_hosts="a.example, b.example").allow_hosts == [
+        "a.example",
+        "b.example",
+    ]
+
+
+def test_reading_sections_builds_no_section_schema_and_loads_no_settings_library(
+    tmp_path: Path,
+) -> None:
+    """What start-up saves: the loader validates once, the sections are copies of it."""
+    script = (
+        "import sys; from sleuth.config import SECTIONS, Settings, load_settings\n"
+        "settings = load_settings()\n"
+        "sections = [getattr(settings, name) for name in SECTIONS]\n"
+        "assert [type(s) for s in sections] == list(SECTIONS.values())\n"
+        "built = [m for m in (Settings, *SECTIONS.values()) if m.__pydantic_complete__]\n"
+        "print(sorted(m.__name__ for m in built))\n"
+        "print('pydantic_settings' in sys.modules)\n"
+    )
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path), "PYTHONPATH": str(SRC.parent)}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["[]", "False"]
+
+
+def test_the_defaults_are_valid_as_written() -> None:
+    """The loader does not validate a section given no value; its defaults must pass."""
+    for model in SECTIONS.values():
+        assert model.model_construct() == model.model_validate({}), model.__name__
+
+
+def test_the_loader_gives_what_validating_everything_gives(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text('cache = "memory"\nallow_ports = [8080]\nllm_provider = "OpenAI_Responses"\n')
+    overrides = {"max_pages": 5, "SEARXNG_URL": "https://searx.example/", "rate_limit": " "}
+    loaded = load_settings(config, **overrides)
+    whole = Settings(
+        cache="memory", allow_ports=[8080], llm_provider="openai-responses", **overrides
+    )
+    assert loaded.model_dump() == whole.model_dump()
+    assert loaded.model_fields_set == whole.model_fields_set
+    for section in SECTIONS:
+        assert getattr(loaded, section) == getattr(whole, section), section
+
+
+def test_a_section_owns_its_lists() -> None:
+    settings = Settings(allow_hosts=["a.example"])
+    net = settings.net
+    settings.allow_hosts.append("b.example")
+    assert net.allow_hosts == ["a.example"]
 
 
 def test_sections_carry_the_loaded_values_from_env_and_toml(

@@ -9,6 +9,7 @@ Results go to stdout, progress and logs to stderr.
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import os
 import sys
@@ -175,6 +176,12 @@ def main() -> None:
     quietly with status 0: stdout is pointed at /dev/null so that the final
     flush cannot fail again.
     """
+    # Start-up allocates the objects of hundreds of modules and frees almost none of them:
+    # those imported so far live as long as the process, so no collection walks them again,
+    # and young objects are collected less often (a short command spent a sixth of its
+    # time collecting).
+    gc.freeze()
+    gc.set_threshold(5000)
     try:
         code = _run()
     except ReaderGone:

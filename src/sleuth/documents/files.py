@@ -8,7 +8,7 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from sleuth.errors import SleuthError, UsageError
 
@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 
 class Record(BaseModel):
     """One document's record, as ``sleuth extract --json`` prints it (a dict at run time)."""
+
+    # Only the result's JSON Schema needs it built: an extract run builds no schema.
+    model_config = ConfigDict(defer_build=True)
 
     file: str
     title: str | None
