@@ -69,6 +69,9 @@ def test_a_class_answers_with_its_own_status_and_exit(cls: type[SleuthError]) ->
     assert json.loads(answer.body)["code"] == cls.code.upper()
     if "exit_code" in vars(cls):
         assert error.exit_code == EXIT_CODES[cls.code]
+    elif cls is errors.ContentSignalRefused:  # a record code: robots.txt's exit, alone
+        assert cls.code not in EXIT_CODES
+        assert error.exit_code == EXIT_CODES["robots_disallowed"]
     else:  # a refusal only the server makes: the CLI's usage error, should it ever meet one
         assert cls.code not in EXIT_CODES
         assert error.exit_code == EXIT_CODES["usage_error"]

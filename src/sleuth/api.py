@@ -27,7 +27,7 @@ from sleuth.config import Settings
 from sleuth.errors import UsageError
 from sleuth.log import Progress
 from sleuth.operation import BLANK_PATTERN, OPERATIONS, Arg, Operation, Own, ToolSpec, declare
-from sleuth.session import LLM_ERRORS, SEARCH_ERRORS, AsyncSession
+from sleuth.session import LLM_ERRORS, SEARCH_ERRORS, SIGNALS_ARG, AsyncSession
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Iterator
@@ -118,6 +118,7 @@ class AsyncSleuth(AsyncSession):
                 metavar="N",
             ),
         ] = None,
+        respect_content_signals: Annotated[bool, SIGNALS_ARG] = True,
         on_progress: Progress | None = None,
     ) -> Answer:
         """Answer ``question`` with an LLM that searches and reads through sleuth's tools.
@@ -134,6 +135,7 @@ class AsyncSleuth(AsyncSession):
             search=search,
             max_turns=max_turns,
             on_progress=on_progress,
+            respect_content_signals=respect_content_signals,
         )
 
     @declare(

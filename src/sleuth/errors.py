@@ -268,6 +268,17 @@ class RobotsDisallowed(FetchError, code="robots_disallowed", exit=11, status=403
     refs: ClassVar[dict[str, Ref]] = {"override": Ref("robots_override", words="")}
 
 
+class ContentSignalRefused(RobotsDisallowed, code="content_signal"):
+    """The site's robots.txt says ``Content-Signal: ai-input=no`` and the page was for a
+    model: a record among the pages not read, with no exit code of its own (should a caller
+    report it alone, it exits as robots.txt's refusal does)."""
+
+    advice = "Do not retry this URL; the site asks that its pages not be given to a model."
+    default_hint = "the site's robots.txt says ai-input=no{override}"
+    # Only a person may set the signal aside: the library names no way out.
+    refs: ClassVar[dict[str, Ref]] = {"override": Ref("signals_override", words="")}
+
+
 class HTTPStatusError(FetchError, code="http_error", exit=12, status=502):
     def __init__(
         self, message: str, *, status: int, hint: str | None = None, url: str | None = None

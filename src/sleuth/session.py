@@ -88,6 +88,13 @@ ROBOTS_ARG = Arg(
     negate="--ignore-robots",
     own={"cli": Own(help="Fetch even where robots.txt forbids it.")},
 )
+SIGNALS_ARG = Arg(
+    "Leave out pages whose site says Content-Signal: ai-input=no (only a person at the CLI "
+    "or in Python may say no).",
+    on=("cli",),
+    negate="--ignore-content-signals",
+    own={"cli": Own(help="Read pages even where the site says ai-input=no.")},
+)
 RECENCY_ARG = Arg(
     "Only results from the last DAYS.",
     ge=1,
@@ -235,8 +242,12 @@ class AsyncSession:
         render: Annotated[RenderMode | None, RENDER_ARG] = None,
         refresh: Annotated[bool, Arg("Bypass the cache.", on=("cli", "http"))] = False,
         respect_robots: Annotated[bool, ROBOTS_ARG] = True,
+        for_model: bool = False,
     ) -> FetchResult:
-        """Fetch one page; robots.txt is obeyed unless ``respect_robots=False``."""
+        """Fetch one page; robots.txt is obeyed unless ``respect_robots=False``.
+
+        ``for_model``: the page goes to a model (a tool call), so a site that says
+        ``Content-Signal: ai-input=no`` ends it as ``content_signal``."""
         return await self.fetcher.fetch(
             url,
             output=format,
@@ -245,6 +256,7 @@ class AsyncSession:
             respect_robots=respect_robots,
             max_chars=max_chars,
             start_index=start_index,
+            for_model=for_model,
         )
 
     @declare(
@@ -458,6 +470,7 @@ class AsyncSession:
                 metavar="SECONDS",
             ),
         ] = None,
+        respect_content_signals: Annotated[bool, SIGNALS_ARG] = True,
         on_progress: Progress | None = None,
     ) -> Digest:
         from sleuth.digest import run_research
@@ -474,6 +487,7 @@ class AsyncSession:
             sites=sites,
             deadline=deadline,
             on_progress=on_progress,
+            respect_content_signals=respect_content_signals,
         )
 
     @declare(
@@ -571,9 +585,12 @@ class AsyncSession:
         description: Annotated[
             str | None, Arg("The page's description, if known.", metavar="TEXT")
         ] = None,
+        respect_content_signals: Annotated[bool, SIGNALS_ARG] = True,
     ) -> SuggestResult:
         """Slug, title, description and tags for a link; see :mod:`sleuth.suggest`."""
-        return await self.suggester.suggest(url, title, description)
+        return await self.suggester.suggest(
+            url, title, description, respect_content_signals=respect_content_signals
+        )
 
     @declare(
         "map",

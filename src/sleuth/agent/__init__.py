@@ -29,6 +29,7 @@ async def ask(
     registry: Registry | None = None,
     on_progress: Progress | None = None,
     sleep: Callable[[float], Awaitable[None]] | None = None,
+    respect_content_signals: bool = True,
 ) -> Answer:
     from sleuth.llm.meter import Meter
     from sleuth.tools import CitationLedger, ToolContext, default_registry
@@ -56,7 +57,12 @@ async def ask(
             loop=ToolLoop(
                 meter=meter,
                 registry=registry or default_registry(local=False, ask=True),
-                context=ToolContext(client=client, ledger=CitationLedger(), on_progress=None),
+                context=ToolContext(
+                    client=client,
+                    ledger=CitationLedger(),
+                    on_progress=None,
+                    respect_content_signals=respect_content_signals,
+                ),
                 deadline=time.monotonic() + settings.llm_deadline,
                 on_progress=on_progress,
             ),

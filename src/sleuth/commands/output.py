@@ -121,6 +121,7 @@ def status(message: str, enabled: bool, screen: Console | None = None) -> Iterat
 # below ("{}" takes the way out's value, or each of its items).
 HINT_WORDS: dict[str, str] = {
     "robots_override": "; a person may pass --ignore-robots",
+    "signals_override": "; a person may pass --ignore-content-signals",
     "max_turns_setting": "--max-turns (SLEUTH_LLM_MAX_TURNS)",
     "stages_list": "--stages takes a comma list",
     "scope_kinds": "--scope host, domain or prefix",

@@ -148,6 +148,8 @@ async def _read(
     chosen: Sequence[Candidate],
     wanted: int,
     end_at: float,
+    *,
+    for_model: bool = True,
 ) -> list[tuple[Candidate, FetchResult]]:
     """Fetch ``wanted`` pages concurrently, starting a spare whenever one fails."""
     loop = asyncio.get_running_loop()
@@ -158,7 +160,9 @@ async def _read(
     def launch() -> None:
         while queue and len(running) + len(read) < wanted:
             candidate = queue.pop(0)
-            fetch = fetcher.fetch(candidate.url, respect_robots=True, max_chars=None)
+            fetch = fetcher.fetch(
+                candidate.url, respect_robots=True, max_chars=None, for_model=for_model
+            )
             task = asyncio.create_task(fetch)
             running[task] = candidate
 
@@ -252,6 +256,7 @@ async def run_research(
     sites: Sequence[str] = (),
     deadline: float | None = None,
     on_progress: Progress | None = None,
+    respect_content_signals: bool = True,
 ) -> Digest:
     """A cited digest answering ``question`` from the web, within ``deadline`` seconds.
 
@@ -290,7 +295,9 @@ async def run_research(
         return run.digest()
     candidates = await _candidates(run, fetcher, response)
     chosen = choose_pages(candidates, question, max_pages=wanted, spares=wanted)
-    pages = _pages(await _read(run, fetcher, chosen, wanted, end_at))
+    pages = _pages(
+        await _read(run, fetcher, chosen, wanted, end_at, for_model=respect_content_signals)
+    )
 
     if not pages:
         message = (

@@ -39,6 +39,7 @@ from sleuth.documents import read as read_document
 from sleuth.errors import (
     BlockedError,
     BlockPage,
+    ContentSignalRefused,
     EmptyExtraction,
     FetchTimeout,
     HTTPStatusError,
@@ -312,12 +313,19 @@ class Fetcher:
         redirects: RedirectPolicy | None = None,
         slots: asyncio.Semaphore | None = None,
         retry_after: Callable[[str], None] | None = None,
+        for_model: bool = False,
     ) -> FetchResult:
         """The one policy path: every read of a web page, cached or not, goes through here.
 
         A crawl's needs are arguments: ``redirects`` may refuse a hop of the page request
         (out of its scope), ``slots`` bounds its requests in flight instead of the
         fetcher's own, and ``retry_after`` hears the ``Retry-After`` of a 429 or 503.
+
+        The site's content signals (robots.txt's ``Content-Signal``) are reported in
+        ``metadata.content_signals`` whenever robots.txt was read. A caller whose page
+        goes to a model passes ``for_model``: robots.txt is then read even when ignored,
+        and a site that says ``ai-input=no`` ends the fetch as ``content_signal``, before
+        the page is read, cached or not.
         """
         if start_index < 0 or (max_chars is not None and max_chars <= 0):
             raise UsageError(
@@ -335,13 +343,19 @@ class Fetcher:
 
         try:
             await self._admit(url, robots)  # before the cache: it decides for this caller
+            if for_model:
+                await self._signals_admit(url)
             stored = None if refresh else await self._cached(key, url, robots)
+        except ContentSignalRefused as error:
+            result = self._failure(url, error, None, None)
+            result.metadata["content_signals"] = await self._signals(url)
         except SleuthError as error:
             result = self._failure(url, error, None, None)
         else:
             if stored is not None:
-                event("cache_hit", url=url, outcome=stored.outcome, latency_ms=clock.ms)
-                return page_text(stored, start_index=start_index, max_chars=max_chars)
+                result = await self._signed(stored, robots, for_model)
+                event("cache_hit", url=url, outcome=result.outcome, latency_ms=clock.ms)
+                return page_text(result, start_index=start_index, max_chars=max_chars)
             async with slots or self._slots:
                 result, via = await self._fetch_uncached(
                     url, output, mode, robots, _Manners(redirects, retry_after)
@@ -349,6 +363,7 @@ class Fetcher:
             if result.ok:
                 stored_value = {**result.model_dump(), "via": list(via)}
                 await set_json(self.cache, key, stored_value, self.fetching.cache_ttl)
+            result = await self._signed(result, robots, for_model)
         if result.ok:
             event(
                 "fetch",
@@ -368,6 +383,44 @@ class Fetcher:
                 latency_ms=clock.ms,
             )
         return page_text(result, start_index=start_index, max_chars=max_chars)
+
+    async def _signals(self, url: str) -> dict[str, str]:
+        """The content signals of ``url``'s site; none when its robots.txt cannot be had."""
+        try:
+            policy = await self._robots.policy(url)
+        except SleuthError:
+            return {}
+        return dict(policy.content_signals)
+
+    async def _signals_admit(self, url: str) -> None:
+        """Raise unless ``url``'s site lets its pages be a model's input."""
+        if (await self._signals(url)).get("ai-input") == "no":
+            host = urlsplit(url).netloc
+            raise ContentSignalRefused(
+                f"robots.txt of {host} says Content-Signal: ai-input=no; {url} is not "
+                "given to a model",
+                url=url,
+            )
+
+    async def _signed(
+        self, result: FetchResult, robots: _RobotsGate | None, for_model: bool
+    ) -> FetchResult:
+        """``result`` with its site's signals as robots.txt says them now (never as the
+        cache kept them); for a model, a page that landed on a site saying ``ai-input=no``
+        (through a redirect) ends as ``content_signal``."""
+        if robots is None and not for_model:
+            return result
+        landed = result.final_url or result.url
+        if for_model and result.ok and landed != result.url:
+            try:
+                await self._signals_admit(landed)
+            except ContentSignalRefused as error:
+                return self._failure(result.url, error, None, None)
+        signals = await self._signals(landed)
+        metadata = {k: v for k, v in result.metadata.items() if k != "content_signals"}
+        if signals:
+            metadata["content_signals"] = signals
+        return result.model_copy(update={"metadata": metadata})
 
     async def _admit(self, url: str, robots: _RobotsGate | None) -> None:
         """Raise unless this caller may fetch ``url``: the guard, then robots.txt.

@@ -36,6 +36,7 @@ class Outcome(StrEnum):
     NO_TEXT_LAYER = "no_text_layer"
     STYLES_UNREAD = "styles_unread"  # strict visibility: a sheet of the page was unread
     OUT_OF_SCOPE = "out_of_scope"  # a crawl's page that redirects outside its scope
+    CONTENT_SIGNAL = "content_signal"  # for a model: the site says ai-input=no (a record)
 
 
 class ErrorInfo(BaseModel):

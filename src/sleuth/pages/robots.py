@@ -24,6 +24,64 @@ from sleuth.net import deadline, read_body
 ROBOTS_MAX_BYTES = 512 * 1024  # RFC 9309 §2.5: parse at least the first 500 KiB
 UNREACHABLE_TTL = 300.0  # a 5xx or timeout is asked again after minutes, not a day
 PRODUCT_TOKEN = "sleuth"
+# The Content Signals Policy's uses; other keys are kept as given, within these bounds.
+SIGNAL_KEYS = ("search", "ai-input", "ai-train")
+MAX_SIGNALS = 16
+MAX_SIGNAL_CHARS = 40
+
+
+def content_signals(body: str, user_agent: str = PRODUCT_TOKEN) -> dict[str, str]:
+    """The ``Content-Signal`` lines of a robots.txt that apply to ``user_agent``.
+
+    A line belongs to the user-agent group it sits in (RFC 9309 groups: consecutive
+    ``User-agent`` lines open one). The groups naming ``user_agent`` apply, else the
+    ``*`` groups; a line above every group applies to all. When a key is given twice
+    the more restrictive value (``no``) stands, so no ordering can loosen a refusal.
+    Keys and yes/no are read in any case; a pair that is not ``key=value`` is skipped.
+    """
+    token = user_agent.lower()
+    every: list[str] = []  # lines before the first group
+    groups: list[tuple[set[str], list[str]]] = []
+    agents: set[str] | None = None
+    lines: list[str] = []
+    opening = False
+    for raw in body.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        field, colon, value = line.partition(":")
+        if not colon:
+            continue
+        field, value = field.strip().lower(), value.strip()
+        if field == "user-agent":
+            if not opening:
+                agents, lines = set(), []
+                groups.append((agents, lines))
+                opening = True
+            assert agents is not None
+            agents.add(value.lower())
+            continue
+        opening = False
+        if field == "content-signal":
+            (lines if agents is not None else every).append(value)
+    chosen = [ls for names, ls in groups if token in names]
+    if not chosen:
+        chosen = [ls for names, ls in groups if "*" in names]
+    found: dict[str, str] = {}
+    for value in [*every, *(v for ls in chosen for v in ls)]:
+        for pair in value.split(","):
+            key, equals, said = pair.partition("=")
+            key, said = key.strip().lower(), said.strip()
+            if not equals or not key or not said:
+                continue
+            key, said = key[:MAX_SIGNAL_CHARS], said[:MAX_SIGNAL_CHARS]
+            if said.lower() in ("yes", "no"):
+                said = said.lower()
+            elif key in SIGNAL_KEYS:
+                continue  # a known use is yes or no, nothing else
+            if key not in found and len(found) >= MAX_SIGNALS:
+                continue
+            if found.get(key) != "no":
+                found[key] = said
+    return found
 
 
 @dataclass(frozen=True)
@@ -31,6 +89,11 @@ class RobotsPolicy:
     verdict: str  # "rules" | "allow_all" | "disallow_all"
     body: str = ""
     unreachable: bool = False
+
+    @cached_property
+    def content_signals(self) -> dict[str, str]:
+        """What the site says of the uses of its content, for sleuth (see the function)."""
+        return content_signals(self.body) if self.verdict == "rules" else {}
 
     @cached_property
     def _parser(self) -> Protego:

@@ -86,14 +86,19 @@ class Suggester:
         self.provider, self.config = open_provider(llm, web.clients)
 
     async def suggest(
-        self, url: str, title: str | None = None, description: str | None = None
+        self,
+        url: str,
+        title: str | None = None,
+        description: str | None = None,
+        *,
+        respect_content_signals: bool = True,
     ) -> SuggestResult:
         url = check_url(url)
         title = (title or "").strip()
         description = (description or "").strip()
         fetched = False
         if not title and not description and self.settings.suggest_fetch:
-            title, description = await self._read_page(url)
+            title, description = await self._read_page(url, respect_content_signals)
             fetched = bool(title or description)
         meter = Meter.open(self.provider, self.config, self.llm, self.cache)
         envelope = Envelope()
@@ -169,12 +174,15 @@ class Suggester:
             fetched=fetched,
         )
 
-    async def _read_page(self, url: str) -> tuple[str, str]:
+    async def _read_page(self, url: str, respect_content_signals: bool) -> tuple[str, str]:
         """Title and the first visible sentence of the page itself, through the guard and
-        robots.txt: never its meta description, which no reader of the page sees."""
+        robots.txt (and, for the model, the site's content signals): never its meta
+        description, which no reader of the page sees."""
         try:  # the model's deadline matters more: a slow page is given up, not waited for
             async with asyncio.timeout(self.settings.suggest_timeout / 3):
-                result = await self.web.fetcher.fetch(url, respect_robots=True, max_chars=2000)
+                result = await self.web.fetcher.fetch(
+                    url, respect_robots=True, max_chars=2000, for_model=respect_content_signals
+                )
         except TimeoutError:
             log.event("suggest_fetch_failed", url=url, outcome="timeout")
             return "", ""

@@ -89,8 +89,12 @@ async def web_search(context: ToolContext, args: Any) -> ToolOutput:
 
 
 async def fetch_page(context: ToolContext, args: Any) -> ToolOutput:
-    # robots.txt is obeyed: a model asked for this page, not a person.
-    result = await context.client.fetch(**FETCH.arguments("tool", args), respect_robots=True)
+    # robots.txt is obeyed, and the site's content signals: a model asked for this page.
+    result = await context.client.fetch(
+        **FETCH.arguments("tool", args),
+        respect_robots=True,
+        for_model=context.respect_content_signals,
+    )
     if result.error is not None:
         return ToolOutput(
             f"error {result.error.code}: could not read {args.url}: {result.error.message}",
@@ -128,7 +132,9 @@ async def fetch_page(context: ToolContext, args: Any) -> ToolOutput:
 
 async def research(context: ToolContext, args: Any) -> ToolOutput:
     digest = await context.client.research(
-        **RESEARCH_OPERATION.arguments("tool", args), on_progress=context.on_progress
+        **RESEARCH_OPERATION.arguments("tool", args),
+        on_progress=context.on_progress,
+        respect_content_signals=context.respect_content_signals,
     )
     renumbered = {
         citation.id: context.ledger.issue(citation.url, citation.title, kind="page", fetched=True)

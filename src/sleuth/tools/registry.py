@@ -34,6 +34,8 @@ class ToolContext:
     client: Services
     ledger: CitationLedger = field(default_factory=CitationLedger)
     on_progress: Progress | None = None
+    # Only a person (ask's --ignore-content-signals) may set the sites' signals aside.
+    respect_content_signals: bool = True
 
 
 @dataclass
