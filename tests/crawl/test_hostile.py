@@ -16,9 +16,11 @@ from sleuth.cache import MemoryCache
 from sleuth.config import Settings
 from sleuth.crawl.crawler import CrawlOptions
 from sleuth.crawl.mapper import SiteMapper
-from sleuth.crawl.run import CrawlRun, site_map
+from sleuth.crawl.run import CrawlRun
 from sleuth.crawl.scope import Scope
 from sleuth.crawl.urls import canonical
+from sleuth.web import Web
+from webs import crawl_run, site_map
 
 XML = {"Content-Type": "application/xml"}
 TEXT = {"Content-Type": "text/plain"}
@@ -97,7 +99,7 @@ async def test_the_map_leaves_out_what_robots_disallows_and_lists_a_page_once(
 async def test_a_crawl_requests_no_url_twice(site: Site) -> None:
     trap_site(site)
     options = CrawlOptions(delay=0.0, sitemaps=True)
-    async with CrawlRun(settings(site), MemoryCache(1000), site.origin + "/", options) as run:
+    async with crawl_run(settings(site), MemoryCache(1000), site.origin + "/", options) as run:
         records = {r["url"].removeprefix(site.origin): r async for r in run.pages()}
     counts = Counter(site.paths())
     assert {path: n for path, n in counts.items() if n > 1} == {}
@@ -131,7 +133,7 @@ async def test_urls_the_client_cannot_parse_are_notes(site: Site) -> None:
     assert any("1.2.3.256" in note and "Invalid IPv4" in note for note in result.notes)
     assert any("0177.0.0.1" in note for note in result.notes)
     options = CrawlOptions(delay=0.0, sitemaps=True, scope="domain")
-    async with CrawlRun(settings(site), MemoryCache(1000), site.origin + "/", options) as run:
+    async with crawl_run(settings(site), MemoryCache(1000), site.origin + "/", options) as run:
         records = {r["url"].removeprefix(site.origin) async for r in run.pages()}
         notes = run.notes + run.crawler.notes.lines
     assert {"/", "/a", "/b", "/c"} <= records
@@ -147,7 +149,7 @@ async def test_long_path_segments_make_bounded_distinct_file_names(
     site.add(f"/{long_a}/{long_b}", page("B", 2, []))
     out = tmp_path / "out"
     options = CrawlOptions(delay=0.0)
-    async with CrawlRun(settings(site), MemoryCache(100), site.origin, options, out=out) as run:
+    async with crawl_run(settings(site), MemoryCache(100), site.origin, options, out=out) as run:
         records = [record async for record in run.pages()]
         await run.finish()
     files = [record["file"] for record in records]
@@ -188,7 +190,7 @@ async def test_the_first_request_never_waits_for_a_clock_boundary(site: Site) ->
     site.add("/", page("Home", 0, ["/next"]))
     site.add("/next", page("Next", 1, []))
     options = CrawlOptions(delay=5.0, concurrency=1)
-    async with CrawlRun(settings(site), MemoryCache(100), site.origin, options) as run:
+    async with crawl_run(settings(site), MemoryCache(100), site.origin, options) as run:
         fake = faked(run)  # 1000.7 s: the old grid of 5 s ticks made it wait 4.3 s
         records = [record async for record in run.pages()]
     assert len(records) == 2
@@ -200,7 +202,7 @@ async def test_a_crawl_delay_above_the_ceiling_skips_the_host(site: Site) -> Non
     site.add("/robots.txt", "User-agent: *\nCrawl-delay: 86400\n", headers=TEXT)
     site.add("/", page("Home", 0, ["/a"]))
     options = CrawlOptions(delay=0.0)
-    async with CrawlRun(settings(site), MemoryCache(100), site.origin, options) as run:
+    async with crawl_run(settings(site), MemoryCache(100), site.origin, options) as run:
         fake = faked(run)
         records = [record async for record in run.pages()]
         notes = run.crawler.notes.lines
@@ -211,7 +213,7 @@ async def test_a_crawl_delay_above_the_ceiling_skips_the_host(site: Site) -> Non
     assert fake.sleeps == []
     # under a raised ceiling the same host is read
     raised = settings(site, max_crawl_delay=100_000)
-    async with CrawlRun(raised, MemoryCache(100), site.origin, options) as run:
+    async with crawl_run(raised, MemoryCache(100), site.origin, options) as run:
         fake = faked(run)
         records = [record async for record in run.pages()]
     assert [record["outcome"] for record in records] == ["ok", "http_error"]
@@ -233,7 +235,7 @@ async def test_retry_after_pauses_a_host_only_up_to_the_ceiling(site: Site) -> N
     site.add("/busy", handler=busy)
     site.add("/after", page("After", 1, []))
     options = CrawlOptions(delay=0.0, concurrency=1)
-    async with CrawlRun(settings(site), MemoryCache(100), site.origin, options) as run:
+    async with crawl_run(settings(site), MemoryCache(100), site.origin, options) as run:
         fake = faked(run)
         records = {r["url"].removeprefix(site.origin): r async for r in run.pages()}
     assert records["/busy"]["outcome"] == "rate_limited"
@@ -262,7 +264,7 @@ async def test_a_crawl_ends_at_its_deadline_with_what_it_has(site: Site) -> None
         if path != "/robots.txt":
             site.add(path, handler=moving(route.body))
     options = CrawlOptions(delay=0.0, concurrency=1, deadline=25.0)
-    async with CrawlRun(settings(site), MemoryCache(1000), site.origin, options) as run:
+    async with crawl_run(settings(site), MemoryCache(1000), site.origin, options) as run:
         run.crawler.clock = lambda: now[0]
         records = [record async for record in run.pages()]
         notes = run.crawler.notes.lines
@@ -292,7 +294,8 @@ async def test_a_map_ends_at_its_deadline_with_what_it_has(site: Site) -> None:
     for n in range(3):
         site.add(f"/m/{n}.xml", handler=sitemap(urlset(site, [f"/from/{n}"])))
     site.add("/", page("Home", 0, ["/link"]))
-    async with SiteMapper(settings(site), cache=MemoryCache(100)) as mapper:
+    async with Web(settings(site), MemoryCache(100)) as web:
+        mapper = SiteMapper(web)
         scope = Scope(site.origin + "/")
         found = [
             e.url.removeprefix(site.origin)
@@ -319,7 +322,8 @@ async def test_slow_sitemaps_share_one_time_budget(site: Site) -> None:
     site.add("/sitemap.xml", f"<sitemapindex>{rows}</sitemapindex>", headers=XML)
     for n in range(50):
         site.add(f"/m/{n}.xml", handler=slow)
-    async with SiteMapper(settings(site), cache=MemoryCache(100)) as mapper:
+    async with Web(settings(site), MemoryCache(100)) as web:
+        mapper = SiteMapper(web)
         found = [e async for e in mapper.sitemap_entries(site.origin, clock=lambda: now[0])]
     assert found == []
     assert len(served) == 4  # four fetch deadlines of 15 s: 60 s, not 50 x 30 s
@@ -362,7 +366,7 @@ async def test_the_frontier_holds_no_more_than_the_budget_can_reach(site: Site) 
     site.add("/", page("Hub", 0, links))
     cache = SharedCache(1_000_000)
     options = CrawlOptions(delay=0.0, max_pages=1)
-    async with CrawlRun(settings(site), cache, site.origin, options) as run:
+    async with crawl_run(settings(site), cache, site.origin, options) as run:
         records = [record async for record in run.pages()]
     assert len(records) == 1
     assert len(cache._entries) < 100, len(cache._entries)  # was 60,016
@@ -373,7 +377,7 @@ async def test_a_crawl_with_a_bigger_budget_still_follows_links(site: Site) -> N
     tree_site(site, 30, fanout=5)
     cache = SharedCache(100_000)
     options = CrawlOptions(delay=0.0, max_pages=12)
-    async with CrawlRun(settings(site), cache, site.origin, options) as run:
+    async with crawl_run(settings(site), cache, site.origin, options) as run:
         records = [record async for record in run.pages()]
     assert len(records) == 12
     assert len({record["url"] for record in records}) == 12
