@@ -637,8 +637,11 @@ class AsyncSession:
             bool,
             replace(ROBOTS_ARG, own={"cli": Own(help="Read even where robots.txt forbids it.")}),
         ] = True,
+        deadline: float | None = None,
     ) -> SiteMap:
-        """A site's URLs from its sitemaps, feeds and start page, without reading them all."""
+        """A site's URLs from its sitemaps, feeds and start page, without reading them all.
+        ``deadline`` (seconds; Python only, the tool passes its setting) ends the map with
+        what it has and a note."""
         from sleuth.crawl.run import site_map
 
         return await site_map(
@@ -649,6 +652,7 @@ class AsyncSession:
             exclude=tuple(exclude),
             limit=limit,
             respect_robots=respect_robots,
+            deadline=deadline,
         )
 
     @declare(
@@ -762,9 +766,12 @@ class AsyncSession:
             Path | None,
             Arg("Write an llms.txt here.", on=("cli",), flags=("--llms-txt",), metavar="FILE"),
         ] = None,
+        deadline: float | None = None,
     ) -> AsyncGenerator[dict[str, Any], None]:
         """Read a site breadth first within ``scope``; yields each page's record (the fetch
-        result's fields plus ``depth`` and ``parent``) as it is done, failures included."""
+        result's fields plus ``depth`` and ``parent``) as it is done, failures included.
+        ``deadline`` (seconds; Python only, the tool and HTTP jobs pass their settings)
+        ends the crawl with the pages it has."""
         arguments = dict(locals())  # the declared parameters as given, not listed twice
         del arguments["self"]
         async with self.crawl_run(**arguments) as run:

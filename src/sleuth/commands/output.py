@@ -189,3 +189,15 @@ def reworded(code: str, text: str) -> str:
     if cls is None or not cls.refs:
         return text
     return text.replace(cls.hint_for(), cls.hint_for(spell))
+
+
+def reworded_note(text: str) -> str:
+    """A note that quotes an error's message without naming its code (a map's or a
+    crawl's) in the CLI's words: each class's default hint found in it re-spelled."""
+    done: set[str] = set()
+    for cls in ERRORS.values():
+        hint = cls.hint_for() if cls.refs else ""
+        if hint and hint not in done and hint in text:
+            done.add(hint)
+            text = text.replace(hint, cls.hint_for(spell))
+    return text

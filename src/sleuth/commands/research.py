@@ -49,7 +49,7 @@ def research(
             return await client.research(**arguments, on_progress=progress)
 
     with output.status("searching", output.interactive(as_json)) as status:
-        digest = asyncio.run(run(status))
+        digest = _in_cli_words(asyncio.run(run(status)))
     if as_json:
         output.print_json(digest.model_dump())
     elif output.rendered_here(format is not None):
@@ -60,6 +60,15 @@ def research(
         codes = [error.code for error in digest.errors]
         fatal = next((c for c in codes if c.startswith(("search_", "provider_"))), "no_results")
         output.finish(EXIT_CODES.get(fatal, EXIT_CODES["no_results"]))
+
+
+def _in_cli_words(digest: Digest) -> Digest:
+    """``digest`` with each error's hint spelled as the CLI's flags."""
+    errors = [
+        error.model_copy(update={"message": output.reworded(error.code, error.message)})
+        for error in digest.errors
+    ]
+    return digest.model_copy(update={"errors": errors})
 
 
 def _print_for_a_person(digest: Digest) -> None:

@@ -58,4 +58,4 @@ def map_command(
 
     asyncio.run(run())
     for note in notes:
-        sys.stderr.write(f"sleuth: note: {note}\n")
+        sys.stderr.write(f"sleuth: note: {output.reworded_note(note)}\n")

@@ -355,8 +355,7 @@ class Crawler:
         if not self._stopped:
             self._stopped = self._full = True
             self.notes.add(
-                f"stopped at the {self.options.deadline:g}s deadline; "
-                "the pages read so far are kept, --resume continues",
+                f"stopped at the {self.options.deadline:g}s deadline with the pages read so far",
                 always=True,
             )
         return True
@@ -467,10 +466,19 @@ class Crawler:
 
     # ---- the run ------------------------------------------------------------------
 
+    def begin(self) -> None:
+        """Start the deadline's clock, once: a run that reads sitemaps first starts it
+        before them, so they count against the same deadline."""
+        if self.options.deadline is not None and self._ends is None:
+            self._ends = self.clock() + self.options.deadline
+
+    def time_left(self) -> float | None:
+        """Seconds until the deadline (None without one)."""
+        return None if self._ends is None else max(0.0, self._ends - self.clock())
+
     async def records(self, seeds: Sequence[str] = ()) -> AsyncIterator[dict[str, Any]]:
         """Pages as they are done: the fetch JSON with ``depth`` and ``parent``."""
-        if self.options.deadline is not None:
-            self._ends = self.clock() + self.options.deadline
+        self.begin()
         await self.state.open(resume=self.options.resume)
         await self.state.heartbeat()
         await self.seed([(self.scope.start, 0, None), *[(url, 1, None) for url in seeds]])

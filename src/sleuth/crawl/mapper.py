@@ -41,6 +41,8 @@ class SiteMapper:
     """Lists a site's URLs once each, within a scope, up to a limit; ``notes`` says what
     could not be read."""
 
+    clock: Callable[[], float] = staticmethod(time.monotonic)  # the deadline's; tests replace it
+
     def __init__(self, web: Web, *, sitemap_cap: int = SITEMAP_CAP) -> None:
         self.notes = Notes()
         self._deadline = web.fetching.fetch_deadline
@@ -121,11 +123,12 @@ class SiteMapper:
         limit: int = DEFAULT_LIMIT,
         respect_robots: bool = True,
         deadline: float | None = None,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] | None = None,
     ) -> AsyncIterator[Entry]:
         """Each URL once, sitemaps first, then feeds, then the start page's links; none
-        that robots.txt disallows. With ``deadline`` (seconds), the map ends then with
-        what it has and a note."""
+        that robots.txt disallows. With ``deadline`` (seconds, on ``clock``, by default the
+        mapper's), the map ends then with what it has and a note."""
+        clock = clock or self.clock
         seen: set[str] = set()
         count = 0
         disallowed = 0

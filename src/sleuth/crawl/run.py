@@ -3,7 +3,7 @@ the Python API, the LLM tools and the HTTP jobs call."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from sleuth.crawl.crawler import Crawler, CrawlOptions, summary
-from sleuth.crawl.mapper import DEFAULT_LIMIT, SiteMapper
+from sleuth.crawl.mapper import DEFAULT_LIMIT, SITEMAP_DEADLINES, SiteMapper
 from sleuth.crawl.output import index_markdown, llms_txt, write_page
 from sleuth.crawl.scope import Scope, ScopeKind
 from sleuth.crawl.sitemaps import Entry
@@ -43,14 +43,22 @@ async def map_entries(
     limit: int = DEFAULT_LIMIT,
     respect_robots: bool = True,
     notes: list[str] | None = None,
+    deadline: float | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> AsyncIterator[Entry]:
-    """The map, entry by entry; what could not be read is appended to ``notes``."""
+    """The map, entry by entry; what could not be read is appended to ``notes``. With
+    ``deadline`` (seconds), the map ends then with what it has, and a note says so."""
     start = normalize_input_url(url)
     boundary = Scope(start, scope, include, exclude)
     mapper = SiteMapper(web)
     try:
         async for entry in mapper.entries(
-            start, boundary, limit=limit, respect_robots=respect_robots
+            start,
+            boundary,
+            limit=limit,
+            respect_robots=respect_robots,
+            deadline=deadline,
+            clock=clock,
         ):
             yield entry
     finally:
@@ -59,7 +67,7 @@ async def map_entries(
 
 
 async def site_map(web: Web, url: str, **options: Any) -> SiteMap:
-    """The whole map at once."""
+    """The whole map at once (``deadline=`` and the rest as :func:`map_entries`)."""
     notes: list[str] = []
     entries = [
         MapEntry(url=entry.url, source=entry.source, lastmod=entry.lastmod)
@@ -73,7 +81,9 @@ class CrawlRun:
 
     ``out`` gets one Markdown file per page (mirroring the URL paths) as pages arrive and
     an ``index.md`` at the end; ``llms_txt`` gets the llms.txt of every page the crawl has
-    read, earlier runs of a resumed crawl included.
+    read, earlier runs of a resumed crawl included. ``notes`` says what the run skipped and
+    why (sitemaps not read, bad URLs, a host skipped for its Crawl-delay, the deadline):
+    complete once :meth:`pages` is done, for every caller to show.
     """
 
     def __init__(
@@ -105,23 +115,34 @@ class CrawlRun:
         seeds: list[str] = []
         limit = max(self.options.max_pages * 4, 100)
         mapper = SiteMapper(self.web)  # the session's client, fetcher and robots checker
+        mapper.notes = self.crawler.notes  # one list of the run's notes, summaries first
+        seconds = None  # the sitemaps' own budget, within what is left of the deadline
+        left = self.crawler.time_left()
+        if left is not None:
+            seconds = min(left, self.web.fetching.fetch_deadline * SITEMAP_DEADLINES)
         async for entry in mapper.sitemap_entries(
-            self.start, respect_robots=self.options.respect_robots
+            self.start,
+            respect_robots=self.options.respect_robots,
+            seconds=seconds,
+            clock=self.crawler.clock,
         ):
             if self.crawler.scope.allows(entry.url):
                 seeds.append(entry.url)
             if len(seeds) >= limit:
                 break
-        self.notes.extend(mapper.notes.lines)
         return seeds
 
-    async def pages(self) -> AsyncIterator[dict[str, Any]]:
+    async def pages(self) -> AsyncGenerator[dict[str, Any], None]:
         """Each page's record as it is done: fetch JSON plus ``depth`` and ``parent``."""
-        seeds = await self._seeds()
-        async for record in self.crawler.records(seeds):
-            if self.out is not None and record.get("outcome") == "ok":
-                record["file"] = write_page(self.out, record)
-            yield record
+        self.crawler.begin()  # the deadline counts the sitemaps' reading too
+        try:
+            seeds = await self._seeds()
+            async for record in self.crawler.records(seeds):
+                if self.out is not None and record.get("outcome") == "ok":
+                    record["file"] = write_page(self.out, record)
+                yield record
+        finally:
+            self.notes[:] = self.crawler.notes.lines
 
     async def finish(self) -> list[dict[str, Any]]:
         """Write index.md and llms.txt from every page of the crawl; return their summaries."""

@@ -42,10 +42,16 @@ class Notes:
     """What went wrong along the way, one line each, for stderr and the API."""
 
     lines: list[str] = field(default_factory=list)
+    _summaries: int = field(default=0, init=False, repr=False)
 
     def add(self, line: str, *, always: bool = False) -> None:
-        """Keep the first hundred lines; a summary line (``always``) is kept past them."""
-        if always or len(self.lines) < 100:
+        """Keep the first hundred lines; a summary line (``always``: the deadline, a host
+        skipped, a count left out) is kept past them, and goes before the details, so a
+        reader that shows only the first few lines shows it."""
+        if always:
+            self.lines.insert(self._summaries, line)
+            self._summaries += 1
+        elif len(self.lines) < 100:
             self.lines.append(line)
 
 

@@ -11,6 +11,7 @@ job. robots.txt is always obeyed and the politeness floor is the CLI's default.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
 from typing import TYPE_CHECKING, Any, Literal
@@ -55,6 +56,11 @@ class CrawlJob(BaseModel):
     error: dict[str, Any] | None = Field(
         None, description="why a failed job failed: code, message, retryable"
     )
+    notes: list[str] = Field(
+        default_factory=list,
+        description="what the crawl skipped and why, and whether SLEUTH_CRAWL_JOB_DEADLINE "
+        "ended it (then it is done with the pages it had)",
+    )
     location: str | None = Field(None, description="where to read the job (on 202 only)")
     items: list[dict[str, Any]] | None = Field(
         None, description="GET: this page of page records (fetch's object, with depth, parent)"
@@ -81,9 +87,13 @@ async def _save(state: ServerState, record: dict[str, Any]) -> None:
 async def _run(state: ServerState, record: dict[str, Any], body: Any) -> None:
     """The job itself: each page's record goes to the cache as it is done."""
     job, who = record["id"], record["owner"]
+    deadline = state.settings.crawl.crawl_job_deadline  # then the job is done with what it has
     try:
-        async with state.client.crawl_run(**CRAWL.arguments("http", body)) as run:
-            async for page in run.pages():
+        async with (
+            state.client.crawl_run(**CRAWL.arguments("http", body), deadline=deadline) as run,
+            contextlib.aclosing(run.pages()) as pages,  # closed here: its notes complete
+        ):
+            async for page in pages:
                 index = await state.cache.incr(_key(job, "count"), JOB_TTL)
                 await set_json(state.cache, _key(job, f"page:{index}"), page, JOB_TTL)
                 record["pages"] = index
@@ -92,6 +102,7 @@ async def _run(state: ServerState, record: dict[str, Any], body: Any) -> None:
                     record["status"] = "cancelled"
                     break
                 await _save(state, record)
+        record["notes"] = run.notes  # a deadline's among them: the job is done with its pages
         if record["status"] == "running":
             record["status"] = "done"
     except asyncio.CancelledError:
@@ -151,6 +162,7 @@ async def start(state: ServerState, request: Request) -> Response:
         "status": "running",
         "pages": 0,
         "errors": 0,
+        "notes": [],
         "created_at": time.time(),
         "options": body.model_dump(exclude={"url"}),
     }

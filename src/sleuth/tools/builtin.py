@@ -170,7 +170,9 @@ async def research(context: ToolContext, args: Any) -> ToolOutput:
 class MapSiteOutput(BaseModel):
     url: str
     entries: list[dict[str, Any]] = Field(description="{url, source, lastmod} per URL.")
-    notes: list[str] = Field(description="Sitemaps or feeds that could not be read.")
+    notes: list[str] = Field(
+        description="What could not be read or was left out, and whether the deadline ended it."
+    )
 
 
 class CrawlPageItem(BaseModel):
@@ -186,14 +188,30 @@ class CrawlSiteOutput(BaseModel):
     url: str
     index: str = Field(description="An llms.txt-style index of the pages read.")
     pages: list[CrawlPageItem]
+    notes: list[str] = Field(
+        default_factory=list,
+        description="What the crawl skipped and why, and whether the deadline ended it.",
+    )
+
+
+_NOTES_SHOWN = 5  # summaries (the deadline, a skipped host) come first among a run's notes
+
+
+def _note_lines(notes: list[str]) -> list[str]:
+    lines = [f"Note: {note}" for note in notes[:_NOTES_SHOWN]]
+    if len(notes) > _NOTES_SHOWN:
+        lines.append(f"({len(notes) - _NOTES_SHOWN} more notes)")
+    return lines
 
 
 async def map_site(context: ToolContext, args: Any) -> ToolOutput:
-    found = await context.client.map(**MAP.arguments("tool", args))
+    # A model's call is bounded: at the deadline the map returns what it has found.
+    deadline = context.client.settings.crawl.crawl_tool_deadline
+    found = await context.client.map(**MAP.arguments("tool", args), deadline=deadline)
     entries = [entry.model_dump() for entry in found.entries]
     lines = [f"{len(entries)} URLs of {found.url} (from sitemaps, feeds and the start page):"]
     lines += [f"- {e['url']} ({e['source']})" for e in entries]
-    lines += [f"Not read: {note}" for note in found.notes[:5]]
+    lines += _note_lines(found.notes)
     lines.append("Read a page with fetch_page before relying on it.")
     data = MapSiteOutput(url=found.url, entries=entries, notes=found.notes)
     return ToolOutput("\n".join(lines), data)
@@ -204,9 +222,10 @@ async def crawl_site(context: ToolContext, args: Any) -> ToolOutput:
     from sleuth.crawl.output import llms_txt
 
     records: list[dict[str, Any]] = []  # robots.txt obeyed: the tool surface cannot say no
-    async with context.client.crawl_run(**CRAWL.arguments("tool", args)) as run:
+    deadline = context.client.settings.crawl.crawl_tool_deadline  # then it returns what it has
+    async with context.client.crawl_run(**CRAWL.arguments("tool", args), deadline=deadline) as run:
         records = [record async for record in run.pages()]
-        start = run.start
+        start, notes = run.start, run.notes
     read = [r for r in records if r["outcome"] == "ok"]
     share = args.max_chars // max(len(read), 1)
     pages: list[CrawlPageItem] = []
@@ -234,7 +253,9 @@ async def crawl_site(context: ToolContext, args: Any) -> ToolOutput:
             lines.append(f"Not read: {item.url}: {item.outcome}")
         else:
             lines += ["", f"[{item.id}] {item.title or item.url}", f"URL: {item.url}", item.text]
-    data = CrawlSiteOutput(url=start, index=index, pages=pages)
+    if notes:
+        lines += ["", *_note_lines(notes)]
+    data = CrawlSiteOutput(url=start, index=index, pages=pages, notes=notes)
     return ToolOutput("\n".join(lines), data)
 
 
