@@ -270,7 +270,11 @@ async def test_only_provider_with_bad_key_raises_provider_auth(make_settings, ca
         with pytest.raises(ProviderAuthError) as caught:
             await chain.search(SearchQuery(query="q"))
     assert caught.value.exit_code == 31
-    assert "sleuth config show" in caught.value.hint
+    # The library's words name no command; the CLI spells the way to the settings.
+    assert caught.value.hint == "check the provider settings on the server"
+    from sleuth.commands.output import error_text
+
+    assert "sleuth config show" in error_text(caught.value)
 
 
 def test_health_pauses_grow_and_are_capped(clock):
