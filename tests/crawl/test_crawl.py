@@ -13,6 +13,7 @@ from sitegen import page, tree_site
 
 from loopback import Site
 from sleuth.cache import MemoryCache
+from sleuth.commands.crawl import CrawlFiles
 from sleuth.config import Settings
 from sleuth.crawl.crawler import CrawlOptions
 from webs import crawl_run
@@ -30,7 +31,7 @@ async def crawl(
     async with crawl_run(
         settings(site, **extra), cache or MemoryCache(1000), site.origin + start, run_options
     ) as run:
-        return [record async for record in run.pages()]
+        return [record async for record in run]
 
 
 def by_path(site: Site, records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -222,12 +223,13 @@ async def test_llms_txt_and_markdown_tree(site: Site, tmp_path: Path) -> None:
     site.add("/guide/setup", page("Setup", 2, [], head='<meta name="description" content="How.">'))
     site.add("/faq", page("FAQ", 3, []))
     out, llms = tmp_path / "out", tmp_path / "llms.txt"
-    options = CrawlOptions(delay=0.0)
-    async with crawl_run(
-        settings(site), MemoryCache(100), site.origin, options, out=out, llms_txt=llms
-    ) as run:
-        records = [record async for record in run.pages()]
-        await run.finish()
+    files = CrawlFiles(out, llms)  # what the CLI's --out and --llms-txt write
+    options = CrawlOptions(delay=0.0, output=files.text)
+    async with crawl_run(settings(site), MemoryCache(100), site.origin, options) as run:
+        records = [record async for record in run]
+        for record in records:
+            files.page(record)
+        await files.finish(run)
     assert len(records) == 4
     text = llms.read_text()
     assert text.startswith("# Harbour docs\n\n> ")
@@ -269,7 +271,7 @@ async def test_a_stored_page_that_redirected_away_is_out_of_scope(site: Site) ->
             assert (await fetcher.fetch(site.origin + "/away")).ok
         options = CrawlOptions(delay=0.0)
         async with crawl_run(both, cache, site.origin, options) as run:
-            records = by_path(site, [record async for record in run.pages()])
+            records = by_path(site, [record async for record in run])
         assert records["/away"]["outcome"] == "out_of_scope"
         assert records["/away"]["cache"] == "hit"
         assert "/deeper" not in other.paths()
