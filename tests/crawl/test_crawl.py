@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import json
+import os
+import subprocess
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler
@@ -291,3 +295,37 @@ async def test_a_start_page_of_bare_links_is_a_hub_whose_links_are_followed(site
     assert records["/"]["outcome"] == "empty_extraction"  # too thin to be content ...
     assert {"/a", "/b", "/c"} <= set(records)  # ... but its links are read
     assert all(records[p]["outcome"] == "ok" for p in ("/a", "/b", "/c"))
+
+
+def test_the_cli_writes_out_and_llms_txt(site: Site, tmp_path: Path) -> None:
+    """``--out`` and ``--llms-txt`` are the CLI's: Markdown files named in the records as
+    pages come, then index.md and the llms.txt."""
+    site.add("/", page("Harbour docs", 0, ["/guide/tides"], extra="<h2>Moorings</h2>"))
+    night = "<h2>High water</h2><p>Keep <strong>clear of the reef</strong> at night.</p>"
+    site.add("/guide/tides", page("Tides", 1, [], extra=night))
+    out, llms = tmp_path / "out", tmp_path / "llms.txt"
+    env = {
+        **os.environ,
+        "SLEUTH_ALLOW_HOSTS": f"127.0.0.1:{site.port}",
+        "SLEUTH_CACHE": "memory",
+        "SLEUTH_RENDER": "never",
+    }
+    files = ["--out", str(out), "--llms-txt", str(llms)]
+    done = subprocess.run(
+        [sys.executable, "-m", "sleuth", "crawl", site.origin, "--json", "--delay", "0", *files],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [record["outcome"] for record in records] == ["ok", "ok"]
+    tides = out / records[1]["file"]
+    assert tides.read_text().startswith("# Tides")
+    assert "Keep **clear of the reef** at night." in tides.read_text()  # Markdown, for files
+    assert "## High water" in records[1]["text"]
+    assert records[1]["file"] in (out / "index.md").read_text()
+    assert llms.read_text().startswith("# Harbour docs\n\n> ")
+    assert f"- [Tides]({site.origin}/guide/tides)" in llms.read_text()
