@@ -162,7 +162,7 @@ async def crawl_rate(
         Web(settings(origin), cache) as web,  # type: ignore[arg-type]
         CrawlRun(web, origin, options) as run,
     ):
-        count = sum([1 async for record in run.pages() if record["outcome"] == "ok"])
+        count = sum([1 async for record in run if record["outcome"] == "ok"])
     return count, time.perf_counter() - started
 
 

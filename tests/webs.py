@@ -43,10 +43,10 @@ async def site_map(settings: Settings, cache: Cache, url: str, **options: Any) -
 
 @asynccontextmanager
 async def crawl_run(
-    settings: Settings, cache: Cache, url: str, options: CrawlOptions, **files: Any
+    settings: Settings, cache: Cache, url: str, options: CrawlOptions
 ) -> AsyncIterator[CrawlRun]:
     """A crawl run over a Web of its own."""
-    async with Web(settings, cache) as web, CrawlRun(web, url, options, **files) as run:
+    async with Web(settings, cache) as web, CrawlRun(web, url, options) as run:
         yield run
 
 

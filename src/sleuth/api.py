@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Iterator
 
     from sleuth.agent import Answer
+    from sleuth.crawl import crawler
+    from sleuth.crawl.run import CrawlRun
     from sleuth.discovery import Chooser, DiscoveryResult
 
 T = TypeVar("T")
@@ -306,6 +308,68 @@ def _blocking_stream(
     return call
 
 
+class BlockingCrawl:
+    """The blocking twin of :class:`~sleuth.crawl.run.CrawlRun`, each step on the client's
+    loop: ``with session.crawl(url) as run: for record in run: ...``. Iterating it without
+    ``with`` works too; leaving the loop early stops the crawl."""
+
+    def __init__(self, client: Sleuth, run: CrawlRun) -> None:
+        self._client = client
+        self.run = run
+
+    @property
+    def start(self) -> str:
+        return self.run.start
+
+    @property
+    def progress(self) -> crawler.Progress:
+        return self.run.progress
+
+    @property
+    def notes(self) -> list[str]:
+        return self.run.notes
+
+    def summaries(self) -> list[dict[str, Any]]:
+        return self._client._run(self.run.summaries())
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        records = aiter(self.run)
+
+        async def step() -> dict[str, Any]:
+            return await anext(records)
+
+        try:
+            while True:
+                try:
+                    yield self._client._run(step())
+                except StopAsyncIteration:
+                    return
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        self._client._run(self.run.aclose())
+
+    def __enter__(self) -> BlockingCrawl:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _blocking_crawl(
+    method: Callable[Concatenate[AsyncSleuth, P], CrawlRun],
+) -> Callable[Concatenate[Sleuth, P], BlockingCrawl]:
+    def call(self: Sleuth, /, *args: P.args, **kwargs: P.kwargs) -> BlockingCrawl:
+        return BlockingCrawl(self, method(self._async, *args, **kwargs))
+
+    _signed(call, method, drop_self=False)
+    call.__signature__ = inspect.signature(call).replace(  # type: ignore[attr-defined]
+        return_annotation=BlockingCrawl
+    )
+    return call
+
+
 def _one_shot(method: Method[P, R]) -> Callable[P, R]:
     """A blocking call with default settings, in a client of its own."""
 
@@ -357,7 +421,7 @@ class Sleuth:
     discover = _blocking(AsyncSleuth.discover)
     map = _blocking(AsyncSleuth.map)
 
-    crawl = _blocking_stream(AsyncSleuth.crawl)
+    crawl = _blocking_crawl(AsyncSleuth.crawl)
     extract = _blocking_stream(AsyncSleuth.extract)
 
     def close(self) -> None:

@@ -1,12 +1,14 @@
 """One declaration per operation, from which every surface is derived.
 
-An operation is an async method of the session. Its signature *is* the declaration: each
-parameter a surface may offer carries an :class:`Arg` in ``Annotated`` (help, bounds, the
-surfaces that offer it, its JSON and CLI spellings), and :func:`declare` adds what the
-signature cannot say (summary, result, errors, surfaces, the tool it becomes). The CLI's
-options, the HTTP request models and their OpenAPI, the tool arguments an LLM or an MCP
-client sees and the checks a Python call passes are all read from here, so a bound or a
-name is written once. A parameter without ``Arg`` is for Python callers only (a callback).
+An operation is a method of the session: a coroutine, an async generator, or a plain
+method that returns what the caller runs (``crawl``'s run). Its signature *is* the
+declaration: each parameter a surface may offer carries an :class:`Arg` in ``Annotated``
+(help, bounds, the surfaces that offer it, its JSON and CLI spellings), and
+:func:`declare` adds what the signature cannot say (summary, result, errors, surfaces,
+the tool it becomes). The CLI's options, the HTTP request models and their OpenAPI, the
+tool arguments an LLM or an MCP client sees and the checks a Python call passes are all
+read from here, so a bound or a name is written once. A parameter without ``Arg`` is for
+Python callers only (a callback).
 
 As the MCP SDK does with a function's signature, and as httpx keeps its one-shots typed,
 the Python surface stays a plain typed method; the other surfaces are views of it.
@@ -261,13 +263,20 @@ def declare(
                     yield item
 
             wrapped = stream
-        else:
+        elif inspect.iscoroutinefunction(function):
 
             async def call(*args: Any, **kwargs: Any) -> Any:
                 checked(args, kwargs)
                 return await function(*args, **kwargs)
 
             wrapped = call
+        else:  # it returns what the caller runs (a crawl's run), checked before it starts
+
+            def made(*args: Any, **kwargs: Any) -> Any:
+                checked(args, kwargs)
+                return function(*args, **kwargs)
+
+            wrapped = made
         functools.update_wrapper(wrapped, function)
         setattr(wrapped, "__operation__", operation)  # noqa: B010 - read by operation_of
         OPERATIONS[name] = operation

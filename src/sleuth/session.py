@@ -18,7 +18,7 @@ from sleuth.cache import Cache, open_cache
 from sleuth.config import Settings, load_settings
 from sleuth.errors import ERRORS, Ref, UsageError
 from sleuth.log import Progress
-from sleuth.operation import BLANK_PATTERN, Arg, Own, ToolSpec, declare, operation_of
+from sleuth.operation import BLANK_PATTERN, Arg, Own, ToolSpec, declare
 
 if TYPE_CHECKING:
     from sleuth.crawl.run import CrawlRun, SiteMap
@@ -669,7 +669,7 @@ class AsyncSession:
             in_ask=False,
         ),
     )
-    async def crawl(
+    def crawl(
         self,
         url: Annotated[
             str,
@@ -759,44 +759,33 @@ class AsyncSession:
                 },
             ),
         ] = None,
-        out: Annotated[
-            Path | None, Arg("Write one Markdown file per page here.", on=("cli",), metavar="DIR")
-        ] = None,
-        llms_txt: Annotated[
-            Path | None,
-            Arg("Write an llms.txt here.", on=("cli",), flags=("--llms-txt",), metavar="FILE"),
-        ] = None,
         deadline: float | None = None,
-    ) -> AsyncGenerator[dict[str, Any], None]:
-        """Read a site breadth first within ``scope``; yields each page's record (the fetch
-        result's fields plus ``depth`` and ``parent``) as it is done, failures included.
-        ``deadline`` (seconds; Python only, the tool and HTTP jobs pass their settings)
-        ends the crawl with the pages it has."""
-        arguments = dict(locals())  # the declared parameters as given, not listed twice
-        del arguments["self"]
-        async with self.crawl_run(**arguments) as run:
-            async for record in run.pages():
-                yield record
-            await run.finish()
-
-    def crawl_run(self, url: str, **options: Any) -> CrawlRun:
-        """A :class:`~sleuth.crawl.run.CrawlRun` of :meth:`crawl`'s options, for a caller
-        that watches its progress and notes (the CLI's progress bar)."""
+    ) -> CrawlRun:
+        """A crawl of a site breadth first within ``scope``, to run: ``async with
+        session.crawl(url) as run: async for record in run``. Each record is a page's (the
+        fetch result's fields plus ``depth`` and ``parent``) as it is done, failures
+        included; see :class:`~sleuth.crawl.run.CrawlRun`. ``deadline`` (seconds; Python
+        only, the tool and HTTP jobs pass their settings) ends the crawl with the pages it
+        has. Nothing is read until the run is iterated."""
         from sleuth.crawl.crawler import CrawlOptions
         from sleuth.crawl.run import CrawlRun
 
-        operation_of(AsyncSession.crawl).check(options)  # the CLI comes here directly
-        out, llms_txt = options.pop("out", None), options.pop("llms_txt", None)
-        options["output"] = options.pop("format", "text")
-        for name in ("include", "exclude"):
-            options[name] = tuple(options.get(name, ()))
-        return CrawlRun(
-            self.web,
-            url,
-            CrawlOptions(**options),
-            out=out,
-            llms_txt=llms_txt,
+        options = CrawlOptions(
+            scope=scope,
+            include=tuple(include),
+            exclude=tuple(exclude),
+            max_pages=max_pages,
+            max_depth=max_depth,
+            sitemaps=sitemaps,
+            concurrency=concurrency,
+            delay=delay,
+            resume=resume,
+            respect_robots=respect_robots,
+            render=render,
+            output=format,
+            deadline=deadline,
         )
+        return CrawlRun(self.web, url, options)
 
     async def aclose(self) -> None:
         if self._suggester is not None:

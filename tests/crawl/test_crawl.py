@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import json
+import os
+import subprocess
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler
@@ -13,6 +17,7 @@ from sitegen import page, tree_site
 
 from loopback import Site
 from sleuth.cache import MemoryCache
+from sleuth.commands.crawl import CrawlFiles
 from sleuth.config import Settings
 from sleuth.crawl.crawler import CrawlOptions
 from webs import crawl_run
@@ -30,7 +35,7 @@ async def crawl(
     async with crawl_run(
         settings(site, **extra), cache or MemoryCache(1000), site.origin + start, run_options
     ) as run:
-        return [record async for record in run.pages()]
+        return [record async for record in run]
 
 
 def by_path(site: Site, records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -222,12 +227,13 @@ async def test_llms_txt_and_markdown_tree(site: Site, tmp_path: Path) -> None:
     site.add("/guide/setup", page("Setup", 2, [], head='<meta name="description" content="How.">'))
     site.add("/faq", page("FAQ", 3, []))
     out, llms = tmp_path / "out", tmp_path / "llms.txt"
-    options = CrawlOptions(delay=0.0)
-    async with crawl_run(
-        settings(site), MemoryCache(100), site.origin, options, out=out, llms_txt=llms
-    ) as run:
-        records = [record async for record in run.pages()]
-        await run.finish()
+    files = CrawlFiles(out, llms)  # what the CLI's --out and --llms-txt write
+    options = CrawlOptions(delay=0.0, output=files.text)
+    async with crawl_run(settings(site), MemoryCache(100), site.origin, options) as run:
+        records = [record async for record in run]
+        for record in records:
+            files.page(record)
+        await files.finish(run)
     assert len(records) == 4
     text = llms.read_text()
     assert text.startswith("# Harbour docs\n\n> ")
@@ -269,7 +275,7 @@ async def test_a_stored_page_that_redirected_away_is_out_of_scope(site: Site) ->
             assert (await fetcher.fetch(site.origin + "/away")).ok
         options = CrawlOptions(delay=0.0)
         async with crawl_run(both, cache, site.origin, options) as run:
-            records = by_path(site, [record async for record in run.pages()])
+            records = by_path(site, [record async for record in run])
         assert records["/away"]["outcome"] == "out_of_scope"
         assert records["/away"]["cache"] == "hit"
         assert "/deeper" not in other.paths()
@@ -289,3 +295,37 @@ async def test_a_start_page_of_bare_links_is_a_hub_whose_links_are_followed(site
     assert records["/"]["outcome"] == "empty_extraction"  # too thin to be content ...
     assert {"/a", "/b", "/c"} <= set(records)  # ... but its links are read
     assert all(records[p]["outcome"] == "ok" for p in ("/a", "/b", "/c"))
+
+
+def test_the_cli_writes_out_and_llms_txt(site: Site, tmp_path: Path) -> None:
+    """``--out`` and ``--llms-txt`` are the CLI's: Markdown files named in the records as
+    pages come, then index.md and the llms.txt."""
+    site.add("/", page("Harbour docs", 0, ["/guide/tides"], extra="<h2>Moorings</h2>"))
+    night = "<h2>High water</h2><p>Keep <strong>clear of the reef</strong> at night.</p>"
+    site.add("/guide/tides", page("Tides", 1, [], extra=night))
+    out, llms = tmp_path / "out", tmp_path / "llms.txt"
+    env = {
+        **os.environ,
+        "SLEUTH_ALLOW_HOSTS": f"127.0.0.1:{site.port}",
+        "SLEUTH_CACHE": "memory",
+        "SLEUTH_RENDER": "never",
+    }
+    files = ["--out", str(out), "--llms-txt", str(llms)]
+    done = subprocess.run(
+        [sys.executable, "-m", "sleuth", "crawl", site.origin, "--json", "--delay", "0", *files],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [record["outcome"] for record in records] == ["ok", "ok"]
+    tides = out / records[1]["file"]
+    assert tides.read_text().startswith("# Tides")
+    assert "Keep **clear of the reef** at night." in tides.read_text()  # Markdown, for files
+    assert "## High water" in records[1]["text"]
+    assert records[1]["file"] in (out / "index.md").read_text()
+    assert llms.read_text().startswith("# Harbour docs\n\n> ")
+    assert f"- [Tides]({site.origin}/guide/tides)" in llms.read_text()

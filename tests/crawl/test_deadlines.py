@@ -135,7 +135,7 @@ async def test_a_runs_notes_carry_the_crawlers_and_summaries_come_first(site: Si
     async with crawl_run(
         settings(site), MemoryCache(100), site.origin, CrawlOptions(delay=0.0)
     ) as run:
-        [record async for record in run.pages()]
+        [record async for record in run]
         notes = run.notes
     assert any("Crawl-delay of 86400s" in note and "host skipped" in note for note in notes)
 
@@ -145,7 +145,7 @@ async def test_a_runs_notes_carry_the_crawlers_and_summaries_come_first(site: Si
     site.add("/a", page("A", 1, []))
     options = CrawlOptions(delay=0.0, deadline=1e9)
     async with crawl_run(settings(site), MemoryCache(100), site.origin, options) as run:
-        [record async for record in run.pages()]
+        [record async for record in run]
         notes = run.notes
     assert any("1.2.3.256" in note for note in notes)
 

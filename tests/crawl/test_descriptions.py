@@ -11,6 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from loopback import Site
 from sleuth.cache.memory import MemoryCache
+from sleuth.commands.crawl import CrawlFiles
 from sleuth.config import Settings
 from sleuth.crawl.crawler import summary
 from sleuth.crawl.run import CrawlOptions
@@ -97,10 +98,10 @@ async def test_llms_txt_of_a_crawl_describes_pages_as_a_reader_sees_them(
     _site(site)
     llms = tmp_path / "llms.txt"
     async with crawl_run(
-        settings(site), MemoryCache(100), site.origin, CrawlOptions(delay=0.0), llms_txt=llms
+        settings(site), MemoryCache(100), site.origin, CrawlOptions(delay=0.0)
     ) as run:
-        records = [record async for record in run.pages()]
-        await run.finish()
+        records = [record async for record in run]
+        await CrawlFiles(llms_txt=llms).finish(run)  # what the CLI's --llms-txt writes
     assert {record["outcome"] for record in records} == {"ok"}
     text = llms.read_text()
     assert "IGNORE" not in text

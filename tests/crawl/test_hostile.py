@@ -13,6 +13,7 @@ from sitegen import page, tree_site
 
 from loopback import Site
 from sleuth.cache import MemoryCache
+from sleuth.commands.crawl import CrawlFiles
 from sleuth.config import Settings
 from sleuth.crawl.crawler import CrawlOptions
 from sleuth.crawl.mapper import SiteMapper
@@ -100,7 +101,7 @@ async def test_a_crawl_requests_no_url_twice(site: Site) -> None:
     trap_site(site)
     options = CrawlOptions(delay=0.0, sitemaps=True)
     async with crawl_run(settings(site), MemoryCache(1000), site.origin + "/", options) as run:
-        records = {r["url"].removeprefix(site.origin): r async for r in run.pages()}
+        records = {r["url"].removeprefix(site.origin): r async for r in run}
     counts = Counter(site.paths())
     assert {path: n for path, n in counts.items() if n > 1} == {}
     assert "/private/x" not in counts
@@ -134,7 +135,7 @@ async def test_urls_the_client_cannot_parse_are_notes(site: Site) -> None:
     assert any("0177.0.0.1" in note for note in result.notes)
     options = CrawlOptions(delay=0.0, sitemaps=True, scope="domain")
     async with crawl_run(settings(site), MemoryCache(1000), site.origin + "/", options) as run:
-        records = {r["url"].removeprefix(site.origin) async for r in run.pages()}
+        records = {r["url"].removeprefix(site.origin) async for r in run}
         notes = run.notes  # the sitemaps' and the crawler's
     assert {"/", "/a", "/b", "/c"} <= records
     assert any("1.2.3.256" in note for note in notes)
@@ -148,10 +149,13 @@ async def test_long_path_segments_make_bounded_distinct_file_names(
     site.add(f"/{long_a}/{long_a}", page("A", 1, []))
     site.add(f"/{long_a}/{long_b}", page("B", 2, []))
     out = tmp_path / "out"
-    options = CrawlOptions(delay=0.0)
-    async with crawl_run(settings(site), MemoryCache(100), site.origin, options, out=out) as run:
-        records = [record async for record in run.pages()]
-        await run.finish()
+    files = CrawlFiles(out)  # what the CLI's --out writes
+    options = CrawlOptions(delay=0.0, output=files.text)
+    async with crawl_run(settings(site), MemoryCache(100), site.origin, options) as run:
+        records = [record async for record in run]
+        for record in records:
+            files.page(record)
+        await files.finish(run)
     files = [record["file"] for record in records]
     assert len(records) == 3
     assert len(set(files)) == 3
@@ -192,7 +196,7 @@ async def test_the_first_request_never_waits_for_a_clock_boundary(site: Site) ->
     options = CrawlOptions(delay=5.0, concurrency=1)
     async with crawl_run(settings(site), MemoryCache(100), site.origin, options) as run:
         fake = faked(run)  # 1000.7 s: the old grid of 5 s ticks made it wait 4.3 s
-        records = [record async for record in run.pages()]
+        records = [record async for record in run]
     assert len(records) == 2
     assert len(fake.sleeps) == 1  # only the second request waits ...
     assert abs(fake.sleeps[0] - 5.0) < 1e-6  # ... for the delay
@@ -204,7 +208,7 @@ async def test_a_crawl_delay_above_the_ceiling_skips_the_host(site: Site) -> Non
     options = CrawlOptions(delay=0.0)
     async with crawl_run(settings(site), MemoryCache(100), site.origin, options) as run:
         fake = faked(run)
-        records = [record async for record in run.pages()]
+        records = [record async for record in run]
         notes = run.crawler.notes.lines
     assert site.paths() == ["/robots.txt"]  # no page was asked for
     assert [record["outcome"] for record in records] == ["rate_limited"]
@@ -215,7 +219,7 @@ async def test_a_crawl_delay_above_the_ceiling_skips_the_host(site: Site) -> Non
     raised = settings(site, max_crawl_delay=100_000)
     async with crawl_run(raised, MemoryCache(100), site.origin, options) as run:
         fake = faked(run)
-        records = [record async for record in run.pages()]
+        records = [record async for record in run]
     assert [record["outcome"] for record in records] == ["ok", "http_error"]
     assert fake.sleeps == [86400.0]
 
@@ -237,7 +241,7 @@ async def test_retry_after_pauses_a_host_only_up_to_the_ceiling(site: Site) -> N
     options = CrawlOptions(delay=0.0, concurrency=1)
     async with crawl_run(settings(site), MemoryCache(100), site.origin, options) as run:
         fake = faked(run)
-        records = {r["url"].removeprefix(site.origin): r async for r in run.pages()}
+        records = {r["url"].removeprefix(site.origin): r async for r in run}
     assert records["/busy"]["outcome"] == "rate_limited"
     assert served == ["/busy"]  # a day's Retry-After is not waited out and tried again
     assert records["/after"]["outcome"] == "ok"
@@ -266,7 +270,7 @@ async def test_a_crawl_ends_at_its_deadline_with_what_it_has(site: Site) -> None
     options = CrawlOptions(delay=0.0, concurrency=1, deadline=25.0)
     async with crawl_run(settings(site), MemoryCache(1000), site.origin, options) as run:
         run.crawler.clock = lambda: now[0]
-        records = [record async for record in run.pages()]
+        records = [record async for record in run]
         notes = run.crawler.notes.lines
     assert len(records) == 3  # read at 0, 10 and 20 s; at 30 s the deadline has passed
     assert len([p for p in site.paths() if p != "/robots.txt"]) == 3
@@ -367,7 +371,7 @@ async def test_the_frontier_holds_no_more_than_the_budget_can_reach(site: Site) 
     cache = SharedCache(1_000_000)
     options = CrawlOptions(delay=0.0, max_pages=1)
     async with crawl_run(settings(site), cache, site.origin, options) as run:
-        records = [record async for record in run.pages()]
+        records = [record async for record in run]
     assert len(records) == 1
     assert len(cache._entries) < 100, len(cache._entries)  # was 60,016
     assert [p for p in site.paths() if p != "/robots.txt"] == ["/"]
@@ -378,6 +382,6 @@ async def test_a_crawl_with_a_bigger_budget_still_follows_links(site: Site) -> N
     cache = SharedCache(100_000)
     options = CrawlOptions(delay=0.0, max_pages=12)
     async with crawl_run(settings(site), cache, site.origin, options) as run:
-        records = [record async for record in run.pages()]
+        records = [record async for record in run]
     assert len(records) == 12
     assert len({record["url"] for record in records}) == 12

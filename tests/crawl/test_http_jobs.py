@@ -126,7 +126,7 @@ def test_a_job_that_fails_ends_as_failed_in_the_apis_words(
         yield  # pragma: no cover - an async generator that fails at once
 
     tree_site(site, 3, fanout=2)
-    monkeypatch.setattr(CrawlRun, "pages", failing)
+    monkeypatch.setattr(CrawlRun, "_pages", failing)
     client = make_client(crawl_jobs_per_token=1)
     first = client.post("/api/v1/crawl", json={"url": site.origin}).json()["id"]
     failed = wait_for(client, first, "failed")

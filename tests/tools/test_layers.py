@@ -124,7 +124,7 @@ class Repository:
     async def map(self, url: str, **options: Any) -> Any:
         raise AssertionError("not called")
 
-    def crawl_run(self, url: str, **options: Any) -> Any:
+    def crawl(self, url: str, **options: Any) -> Any:
         raise AssertionError("not called")
 
     async def detect(self, path: Path | str = ".", *, mode: str | None = None) -> list[Any]:

@@ -1,4 +1,6 @@
-"""What a crawl leaves behind: Markdown files mirroring the site, and an llms.txt.
+"""What a crawl leaves behind, as text: each page's Markdown and where it goes under a
+folder mirroring the site, an index and an llms.txt. The CLI writes them
+(``sleuth.commands.crawl``); the crawl_site tool returns the llms.txt.
 
 llms.txt follows the proposal at llmstxt.org: an H1 with the site's name, a ``>``
 summary, then H2 sections of ``- [title](url): description`` links, grouped here by
@@ -50,17 +52,6 @@ def page_markdown(record: dict[str, Any]) -> str:
     return f"# {title}\n\nSource: <{record.get('final_url') or record['url']}>\n\n" + (
         (record.get("text") or "").strip() + "\n"
     )
-
-
-def write_page(out: Path, record: dict[str, Any]) -> str:
-    """Write one page's Markdown under ``out``; returns its path relative to ``out``."""
-    relative = markdown_path(record["url"])
-    target = (out / relative).resolve()
-    if not target.is_relative_to(out.resolve()):  # never outside --out, whatever the URL
-        raise ValueError(f"{record['url']} maps outside {out}")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(page_markdown(record), encoding="utf-8")
-    return relative.as_posix()
 
 
 def _escape(text: str) -> str:

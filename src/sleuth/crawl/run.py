@@ -4,15 +4,12 @@ the Python API, the LLM tools and the HTTP jobs call."""
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
-from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from sleuth.crawl.crawler import Crawler, CrawlOptions, summary
+from sleuth.crawl.crawler import Crawler, CrawlOptions, Progress, summary
 from sleuth.crawl.mapper import DEFAULT_LIMIT, SITEMAP_DEADLINES, SiteMapper
-from sleuth.crawl.output import index_markdown, llms_txt, write_page
 from sleuth.crawl.scope import Scope, ScopeKind
 from sleuth.crawl.sitemaps import Entry
 from sleuth.pages.fetcher import normalize_input_url
@@ -77,37 +74,35 @@ async def site_map(web: Web, url: str, **options: Any) -> SiteMap:
 
 
 class CrawlRun:
-    """One crawl run: iterate :meth:`pages`, then :meth:`finish` writes the files.
+    """One crawl, as :meth:`~sleuth.session.AsyncSession.crawl` returns it::
 
-    ``out`` gets one Markdown file per page (mirroring the URL paths) as pages arrive and
-    an ``index.md`` at the end; ``llms_txt`` gets the llms.txt of every page the crawl has
-    read, earlier runs of a resumed crawl included. ``notes`` says what the run skipped and
-    why (sitemaps not read, bad URLs, a host skipped for its Crawl-delay, the deadline):
-    complete once :meth:`pages` is done, for every caller to show.
+        async with session.crawl(url, max_pages=20) as run:
+            async for record in run:  # each page's record as it is done
+                ...
+            run.notes, run.progress, await run.summaries()
+
+    Nothing is read until it is iterated, and it is iterated once. ``progress`` counts as
+    pages come; ``notes`` says what the run skipped and why (sitemaps not read, bad URLs,
+    a host skipped for its Crawl-delay, the deadline), complete once the iteration ends or
+    the run is left; :meth:`summaries` lists every page the crawl has read, earlier runs of
+    a resumed crawl included (what an index or an llms.txt lists).
     """
 
-    def __init__(
-        self,
-        web: Web,
-        url: str,
-        options: CrawlOptions,
-        *,
-        out: Path | None = None,
-        llms_txt: Path | None = None,
-    ) -> None:
-        if out is not None:
-            options = replace(options, output="markdown")
+    def __init__(self, web: Web, url: str, options: CrawlOptions) -> None:
         self.start = normalize_input_url(url)
         self.web = web
         self.options = options
-        self.out = out
-        self.llms_txt = llms_txt
         self.notes: list[str] = []
         self.crawler = Crawler(web, self.start, options)
+        self._records: AsyncGenerator[dict[str, Any], None] | None = None
 
     @property
     def id(self) -> str:
         return self.crawler.id
+
+    @property
+    def progress(self) -> Progress:
+        return self.crawler.progress
 
     async def _seeds(self) -> list[str]:
         if not self.options.sitemaps:
@@ -132,33 +127,30 @@ class CrawlRun:
                 break
         return seeds
 
-    async def pages(self) -> AsyncGenerator[dict[str, Any], None]:
+    async def _pages(self) -> AsyncGenerator[dict[str, Any], None]:
         """Each page's record as it is done: fetch JSON plus ``depth`` and ``parent``."""
         self.crawler.begin()  # the deadline counts the sitemaps' reading too
         try:
             seeds = await self._seeds()
             async for record in self.crawler.records(seeds):
-                if self.out is not None and record.get("outcome") == "ok":
-                    record["file"] = write_page(self.out, record)
                 yield record
         finally:
             self.notes[:] = self.crawler.notes.lines
 
-    async def finish(self) -> list[dict[str, Any]]:
-        """Write index.md and llms.txt from every page of the crawl; return their summaries."""
-        pages = await self.crawler.all_summaries()
-        if self.out is not None:
-            self.out.mkdir(parents=True, exist_ok=True)
-            (self.out / "index.md").write_text(
-                index_markdown(pages, start=self.start), encoding="utf-8"
-            )
-        if self.llms_txt is not None:
-            self.llms_txt.parent.mkdir(parents=True, exist_ok=True)
-            self.llms_txt.write_text(llms_txt(pages, start=self.start), encoding="utf-8")
-        return pages
+    def __aiter__(self) -> AsyncGenerator[dict[str, Any], None]:
+        if self._records is None:
+            self._records = self._pages()
+        return self._records
+
+    async def summaries(self) -> list[dict[str, Any]]:
+        """Every page of the crawl (all its runs), as an index or llms.txt lists them."""
+        return await self.crawler.all_summaries()
 
     async def aclose(self) -> None:
-        """Nothing of the network to close: the run uses its session's web."""
+        """Stop reading: pages in flight are dropped and the notes are complete. The
+        network stays open: the run uses its session's web."""
+        if self._records is not None:
+            await self._records.aclose()
 
     async def __aenter__(self) -> CrawlRun:
         return self

@@ -11,7 +11,6 @@ job. robots.txt is always obeyed and the politeness floor is the CLI's default.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import secrets
 import time
 from typing import TYPE_CHECKING, Any, Literal
@@ -89,11 +88,8 @@ async def _run(state: ServerState, record: dict[str, Any], body: Any) -> None:
     job, who = record["id"], record["owner"]
     deadline = state.settings.crawl.crawl_job_deadline  # then the job is done with what it has
     try:
-        async with (
-            state.client.crawl_run(**CRAWL.arguments("http", body), deadline=deadline) as run,
-            contextlib.aclosing(run.pages()) as pages,  # closed here: its notes complete
-        ):
-            async for page in pages:
+        async with state.client.crawl(**CRAWL.arguments("http", body), deadline=deadline) as run:
+            async for page in run:
                 index = await state.cache.incr(_key(job, "count"), JOB_TTL)
                 await set_json(state.cache, _key(job, f"page:{index}"), page, JOB_TTL)
                 record["pages"] = index
@@ -102,7 +98,7 @@ async def _run(state: ServerState, record: dict[str, Any], body: Any) -> None:
                     record["status"] = "cancelled"
                     break
                 await _save(state, record)
-        record["notes"] = run.notes  # a deadline's among them: the job is done with its pages
+        record["notes"] = run.notes  # complete once the run is left; a deadline's among them
         if record["status"] == "running":
             record["status"] = "done"
     except asyncio.CancelledError:

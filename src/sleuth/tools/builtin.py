@@ -223,9 +223,9 @@ async def crawl_site(context: ToolContext, args: Any) -> ToolOutput:
 
     records: list[dict[str, Any]] = []  # robots.txt obeyed: the tool surface cannot say no
     deadline = context.client.settings.crawl.crawl_tool_deadline  # then it returns what it has
-    async with context.client.crawl_run(**CRAWL.arguments("tool", args), deadline=deadline) as run:
-        records = [record async for record in run.pages()]
-        start, notes = run.start, run.notes
+    async with context.client.crawl(**CRAWL.arguments("tool", args), deadline=deadline) as run:
+        records = [record async for record in run]
+    start, notes = run.start, run.notes
     read = [r for r in records if r["outcome"] == "ok"]
     share = args.max_chars // max(len(read), 1)
     pages: list[CrawlPageItem] = []
