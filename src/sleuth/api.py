@@ -26,7 +26,7 @@ from typing import (
 from sleuth.config import Settings
 from sleuth.errors import UsageError
 from sleuth.log import Progress
-from sleuth.operation import BLANK_PATTERN, OPERATIONS, Arg, Operation, Own, ToolSpec, declare
+from sleuth.operation import BLANK_PATTERN, OPERATIONS, Arg, Operation, Own, ToolOffer, declare
 from sleuth.session import LLM_ERRORS, SEARCH_ERRORS, SIGNALS_ARG, AsyncSession
 
 if TYPE_CHECKING:
@@ -145,7 +145,7 @@ class AsyncSleuth(AsyncSession):
         summary="Find a tool's official source and how to install it.",
         result="sleuth.discovery.models:DiscoveryResult",
         errors=DISCOVER_ERRORS,
-        tool=ToolSpec(
+        tool=ToolOffer(
             "discover",
             "Discover a tool's source",
             "Find the official source of a developer tool (GitHub repository or package) and "

@@ -147,7 +147,7 @@ class Param:
 
 
 @dataclass(frozen=True)
-class ToolSpec:
+class ToolOffer:
     """How the operation is offered as a tool: the name and words a model reads."""
 
     name: str
@@ -165,7 +165,7 @@ class Operation:
     errors: tuple[str, ...]
     surfaces: frozenset[Surface]
     function: Callable[..., Any]
-    tool: ToolSpec | None = None
+    tool: ToolOffer | None = None
     local: bool = False  # reads this machine's files: never served over HTTP (/api or /mcp)
     lenient: bool = False  # its HTTP body ignores unknown keys and coerces (a kept contract)
 
@@ -226,7 +226,7 @@ def declare(
     result: str,
     errors: Sequence[str] = (),
     surfaces: Iterable[Surface] = SURFACES,
-    tool: ToolSpec | None = None,
+    tool: ToolOffer | None = None,
     local: bool = False,
     lenient: bool = False,
 ) -> Callable[[F], F]:
@@ -236,7 +236,7 @@ def declare(
     if local and "http" in offered:
         raise ValueError(f"{name} reads local files and cannot be offered over HTTP")
     if tool is None and "tool" in offered:
-        raise ValueError(f"{name} is offered as a tool but declares no ToolSpec")
+        raise ValueError(f"{name} is offered as a tool but declares no ToolOffer")
 
     def wrap(function: F) -> F:
         operation = Operation(

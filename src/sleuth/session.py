@@ -18,7 +18,7 @@ from sleuth.cache import Cache, open_cache
 from sleuth.config import Settings, load_settings
 from sleuth.errors import ERRORS, Ref, UsageError
 from sleuth.log import Progress
-from sleuth.operation import BLANK_PATTERN, Arg, Own, ToolSpec, declare
+from sleuth.operation import BLANK_PATTERN, Arg, Own, ToolOffer, declare
 
 if TYPE_CHECKING:
     from sleuth.crawl.run import CrawlRun, SiteMap
@@ -198,7 +198,7 @@ class AsyncSession:
         summary="Fetch a page safely and print its main text.",
         result="sleuth.pages.result:FetchResult",
         errors=FETCH_ERRORS,
-        tool=ToolSpec(
+        tool=ToolOffer(
             "fetch_page",
             "Fetch page",
             "Read the main text of a web page (public http/https URLs; robots.txt is obeyed). "
@@ -324,7 +324,7 @@ class AsyncSession:
         summary="Search the web with provider fallback.",
         result="sleuth.websearch:SearchResponse",
         errors=SEARCH_ERRORS,
-        tool=ToolSpec(
+        tool=ToolOffer(
             "web_search",
             "Web search",
             "Search the web. Returns numbered results (title, URL, snippet); cite them as [n]. "
@@ -411,7 +411,7 @@ class AsyncSession:
         summary="Answer a question with cited bullets.",
         result="sleuth.digest.models:Digest",
         errors=SEARCH_ERRORS,  # pages that fail are the digest's errors, not raised
-        tool=ToolSpec(
+        tool=ToolOffer(
             "research",
             "Research",
             "Answer a question from the web: searches, reads the best pages and returns short "
@@ -497,7 +497,7 @@ class AsyncSession:
         errors=("usage_error", *LLM_ERRORS),
         surfaces=("cli", "tool"),
         local=True,
-        tool=ToolSpec(
+        tool=ToolOffer(
             "detect",
             "Detect stack",
             "Find every project in a local repository (one per service in a monorepo) with "
@@ -598,7 +598,7 @@ class AsyncSession:
         result="sleuth.crawl.run:SiteMap",
         errors=FETCH_ERRORS,
         surfaces=("cli", "tool"),
-        tool=ToolSpec(
+        tool=ToolOffer(
             "map_site",
             "Map site",
             "List a site's URLs (from its sitemaps, feeds and start page) without reading "
@@ -660,7 +660,7 @@ class AsyncSession:
         summary="Read a site breadth first, politely, within a scope.",
         result="sleuth.pages.result:FetchResult",
         errors=FETCH_ERRORS,
-        tool=ToolSpec(
+        tool=ToolOffer(
             "crawl_site",
             "Crawl site",
             "Read up to 20 pages of one site, breadth first from a start URL (robots.txt "

@@ -11,7 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 from discover.conftest import CLI
-from sleuth.discovery.registry import BUNDLED, Registry, relative_path
+from sleuth.discovery.registry import BUNDLED, SourceRegistry, relative_path
 from sleuth.errors import EXIT_CODES
 
 AQUA = Path(__file__).resolve().parents[3] / "shared" / "data" / "aqua-registry" / "registry.yaml"
@@ -41,7 +41,7 @@ def test_the_bundled_registry_answers_at_least_1500_names_each_with_provenance()
 
 
 def test_executables_repository_names_and_aliases_all_lead_to_the_package() -> None:
-    registry = Registry([])
+    registry = SourceRegistry([])
     for name, source in [
         ("rg", "BurntSushi/ripgrep"),
         ("ripgrep", "BurntSushi/ripgrep"),
@@ -56,7 +56,7 @@ def test_executables_repository_names_and_aliases_all_lead_to_the_package() -> N
 
 
 def test_a_contested_name_records_the_choice() -> None:
-    hit, _ = Registry([]).lookup("bat")
+    hit, _ = SourceRegistry([]).lookup("bat")
     assert hit is not None
     assert hit.entry.disambiguation is not None
     assert "sharkdp/bat" in hit.entry.disambiguation

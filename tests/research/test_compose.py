@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from sleuth.digest.compose import MAX_CITATIONS, Page, compose, estimate_tokens
 from sleuth.digest.models import SCHEMA_VERSION, DigestError, DigestMeta
-from sleuth.digest.rank import Finding, build_query, rank_passages, select
+from sleuth.digest.rank import KeySpan, build_query, rank_passages, select
 
 
 def page(i: int, text: str) -> Page:
@@ -23,9 +23,9 @@ def page(i: int, text: str) -> Page:
     )
 
 
-def finding(pages: list[int], text: str, needle: str) -> Finding:
+def finding(pages: list[int], text: str, needle: str) -> KeySpan:
     start = text.index(needle)
-    return Finding(pages, start, start + len(needle), 1.0)
+    return KeySpan(pages, start, start + len(needle), 1.0)
 
 
 def test_quotes_are_verbatim_at_their_offsets_and_text_is_flattened() -> None:
@@ -100,7 +100,7 @@ def test_citations_never_exceed_the_cap(shared: list[list[int]], cap: int) -> No
 def test_the_budget_drops_the_least_relevant_bullets() -> None:
     sentence = "A long statement about rivers and mountains that fills space nicely. " * 4
     pages = [page(i, sentence.strip()) for i in range(8)]
-    findings = [Finding([i], 0, len(pages[i].text), 1.0) for i in range(8)]
+    findings = [KeySpan([i], 0, len(pages[i].text), 1.0) for i in range(8)]
     full = compose("q", pages, findings, token_budget=100_000)
     small = compose("q", pages, findings, token_budget=600)
     assert estimate_tokens(small) <= 600 < estimate_tokens(full)
@@ -110,7 +110,7 @@ def test_the_budget_drops_the_least_relevant_bullets() -> None:
 
 def test_at_least_one_bullet_survives_a_tiny_budget() -> None:
     text = "Something quite relevant is said here by the page."
-    digest = compose("q", [page(0, text)], [Finding([0], 0, len(text), 1.0)], token_budget=1)
+    digest = compose("q", [page(0, text)], [KeySpan([0], 0, len(text), 1.0)], token_budget=1)
     assert len(digest.bullets) == 1
 
 
@@ -168,7 +168,7 @@ def test_digest_shape() -> None:
     digest = compose(
         "q",
         [page(1, text)],
-        [Finding([0], 0, len(text), 1.0)],
+        [KeySpan([0], 0, len(text), 1.0)],
         errors=[DigestError(code="no_results", message="why")],
         meta=DigestMeta(providers_tried=["searxng"], fetched_pages=1, cache_hits=1),
     )

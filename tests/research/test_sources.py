@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from sleuth.digest.sources import (
-    Candidate,
+    PageCandidate,
     authority,
     choose_pages,
     parse_date,
@@ -100,16 +100,16 @@ def test_prior_is_bounded() -> None:
 
 
 def test_choose_pages_keeps_engine_order_for_equal_sources() -> None:
-    found = [Candidate(f"https://site{i}.example/page", rank=i) for i in range(6)]
+    found = [PageCandidate(f"https://site{i}.example/page", rank=i) for i in range(6)]
     chosen = choose_pages(found, "question", max_pages=3, spares=2)
     assert [c.url for c in chosen] == [c.url for c in found[:5]]
 
 
 def test_choose_pages_promotes_official_pages() -> None:
     found = [
-        Candidate("https://farm.example/httpx-tips", rank=0),
-        Candidate("https://other.example/httpx", rank=1),
-        Candidate("https://www.python-httpx.org/", rank=2),
+        PageCandidate("https://farm.example/httpx-tips", rank=0),
+        PageCandidate("https://other.example/httpx", rank=1),
+        PageCandidate("https://www.python-httpx.org/", rank=2),
     ]
     chosen = choose_pages(found, "httpx timeouts", max_pages=1, spares=0)
     assert [c.url for c in chosen] == ["https://www.python-httpx.org/"]
@@ -117,20 +117,20 @@ def test_choose_pages_promotes_official_pages() -> None:
 
 def test_a_cached_page_beats_its_uncached_neighbour() -> None:
     found = [
-        Candidate("https://a.example/x", rank=1),
-        Candidate("https://b.example/x", rank=2, cached=True),
+        PageCandidate("https://a.example/x", rank=1),
+        PageCandidate("https://b.example/x", rank=2, cached=True),
     ]
     chosen = choose_pages(found, "question", max_pages=1, spares=0)
     assert [c.url for c in chosen] == ["https://b.example/x"]
-    uncached = [Candidate(c.url, rank=c.rank) for c in found]
+    uncached = [PageCandidate(c.url, rank=c.rank) for c in found]
     assert choose_pages(uncached, "question", max_pages=1, spares=0)[0].url == found[0].url
 
 
 def test_choose_pages_prefers_distinct_sites_but_fills_with_repeats() -> None:
     found = [
-        Candidate("https://a.example/1", rank=0),
-        Candidate("https://a.example/2", rank=1),
-        Candidate("https://b.example/1", rank=2),
+        PageCandidate("https://a.example/1", rank=0),
+        PageCandidate("https://a.example/2", rank=1),
+        PageCandidate("https://b.example/1", rank=2),
     ]
     chosen = choose_pages(found, "q", max_pages=2, spares=1)
     assert [c.url for c in chosen] == [

@@ -51,7 +51,7 @@ def batch_progress(total: int, enabled: bool) -> Iterator[Callable[[], None]]:
     from rich.console import Console
     from rich.text import Text
 
-    class Rate(bars.ProgressColumn):
+    class FilesPerSecond(bars.ProgressColumn):
         def render(self, task: bars.Task) -> Text:
             speed = task.finished_speed or task.speed
             shown = f"{speed:,.1f} files/s" if speed else "- files/s"
@@ -62,7 +62,7 @@ def batch_progress(total: int, enabled: bool) -> Iterator[Callable[[], None]]:
         bars.BarColumn(),
         bars.MofNCompleteColumn(),
         bars.TextColumn("files"),
-        Rate(),
+        FilesPerSecond(),
         bars.TimeElapsedColumn(),
         bars.TextColumn("elapsed,"),
         bars.TimeRemainingColumn(),

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sleuth.digest.models import Bullet, Citation, Digest, DigestError, DigestMeta
-from sleuth.digest.rank import Finding
+from sleuth.digest.rank import KeySpan
 from sleuth.websearch.urls import domain_of
 
 MAX_CITATIONS = 8
@@ -44,7 +44,7 @@ def estimate_tokens(digest: Digest) -> int:
 def _build(
     query: str,
     pages: Sequence[Page],
-    findings: Sequence[Finding],
+    findings: Sequence[KeySpan],
     *,
     errors: list[DigestError],
     meta: DigestMeta,
@@ -96,7 +96,7 @@ def _build(
 def compose(
     query: str,
     pages: Sequence[Page],
-    findings: Sequence[Finding],
+    findings: Sequence[KeySpan],
     *,
     errors: Sequence[DigestError] = (),
     meta: DigestMeta | None = None,

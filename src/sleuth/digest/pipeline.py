@@ -21,8 +21,8 @@ from sleuth.config import ResearchSettings
 from sleuth.digest.chrome import teaser_spans
 from sleuth.digest.compose import Page, compose
 from sleuth.digest.models import Digest, DigestError, DigestMeta
-from sleuth.digest.rank import Finding, build_query, rank_passages, select
-from sleuth.digest.sources import Candidate, choose_pages, source_prior
+from sleuth.digest.rank import KeySpan, build_query, rank_passages, select
+from sleuth.digest.sources import PageCandidate, choose_pages, source_prior
 from sleuth.errors import Ref, SearchError, SleuthError, UsageError
 from sleuth.extract.verbatim import blank
 from sleuth.log import Progress, Stopwatch, event
@@ -40,7 +40,7 @@ MAX_RANKED_CHARS = 400_000
 
 
 @dataclass
-class _Run:
+class _ResearchRun:
     """What one research call has learned so far."""
 
     question: str
@@ -67,7 +67,7 @@ class _Run:
             url,
         )
 
-    def digest(self, pages: Sequence[Page] = (), findings: Sequence[Finding] = ()) -> Digest:
+    def digest(self, pages: Sequence[Page] = (), findings: Sequence[KeySpan] = ()) -> Digest:
         meta = DigestMeta(
             providers_tried=self.providers,
             fetched_pages=len(pages),
@@ -79,7 +79,7 @@ class _Run:
 
 
 async def _search(
-    run: _Run, chain: ProviderChain, query: SearchQuery, end_at: float
+    run: _ResearchRun, chain: ProviderChain, query: SearchQuery, end_at: float
 ) -> SearchResponse | None:
     run.progress("searching", query=query.query)
     try:
@@ -105,7 +105,9 @@ async def _search(
     return response
 
 
-async def _candidates(run: _Run, fetcher: Fetcher, response: SearchResponse) -> list[Candidate]:
+async def _candidates(
+    run: _ResearchRun, fetcher: Fetcher, response: SearchResponse
+) -> list[PageCandidate]:
     """The results worth reading; one whose URL no fetch would take is reported and skipped.
 
     The cache is asked about the entry :meth:`Fetcher.fetch` would write: text, in the
@@ -118,12 +120,12 @@ async def _candidates(run: _Run, fetcher: Fetcher, response: SearchResponse) -> 
         except SleuthError as exc:  # a plugin or an old cache entry gave a URL that is no URL
             run.fail(exc.code, str(exc), hit.url)
             continue
-        found.append(Candidate(hit.url, hit.title, hit.published, hit.rank - 1, cached))
+        found.append(PageCandidate(hit.url, hit.title, hit.published, hit.rank - 1, cached))
     return found
 
 
 def _finished(
-    run: _Run, candidate: Candidate, task: asyncio.Task[FetchResult]
+    run: _ResearchRun, candidate: PageCandidate, task: asyncio.Task[FetchResult]
 ) -> FetchResult | None:
     """Record one finished fetch; return it when it gave text to digest."""
     try:
@@ -143,19 +145,19 @@ def _finished(
 
 
 async def _read(
-    run: _Run,
+    run: _ResearchRun,
     fetcher: Fetcher,
-    chosen: Sequence[Candidate],
+    chosen: Sequence[PageCandidate],
     wanted: int,
     end_at: float,
     *,
     for_model: bool = True,
-) -> list[tuple[Candidate, FetchResult]]:
+) -> list[tuple[PageCandidate, FetchResult]]:
     """Fetch ``wanted`` pages concurrently, starting a spare whenever one fails."""
     loop = asyncio.get_running_loop()
     queue = list(chosen)
-    running: dict[asyncio.Task[FetchResult], Candidate] = {}
-    read: list[tuple[Candidate, FetchResult]] = []
+    running: dict[asyncio.Task[FetchResult], PageCandidate] = {}
+    read: list[tuple[PageCandidate, FetchResult]] = []
 
     def launch() -> None:
         while queue and len(running) + len(read) < wanted:
@@ -215,7 +217,7 @@ def _quotable(result: FetchResult, url: str) -> str:
     return blank(text, unquotable)
 
 
-def _pages(read: Sequence[tuple[Candidate, FetchResult]]) -> list[Page]:
+def _pages(read: Sequence[tuple[PageCandidate, FetchResult]]) -> list[Page]:
     """One page per final URL (two results may redirect to the same page)."""
     pages: list[Page] = []
     seen: set[str] = set()
@@ -286,7 +288,7 @@ async def run_research(
     except ValidationError as exc:
         raise UsageError(f"invalid research request: {exc.errors()[0]['msg']}") from None
 
-    run = _Run(question, deadline or research.research_deadline, on_progress)
+    run = _ResearchRun(question, deadline or research.research_deadline, on_progress)
     end_at = asyncio.get_running_loop().time() + run.deadline
     wanted = max_pages or research.max_pages
     fetcher = web.fetcher

@@ -162,7 +162,7 @@ def rank_passages(texts: Sequence[str], priors: Sequence[float], query: Query) -
 
 
 @dataclass(slots=True)
-class Finding:
+class KeySpan:
     """A bullet-sized span of ``pages[0]``; further pages say nearly the same."""
 
     pages: list[int]
@@ -179,14 +179,14 @@ def select(
     *,
     max_findings: int,
     max_chars: int,
-) -> list[Finding]:
+) -> list[KeySpan]:
     """The best distinct findings, spread over pages, each at most ``max_chars`` long."""
     if not ranked:
         return []
     floor = ranked[0].score * MIN_RELATIVE_SCORE
     pool = [s for s in ranked[:POOL_SIZE] if s.score >= floor]
     per_page: Counter[int] = Counter()
-    findings: list[Finding] = []
+    findings: list[KeySpan] = []
     while pool and len(findings) < max_findings:
         best = max(pool, key=lambda s: s.score * SAME_PAGE_DECAY ** per_page[s.page])
         pool.remove(best)
@@ -198,6 +198,6 @@ def select(
             if best.page not in twin.pages:
                 twin.pages.append(best.page)
             continue
-        findings.append(Finding([best.page], start, end, best.score, marks))
+        findings.append(KeySpan([best.page], start, end, best.score, marks))
         per_page[best.page] += 1
     return findings

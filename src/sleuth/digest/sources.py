@@ -157,7 +157,7 @@ def source_prior(
 
 
 @dataclass(frozen=True, slots=True)
-class Candidate:
+class PageCandidate:
     """A search result that may be read."""
 
     url: str
@@ -168,8 +168,8 @@ class Candidate:
 
 
 def choose_pages(
-    candidates: Sequence[Candidate], question: str, *, max_pages: int, spares: int
-) -> list[Candidate]:
+    candidates: Sequence[PageCandidate], question: str, *, max_pages: int, spares: int
+) -> list[PageCandidate]:
     """The pages to read, best first: ``max_pages`` to start with, then spares.
 
     The engine's order counts most; authority, freshness and a cached copy
@@ -177,7 +177,7 @@ def choose_pages(
     digest, but a site may repeat when nothing else is left.
     """
 
-    def value(candidate: Candidate) -> float:
+    def value(candidate: PageCandidate) -> float:
         rank_score = 1.0 / (1.0 + 0.25 * candidate.rank)
         cached_bonus = 0.15 if candidate.cached else 0.0
         prior = source_prior(candidate.url, question, candidate.published)
@@ -185,8 +185,8 @@ def choose_pages(
 
     ordered = sorted(candidates, key=value, reverse=True)
     seen: set[str] = set()
-    first: list[Candidate] = []
-    rest: list[Candidate] = []
+    first: list[PageCandidate] = []
+    rest: list[PageCandidate] = []
     for candidate in ordered:
         domain = domain_of(candidate.url)
         (rest if domain in seen else first).append(candidate)

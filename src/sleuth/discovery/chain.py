@@ -24,7 +24,7 @@ from sleuth.discovery.models import (
     RepoMetadata,
 )
 from sleuth.discovery.names import near_misses, normalize_name
-from sleuth.discovery.registry import Hit, Registry
+from sleuth.discovery.registry import Hit, SourceRegistry
 from sleuth.discovery.sources import FROM, name_it, parse_from
 from sleuth.errors import (
     Ambiguous,
@@ -40,7 +40,7 @@ from sleuth.errors import (
 from sleuth.log import Progress
 
 if TYPE_CHECKING:
-    from sleuth.discovery.llm_stage import Candidate
+    from sleuth.discovery.llm_stage import ReportedSource
     from sleuth.discovery.verify import Verification
     from sleuth.tools.services import Services
 
@@ -90,7 +90,7 @@ class Discovery:
         self.timeout = timeout or self.settings.discover_timeout
         self.on_progress = on_progress
         self.choose = choose
-        self.registry = Registry.from_setting(self.settings.discover_registry)
+        self.registry = SourceRegistry.from_setting(self.settings.discover_registry)
         self.warnings: list[str] = []
         self.stage_ms: dict[str, int] = {}
         self.probe_results: list[ProbeResult] = []
@@ -349,7 +349,7 @@ class Discovery:
             raise late from None
         finally:
             self._timed("llm", started)
-        kept: list[tuple[Candidate, Verification]] = []
+        kept: list[tuple[ReportedSource, Verification]] = []
         rejected: list[str] = []
         for candidate, check in zip(unique, checks, strict=True):
             if check.status == "not_found":
@@ -438,7 +438,7 @@ class Discovery:
     def _instructions(
         self,
         tool: str,
-        page: Candidate,
+        page: ReportedSource,
         usage: DiscoveryUsage,
         warnings: list[str] | None = None,
     ) -> DiscoveryResult:

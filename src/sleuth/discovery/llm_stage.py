@@ -85,7 +85,7 @@ class ExtractOutput(BaseModel):
 
 
 @dataclass
-class Candidate:
+class ReportedSource:
     source: str  # owner/repo, or the install page URL for instructions
     confidence: int
     evidence: list[str]
@@ -97,7 +97,7 @@ class Candidate:
 class Collector:
     """What the model reported through ``extract_source`` in one discovery."""
 
-    candidates: list[Candidate] = field(default_factory=list)
+    candidates: list[ReportedSource] = field(default_factory=list)
     rejected: list[str] = field(default_factory=list)
 
     async def run(self, context: ToolContext, args: ExtractSourceArgs) -> ToolOutput:
@@ -113,7 +113,7 @@ class Collector:
             text = plain_text(args.instructions or "", 2000)
             if not text:
                 return self._reject("instructions need the install text from the page")
-            candidate = Candidate(
+            candidate = ReportedSource(
                 url, args.confidence, evidence, reasoning, Instructions(url=url, text=text)
             )
         else:
@@ -124,7 +124,7 @@ class Collector:
                     f"{raw!r} is not a GitHub repository: give source as owner/repo "
                     "(github.com/owner/repo, no other hosts, ports, credentials or deeper paths)"
                 )
-            candidate = Candidate(source, args.confidence, evidence, reasoning)
+            candidate = ReportedSource(source, args.confidence, evidence, reasoning)
         if args.confidence < MIN_CONFIDENCE:
             self.rejected.append(f"{candidate.source} at confidence {args.confidence}")
             return self._reject(
@@ -174,7 +174,7 @@ def extract_tool(collector: Collector) -> Tool:
 
 @dataclass
 class LLMFindings:
-    candidates: list[Candidate]
+    candidates: list[ReportedSource]
     usage: DiscoveryUsage
     warnings: list[str]
 

@@ -73,14 +73,14 @@ def relative_path(name: str) -> Path | None:
     return Path(name[0]) / (name[:2] if len(name) > 1 else "_") / f"{name}.json"
 
 
-class Registry:
+class SourceRegistry:
     def __init__(self, folders: list[Path], *, bundled: Path | None = BUNDLED) -> None:
         self.folders = folders
         self.bundled = bundled
         self._names: frozenset[str] | None = None
 
     @classmethod
-    def from_setting(cls, value: str | None) -> Registry:
+    def from_setting(cls, value: str | None) -> SourceRegistry:
         folders = [Path(part).expanduser() for part in (value or "").split(os.pathsep) if part]
         return cls(folders)
 
@@ -141,5 +141,5 @@ class Registry:
 @functools.cache
 def _bundled_index(path: Path) -> frozenset[str]:
     """The bundled registry's names, read once per process (it ships with sleuth and does
-    not change; each discovery builds its own ``Registry``, a batch of names many)."""
+    not change; each discovery builds its own ``SourceRegistry``, a batch of names many)."""
     return frozenset(path.read_text(encoding="utf-8").split())

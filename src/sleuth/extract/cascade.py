@@ -407,17 +407,17 @@ def _nest(parents: list[str], child: str) -> list[str]:
 
 
 @dataclass
-class _Block:
+class _CssBlock:
     prelude_start: int
     open: int
     close: int
     parent: int  # index of the enclosing block, -1 at the top
 
 
-def _structure(css: str) -> list[_Block]:
+def _structure(css: str) -> list[_CssBlock]:
     """Every block of a sheet with its prelude and parent, from the braces alone (an
     unclosed block ends with the sheet, a stray ``}`` is ignored: CSS error recovery)."""
-    blocks: list[_Block] = []
+    blocks: list[_CssBlock] = []
     stack: list[int] = []
     boundary = 0
     pattern = _STRUCTURE_RE if '"' in css or "'" in css else _BRACES_RE
@@ -426,7 +426,7 @@ def _structure(css: str) -> list[_Block]:
         if token == "{":
             start = max(boundary, css.rfind(";", boundary, match.start()) + 1)
             parent = stack[-1] if stack else -1
-            blocks.append(_Block(start, match.start(), len(css), parent))
+            blocks.append(_CssBlock(start, match.start(), len(css), parent))
             stack.append(len(blocks) - 1)
             boundary = match.end()
         elif token == "}":
@@ -436,7 +436,7 @@ def _structure(css: str) -> list[_Block]:
     return blocks
 
 
-def _own_content(css: str, block: _Block, children: list[_Block]) -> str:
+def _own_content(css: str, block: _CssBlock, children: list[_CssBlock]) -> str:
     """A block's own declarations, without the rules nested in it."""
     if not children:
         return css[block.open + 1 : block.close]
@@ -463,7 +463,7 @@ def _parse_sheet(css: str, judge: Judge) -> _Sheet:
     css = css[:MAX_CSS]
     blocks = _structure(css)
     hide_positions = _hiding_positions(css)
-    children: dict[int, list[_Block]] = defaultdict(list)
+    children: dict[int, list[_CssBlock]] = defaultdict(list)
     for block in blocks:
         if block.parent >= 0:
             children[block.parent].append(block)
@@ -554,7 +554,7 @@ def _and(a: Truth, b: Truth) -> Truth:
     return None if a is None or b is None else True
 
 
-class _Page:
+class _PageSheets:
     """The page's sheets in cascade order."""
 
     def __init__(self, styles: Styles | None, judge: Judge) -> None:
@@ -652,7 +652,7 @@ class _Page:
         return (*rank, _INFINITY)
 
 
-def _sheets(root: etree._Element, page: _Page) -> None:
+def _sheets(root: etree._Element, page: _PageSheets) -> None:
     """The page's ``<style>`` blocks and linked sheets in document order."""
     styles = page.styles
     base = styles.base if styles is not None else None
@@ -779,7 +779,7 @@ def apply(root: etree._Element, styles: Styles | None, judge: Judge) -> None:
     """Write into each element's ``style`` the declarations bearing on visibility that
     the cascade of the page's sheets gives it (``judge(prop, value)``: whether one
     declaration alone can hide, see ``sanitize.declaration_hides``)."""
-    page = _Page(styles, judge)
+    page = _PageSheets(styles, judge)
     _sheets(root, page)
     if not page.sheets:
         return
@@ -860,7 +860,7 @@ def _rule_declarations(placed: _Placed) -> tuple[Declaration, ...]:
 def _write(
     element: etree._Element,
     found: list[_Match],
-    page: _Page,
+    page: _PageSheets,
     scope: frozenset[str],
 ) -> None:
     """Cascade the matched rules and the element's own style, and write the winners."""

@@ -22,12 +22,12 @@ from sleuth.errors import MalformedReply
 from sleuth.fill.checks import BARRIER, find_quote, same, value_in_quote, visible_text
 from sleuth.fill.locator import locator
 from sleuth.fill.models import (
-    Evidence,
+    FieldEvidence,
     FillAnswer,
     FillUsage,
+    PageRead,
     Proposal,
     Reason,
-    Source,
     Unsupported,
 )
 from sleuth.fill.schema import REPLY_NAME, Node, Schema, check_schema, leaf_schema, pointer
@@ -295,7 +295,7 @@ def _signature(node: Node, reading: Reading) -> Any:
 
 @dataclass
 class _Answer:
-    evidence: list[Evidence] = field(default_factory=list)
+    evidence: list[FieldEvidence] = field(default_factory=list)
     unsupported: list[Unsupported] = field(default_factory=list)
     incomplete: bool = False
 
@@ -370,7 +370,7 @@ def _build(node: Node, reading: Reading, parts: list[str | int], answer: _Answer
         )
         return _MISSING
     answer.evidence.append(
-        Evidence(
+        FieldEvidence(
             path=pointer(parts),
             value=first.value,
             quote=first.quote,
@@ -402,7 +402,7 @@ async def fill_pages(
     checked = schema if isinstance(schema, Schema) else check_schema(schema)
     filler = _Filler(checked, meter, deadline)
     before_usage, before_cost = meter.usage, meter.cost
-    sources: list[Source] = []
+    sources: list[PageRead] = []
     readable: list[_Page] = []
     seen: set[str] = set()
     for result in pages:
@@ -411,10 +411,10 @@ async def fill_pages(
             continue
         seen.add(url)
         if not result.ok:
-            sources.append(Source(url=url, outcome=str(result.outcome)))
+            sources.append(PageRead(url=url, outcome=str(result.outcome)))
             continue
         readable.append(_page(result))
-        sources.append(Source(url=url, outcome="ok"))
+        sources.append(PageRead(url=url, outcome="ok"))
 
     async def one(page: _Page) -> tuple[_Page, list[Reading], bool]:
         parts = chunks(page.text, chunk_chars)[:max_chunks]

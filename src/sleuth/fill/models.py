@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_seri
 Reason = Literal["no_quote", "quote_not_found", "value_not_in_quote", "not_in_schema", "conflict"]
 
 
-class Evidence(BaseModel):
+class FieldEvidence(BaseModel):
     path: str  # an RFC 6901 JSON Pointer into ``data``
     value: Any
     quote: str
@@ -39,7 +39,7 @@ class Unsupported(BaseModel):
         return data
 
 
-class Source(BaseModel):
+class PageRead(BaseModel):
     url: str
     outcome: str  # "ok", a read's outcome (http_error ...), or "malformed_reply"
 
@@ -52,8 +52,8 @@ class FillUsage(BaseModel):
 
 class FillAnswer(BaseModel):
     data: dict[str, Any]
-    evidence: list[Evidence] = Field(default_factory=list)
+    evidence: list[FieldEvidence] = Field(default_factory=list)
     unsupported: list[Unsupported] = Field(default_factory=list)
-    sources: list[Source] = Field(default_factory=list)
+    sources: list[PageRead] = Field(default_factory=list)
     usage: FillUsage = Field(default_factory=FillUsage)
     outcome: Literal["ok", "incomplete"] = "ok"

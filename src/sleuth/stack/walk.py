@@ -38,15 +38,15 @@ DEFAULT_CONCURRENCY = 4
 
 
 @dataclass(frozen=True, slots=True)
-class Answer:
+class JudgedFinding:
     finding: Finding
     source: Source
     confidence: float
 
 
-def _judge(finding: Finding, source: Source) -> Answer:
+def _judge(finding: Finding, source: Source) -> JudgedFinding:
     conf = finding.confidence if finding.confidence is not None else score(finding.evidence)
-    return Answer(finding, source, conf)
+    return JudgedFinding(finding, source, conf)
 
 
 def _failed(candidate: Candidate, name: str, exc: Exception) -> None:
@@ -55,16 +55,16 @@ def _failed(candidate: Candidate, name: str, exc: Exception) -> None:
     candidate.notes.append(Evidence(file=candidate.path, reason=reason))
 
 
-def _rank(answer: Answer) -> tuple[bool, float]:
+def _rank(answer: JudgedFinding) -> tuple[bool, float]:
     # A folder that is a Django app with a Vite frontend is the Django app: a finding that
     # names a framework beats a bare toolchain, then confidence decides.
     return (answer.finding.framework is not None, answer.confidence)
 
 
-def best_static(candidate: Candidate, detectors: Sequence[Detector]) -> Answer | None:
+def best_static(candidate: Candidate, detectors: Sequence[Detector]) -> JudgedFinding | None:
     """The deterministic finding for ``candidate`` that names the most (see :func:`_rank`), on
     the edge or serverless platform the folder configures, if any."""
-    best: Answer | None = None
+    best: JudgedFinding | None = None
     for detector in detectors:
         try:
             finding = detector.detect(candidate)
@@ -87,7 +87,7 @@ async def answer(
     detectors: Sequence[Detector],
     fallback: FallbackDetector | None,
     gate: asyncio.Semaphore,
-) -> Answer | None:
+) -> JudgedFinding | None:
     """The deterministic answer, or the fallback's when that is missing or not confident."""
     best = best_static(candidate, detectors)
     if fallback is None or (best is not None and best.confidence >= CONFIDENT):
@@ -144,7 +144,7 @@ class _Walk:
         candidate.notes.extend(spot.notes)
         return candidate
 
-    def record(self, candidate: Candidate, answer: Answer | None) -> None:
+    def record(self, candidate: Candidate, answer: JudgedFinding | None) -> None:
         if answer is None:
             return
         project = to_project(

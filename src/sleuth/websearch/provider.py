@@ -42,7 +42,7 @@ _EXACT: dict[int, Bucket] = {
 
 
 @dataclass(frozen=True)
-class Reply:
+class SearchReply:
     """A provider's answer, read in full within the size limits."""
 
     status: int
@@ -86,7 +86,9 @@ class SearchProvider(ABC):
     async def search(self, query: SearchQuery, client: httpx.AsyncClient) -> list[SearchHit]:
         """Hits in the provider's order (ranks from 1); raise sleuth errors on failure."""
 
-    async def send(self, client: httpx.AsyncClient, method: str, url: str, **kw: Any) -> Reply:
+    async def send(
+        self, client: httpx.AsyncClient, method: str, url: str, **kw: Any
+    ) -> SearchReply:
         """One request, size-capped and time-boxed, with failures turned into sleuth errors.
 
         Messages name the provider, never the URL: some providers carry the key in it.
@@ -112,9 +114,9 @@ class SearchProvider(ABC):
                 f"{self.name} could not be reached: {exc or type(exc).__name__}",
                 hint="check the network or the provider's endpoint setting",
             ) from None
-        return Reply(response.status_code, response.charset_encoding or "utf-8", body)
+        return SearchReply(response.status_code, response.charset_encoding or "utf-8", body)
 
-    def check_status(self, response: Reply) -> None:
+    def check_status(self, response: SearchReply) -> None:
         """Map an unhappy status to the error the chain acts on."""
         status = response.status
         if status < 300:
@@ -129,7 +131,7 @@ class SearchProvider(ABC):
             raise RateLimited(f"{self.name} is rate limiting sleuth (HTTP 429)")
         raise HTTPStatusError(f"{self.name} answered HTTP {status}", status=status)
 
-    def parse_json(self, response: Reply) -> dict[str, Any]:
+    def parse_json(self, response: SearchReply) -> dict[str, Any]:
         try:
             data = json.loads(response.body)
         except ValueError:

@@ -44,7 +44,7 @@ _DJANGO_MANAGE = re.compile(r"\bdjango\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
-class Tool:
+class PackageManager:
     name: str
     install: str
     runner: str  # prefix that runs a command inside the tool's environment
@@ -52,19 +52,21 @@ class Tool:
 
 
 TOOLS = {
-    "uv": Tool("uv", "uv sync --frozen --no-dev", "uv run ", ("~/.cache/uv", ".venv")),
-    "Poetry": Tool(
+    "uv": PackageManager("uv", "uv sync --frozen --no-dev", "uv run ", ("~/.cache/uv", ".venv")),
+    "Poetry": PackageManager(
         "Poetry",
         "poetry install --only main --no-interaction",
         "poetry run ",
         ("~/.cache/pypoetry",),
     ),
-    "PDM": Tool("PDM", "pdm install --prod", "pdm run ", ("~/.cache/pdm", ".venv")),
-    "Pipenv": Tool("Pipenv", "pipenv install --deploy", "pipenv run ", ("~/.cache/pipenv",)),
-    "Hatch": Tool("Hatch", "pip install .", "", ("~/.cache/pip",)),
-    "Flit": Tool("Flit", "pip install .", "", ("~/.cache/pip",)),
-    "setuptools": Tool("setuptools", "pip install .", "", ("~/.cache/pip",)),
-    "pip": Tool("pip", "pip install -r requirements.txt", "", ("~/.cache/pip",)),
+    "PDM": PackageManager("PDM", "pdm install --prod", "pdm run ", ("~/.cache/pdm", ".venv")),
+    "Pipenv": PackageManager(
+        "Pipenv", "pipenv install --deploy", "pipenv run ", ("~/.cache/pipenv",)
+    ),
+    "Hatch": PackageManager("Hatch", "pip install .", "", ("~/.cache/pip",)),
+    "Flit": PackageManager("Flit", "pip install .", "", ("~/.cache/pip",)),
+    "setuptools": PackageManager("setuptools", "pip install .", "", ("~/.cache/pip",)),
+    "pip": PackageManager("pip", "pip install -r requirements.txt", "", ("~/.cache/pip",)),
 }
 BACKENDS = (
     ("poetry", "Poetry"),
