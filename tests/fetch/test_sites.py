@@ -314,3 +314,37 @@ def test_sites_come_from_the_file_only(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SLEUTH_SITES", '[{"origin": "https://docs.example"}]')
     monkeypatch.setenv("SITES", '[{"origin": "https://docs.example"}]')
     assert load_settings().net.sites == []
+
+
+def test_no_request_argument_can_set_headers_or_cookies() -> None:
+    """Only the operator's file gives credentials: no HTTP body or tool call takes any
+    (an unknown field is refused, or ignored by a lenient body, never passed on)."""
+    from sleuth.ops import REGISTRY
+
+    words = {"headers", "header", "cookies", "cookie", "cookies_file", "credentials"}
+    for op in REGISTRY:
+        for surface in ("http", "tool"):
+            if surface == "tool" and op.operation.tool is None:
+                continue
+            model = op.operation.model(surface)
+            assert model.model_config.get("extra") in ("forbid", "ignore")
+            assert not words & set(model.model_fields), (op.operation.name, surface)
+
+
+async def test_a_map_reads_robots_and_sitemaps_with_the_sites_credentials(
+    site: Site, tmp_path: Path
+) -> None:
+    from webs import site_map
+
+    site.add("/robots.txt", ROBOTS, headers={"Content-Type": "text/plain"})
+    sitemap = (
+        "<?xml version='1.0'?><urlset xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>"
+        f"<url><loc>{site.origin}/a</loc></url></urlset>"
+    )
+    site.add("/sitemap.xml", sitemap, headers={"Content-Type": "application/xml"})
+    site.add("/", article("Home", PARAGRAPHS))
+    settings = settings_for(site, entries=[entry(site, tmp_path)])
+    found = await site_map(settings, MemoryCache(100), site.origin + "/")
+    assert site.origin + "/a" in [item.url for item in found.entries]
+    for path in ("/robots.txt", "/sitemap.xml"):
+        assert [carried(headers) for headers in seen(site, path)] == [True]
