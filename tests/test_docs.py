@@ -615,9 +615,21 @@ def test_json_examples_match_their_models(block: Block) -> None:
 
 
 @pytest.mark.parametrize("block", _of("toml"))
-def test_toml_examples_load(block: Block, tmp_path: Path) -> None:
-    """A TOML example is a config file the real loader accepts (no unknown setting)."""
-    tomllib.loads(block.text)
+def test_toml_examples_load(block: Block, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A TOML example is a config file the real loader accepts (no unknown setting).
+
+    A ``[[sites]]`` entry is resolved on load, so what it names is provided: its
+    ``env:NAME`` variables and its cookies files (under a home of the test's own)."""
+    parsed = tomllib.loads(block.text)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for entry in parsed.get("sites", []):
+        for value in entry.get("headers", {}).values():
+            if value.startswith("env:"):
+                monkeypatch.setenv(value[4:], "example-value")
+        if "cookies_file" in entry:
+            cookies = Path(entry["cookies_file"]).expanduser()
+            cookies.parent.mkdir(parents=True, exist_ok=True)
+            cookies.write_text("# Netscape HTTP Cookie File\n", encoding="utf-8")
     path = tmp_path / "config.toml"
     path.write_text(block.text, encoding="utf-8")
     load_settings(path)

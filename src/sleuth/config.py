@@ -15,7 +15,9 @@ name and the variable ``SLEUTH_<NAME>`` (plus the vendors' names some fields acc
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Mapping
+from http.cookiejar import Cookie, LoadError, MozillaCookieJar
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Generic, Literal, Self, TypeVar, cast, overload
 from urllib.parse import urlsplit, urlunsplit
@@ -28,9 +30,11 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PrivateAttr,
     SecretStr,
     ValidationError,
     field_validator,
+    model_validator,
 )
 
 from sleuth._version import __version__
@@ -86,6 +90,105 @@ def _proxy_url(value: Any) -> Any:
 
 
 ProxyUrl = Annotated[str | None, BeforeValidator(_proxy_url)]
+
+
+class SiteEntry(BaseModel):
+    """One ``[[sites]]`` table: what the operator sends to exactly one origin.
+
+    Resolved when the file is loaded: ``env:NAME`` values are read and the cookies file
+    is parsed then, so an unset variable or a bad file is a config error naming the
+    origin, never a surprise mid-fetch. The resolved secrets are private attributes,
+    kept out of every dump; :mod:`sleuth.net.sites` decides where they go.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    origin: str
+    headers: dict[str, SecretStr] = Field(default_factory=dict)
+    cookies_file: Path | None = None
+    allow_http: bool = False
+
+    _secrets: dict[str, SecretStr] = PrivateAttr(default_factory=dict)
+    _cookies: tuple[Cookie, ...] = PrivateAttr(default=())
+
+    @field_validator("origin", mode="before")
+    @classmethod
+    def _exact_origin(cls, value: Any) -> Any:
+        """``scheme://host[:port]``, lower-cased, with the scheme's port written out."""
+        if not isinstance(value, str):
+            return value
+        parts = urlsplit(value.strip())
+        try:
+            port = parts.port
+        except ValueError:
+            port = -1
+        if (
+            parts.scheme.lower() not in ("http", "https")
+            or not parts.hostname
+            or parts.username is not None
+            or parts.path not in ("", "/")
+            or parts.query
+            or parts.fragment
+            or port == -1
+        ):
+            raise ValueError(
+                f"{mask_url(value)!r} is not an origin (scheme://host[:port], nothing more)"
+            )
+        scheme = parts.scheme.lower()
+        host = parts.hostname.lower()
+        host = f"[{host}]" if ":" in host else host
+        return f"{scheme}://{host}:{port or (443 if scheme == 'https' else 80)}"
+
+    @model_validator(mode="after")
+    def _resolve(self) -> Self:
+        entry = f"the [[sites]] entry for {self.origin}"
+        if self.origin.startswith("http:") and not self.allow_http:
+            raise ValueError(f"{entry} is plain http; it needs allow_http = true")
+        for name, given in self.headers.items():
+            value = given.get_secret_value()
+            if value.startswith("env:"):
+                variable = value[4:]
+                found = os.environ.get(variable)
+                if not found:
+                    raise ValueError(f"{entry}: header {name} reads {variable}, which is unset")
+                value = found
+            self._secrets[name] = SecretStr(value)
+        if self.cookies_file is not None:
+            path = self.cookies_file.expanduser()
+            object.__setattr__(self, "cookies_file", path)
+            self._cookies = _read_cookies(path, entry)
+        return self
+
+    @property
+    def header_values(self) -> dict[str, str]:
+        """The headers as sent (variables read)."""
+        return {name: value.get_secret_value() for name, value in self._secrets.items()}
+
+    @property
+    def cookies(self) -> tuple[Cookie, ...]:
+        return self._cookies
+
+
+def _read_cookies(path: Path, entry: str) -> tuple[Cookie, ...]:
+    """A Netscape cookies.txt, ``#HttpOnly_`` lines included; expired ones are kept, as
+    expiry is judged when a request is sent. An error never quotes a line: lines hold
+    cookie values."""
+    jar = MozillaCookieJar()
+    try:
+        with warnings.catch_warnings():  # its warning on a bad line would print the line
+            warnings.simplefilter("ignore")
+            jar.load(str(path), ignore_discard=True, ignore_expires=True)
+    except FileNotFoundError:
+        raise ValueError(f"{entry}: cookies file {path} does not exist") from None
+    except LoadError:
+        raise ValueError(
+            f"{entry}: cookies file {path} is not a Netscape cookies.txt file"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{entry}: cannot read cookies file {path}: {exc}") from None
+    return tuple(jar)
+
+
 LLMProviderName = Literal["openai", "openai-responses", "anthropic", "gemini", "ollama"]
 _RATE_PATTERN = r"^\s*[1-9][0-9]*\s*/\s*[0-9]*\s*(s|sec|second|m|min|minute|h|hour|d|day)s?\s*$"
 RESERVED_SLUGS = ("auth", "static", "dashboard", "admin", "api", "u", "links", "metrics", "mcp")
@@ -219,6 +322,12 @@ class NetSettings(Section):
     https_proxy: ProxyUrl = Field(None, validation_alias=AliasChoices("https_proxy"))
     all_proxy: ProxyUrl = Field(None, validation_alias=AliasChoices("all_proxy"))
     no_proxy: CommaList = Field(default_factory=list, validation_alias=AliasChoices("no_proxy"))
+    # The operator's credentials per origin: TOML only ([[sites]] tables), never a variable.
+    sites: list[SiteEntry] = Field(
+        default_factory=list,
+        validation_alias=AliasChoices("sites"),
+        description="[[sites]]: headers and cookies sent to exactly one origin",
+    )
 
 
 class FetchSettings(Section):
@@ -533,6 +642,10 @@ def _sections() -> dict[str, type[Section]]:
 SECTIONS: dict[str, type[Section]] = _sections()
 
 
+# Settings only a config file can give (a list of tables has no variable spelling).
+TOML_ONLY = frozenset(("sites",))
+
+
 def _env_names(name: str) -> list[str]:
     """The variables a field reads, the first one set winning."""
     alias = Settings.model_fields[name].validation_alias
@@ -553,6 +666,8 @@ def _from_environment() -> dict[str, str]:
             environ[key.lower()] = value
     found: dict[str, str] = {}
     for name in Settings.model_fields:
+        if name in TOML_ONLY:
+            continue
         for env in _env_names(name):
             given = environ.get(env.lower())
             if given is not None:
@@ -714,6 +829,8 @@ def describe(settings: Settings) -> list[tuple[str, str, str]]:
         if isinstance(value, SecretStr):
             plain = value.get_secret_value()
             shown = f"{plain[:2]}…{'*' * 6}" if len(plain) > 8 else ("******" if plain else "")
+        elif name == "sites":
+            shown = "; ".join(_site_shown(entry) for entry in value)
         elif isinstance(value, list):
             shown = ",".join(str(v) for v in value)
         elif isinstance(value, str) and "://" in value:
@@ -722,3 +839,14 @@ def describe(settings: Settings) -> list[tuple[str, str, str]]:
             shown = "" if value is None else str(value)
         rows.append((name, shown, sources.get(name, "default")))
     return rows
+
+
+def _site_shown(entry: SiteEntry) -> str:
+    """An entry as ``config show`` lists it: the origin, header names, the cookies file."""
+    parts = [entry.origin]
+    parts += [f"{name}: ******" for name in entry.headers]
+    if entry.cookies_file is not None:
+        parts.append(f"cookies from {entry.cookies_file} ({len(entry.cookies)})")
+    if entry.allow_http:
+        parts.append("allow_http")
+    return " ".join(parts[:1]) + (f" ({', '.join(parts[1:])})" if parts[1:] else "")

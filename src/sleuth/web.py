@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Self
 from sleuth.cache.base import Cache
 from sleuth.config import Settings
 from sleuth.net import Clients, Resolver
+from sleuth.net.sites import Sites
 
 if TYPE_CHECKING:
     import httpcore
@@ -49,6 +50,8 @@ class Web:
         self.browser = settings.browser
         self.crawl = settings.crawl
         self.clients = Clients(self.net, resolver=resolver, network_backend=network_backend)
+        # The operator's [[sites]]: sent by the page client alone, to their exact origins.
+        self.sites = Sites(self.net.sites)
         self._client: httpx.AsyncClient | None = None
         self._robots: RobotsChecker | None = None
         self._fetcher: Fetcher | None = None
@@ -57,9 +60,10 @@ class Web:
     @property
     def client(self) -> httpx.AsyncClient:
         """The one client for pages, robots.txt, sitemaps, feeds, style sheets and the
-        browser's requests: it trusts no origin beyond the allowlist."""
+        browser's requests: it trusts no origin beyond the allowlist, and it alone carries
+        the operator's site credentials."""
         if self._client is None:
-            self._client = self.clients()
+            self._client = self.clients(sites=self.sites)
         return self._client
 
     @property
@@ -72,6 +76,7 @@ class Web:
                 self.cache,
                 ttl=self.fetching.robots_cache_ttl,
                 deadline_seconds=self.fetching.fetch_deadline,
+                sites=self.sites,
             )
         return self._robots
 
@@ -91,6 +96,7 @@ class Web:
                 robots=self.robots,
                 admit=self.clients.admit,
                 renderer=lambda: self.renderer,
+                sites=self.sites,
             )
         return self._fetcher
 

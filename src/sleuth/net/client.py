@@ -18,6 +18,7 @@ from sleuth.config import NetSettings
 from sleuth.errors import BlockedError, NetworkError
 from sleuth.net.guard import Guard, blocked
 from sleuth.net.resolve import Resolver, SystemResolver
+from sleuth.net.sites import CredentialTransport, Sites
 from sleuth.net.transport import AsyncSafeTransport, SafeTransport
 
 # Only what sleuth.net.body decodes itself with bounded output.
@@ -31,23 +32,26 @@ def make_client(
     resolver: Resolver | None = None,
     timeout: float | None = None,
     network_backend: httpcore.AsyncNetworkBackend | None = None,
+    sites: Sites | None = None,
 ) -> httpx.AsyncClient:
     """An async client behind the SSRF guard.
 
     ``trusted_urls`` are operator-configured endpoints (SearXNG, Ollama ...)
     whose exact origins this client may reach even on private addresses;
     ``timeout`` overrides the read timeout; ``network_backend`` replaces the
-    socket layer (tests).
+    socket layer (tests). ``sites`` are the operator's credentials: only the
+    session's page client is given them (see :mod:`sleuth.net.sites`).
     """
-    transport = AsyncSafeTransport(
+    safe = AsyncSafeTransport(
         net, trusted_urls=trusted_urls, resolver=resolver, network_backend=network_backend
     )
-    guard = transport.guard
+    guard = safe.guard
 
     async def check_redirect(response: httpx.Response) -> None:
         guard.check_redirect(response)
 
     hooks = {"response": [check_redirect]}
+    transport = CredentialTransport(safe, sites) if sites else safe
     return httpx.AsyncClient(transport=transport, event_hooks=hooks, **_options(net, timeout))
 
 
@@ -98,16 +102,22 @@ class Clients:
         self._guard = Guard(net)
 
     def __call__(
-        self, *, trusted_urls: Iterable[str] = (), timeout: float | None = None
+        self,
+        *,
+        trusted_urls: Iterable[str] = (),
+        timeout: float | None = None,
+        sites: Sites | None = None,
     ) -> httpx.AsyncClient:
         """A new client; ``trusted_urls`` are operator-configured endpoints it may reach
-        even on private addresses, ``timeout`` overrides the read timeout."""
+        even on private addresses, ``timeout`` overrides the read timeout, ``sites`` the
+        operator's credentials (the page client's alone)."""
         return make_client(
             self.net,
             trusted_urls=trusted_urls,
             resolver=self._resolver,
             timeout=timeout,
             network_backend=self._backend,
+            sites=sites,
         )
 
     async def admit(self, url: str) -> None:

@@ -60,6 +60,7 @@ from sleuth.extract.styles import Styles
 from sleuth.log import Stopwatch, event
 from sleuth.net import canonical_url, deadline
 from sleuth.net.body import read_body
+from sleuth.net.sites import Sites, used
 from sleuth.pages.paging import page_text
 from sleuth.pages.result import ErrorInfo, FetchResult, Outcome, utc_now
 from sleuth.pages.robots import RobotsChecker, robots_url
@@ -132,7 +133,16 @@ def normalize_input_url(url: str) -> str:
 class _Document:
     """What the network (or the browser) gave us, before extraction."""
 
-    __slots__ = ("body", "content_type", "final_url", "rendered", "status", "styles_unread", "via")
+    __slots__ = (
+        "body",
+        "content_type",
+        "credentials",
+        "final_url",
+        "rendered",
+        "status",
+        "styles_unread",
+        "via",
+    )
 
     def __init__(
         self,
@@ -151,6 +161,8 @@ class _Document:
         self.via: tuple[str, ...] = (final_url,)  # every URL asked for on the way, in order
         # the sheets the browser could not get, for a rendered page
         self.styles_unread: list[dict[str, str]] = []
+        # fingerprints of the operator's credentials sent for it (see sleuth.net.sites)
+        self.credentials: set[str] = set()
 
 
 async def _extract(
@@ -256,8 +268,10 @@ class Fetcher:
         robots: RobotsChecker,
         admit: Callable[[str], Awaitable[None]],
         renderer: Callable[[], Renderer],
+        sites: Sites | None = None,
     ) -> None:
         self.fetching = fetching
+        self._sites = sites or Sites()
         self.net = net
         self.styles = styles
         self.documents = documents
@@ -271,10 +285,16 @@ class Fetcher:
 
     def _key(self, url: str, output: OutputFormat, render: RenderMode) -> str:
         # A page read with an unread sheet is ok for most callers, styles_unread for a
-        # strict one: the two never share an entry (the default keeps its key).
+        # strict one: the two never share an entry (the default keeps its key). A page
+        # read with the operator's credentials is kept under their fingerprint, so a
+        # caller without the same [[sites]] entry never finds it.
+        parts: list[str] = []
         if self.styles.strict_visibility:
-            return cache_key("page", url, output, render, "strict-visibility")
-        return cache_key("page", url, output, render)
+            parts.append("strict-visibility")
+        mine = self._sites.fingerprint(url)
+        if mine:
+            parts.append(f"credentials={mine}")
+        return cache_key("page", url, output, render, *parts)
 
     async def is_cached(
         self,
@@ -357,10 +377,12 @@ class Fetcher:
                 event("cache_hit", url=url, outcome=result.outcome, latency_ms=clock.ms)
                 return page_text(result, start_index=start_index, max_chars=max_chars)
             async with slots or self._slots:
-                result, via = await self._fetch_uncached(
+                result, via, credentials = await self._fetch_uncached(
                     url, output, mode, robots, _Manners(redirects, retry_after)
                 )
-            if result.ok:
+            # Kept only when read with no credentials but its own origin's (under whose
+            # fingerprint the key is): never another origin's, reached by a redirect.
+            if result.ok and credentials <= {self._sites.fingerprint(url)}:
                 stored_value = {**result.model_dump(), "via": list(via)}
                 await set_json(self.cache, key, stored_value, self.fetching.cache_ttl)
             result = await self._signed(result, robots, for_model)
@@ -448,9 +470,12 @@ class Fetcher:
             return None
         via = stored.get("via")
         hops = [hop for hop in via if isinstance(hop, str)] if isinstance(via, list) else []
+        mine = self._sites.fingerprint(url)
         for hop in dict.fromkeys([*hops, result.final_url or url]):
             if hop == url:
                 continue
+            if self._sites.fingerprint(hop) not in (None, mine):
+                return None  # this caller would send credentials the stored read had not
             try:
                 await self._admit(hop, robots)
             except SleuthError as exc:
@@ -465,11 +490,13 @@ class Fetcher:
         mode: RenderMode,
         robots: _RobotsGate | None,
         manners: _Manners,
-    ) -> tuple[FetchResult, tuple[str, ...]]:
-        """The network half of the path; ``url`` has been admitted. Returns the hops too."""
+    ) -> tuple[FetchResult, tuple[str, ...], set[str]]:
+        """The network half of the path; ``url`` has been admitted. Returns the hops too,
+        and the fingerprints of the operator's credentials any request carried."""
         clock = Stopwatch()
         document: _Document | None = None
         extraction: Extraction | None = None
+        credentials: set[str] = set()
         try:
             if mode == "always":
                 document = await self._render(url)
@@ -479,6 +506,7 @@ class Fetcher:
             else:
                 document = await self._download(url, robots, manners)
             styles = await self._stylesheets(document, robots, clock)
+            credentials |= document.credentials
             extraction = await _extract(document, output, self.documents, styles)
             if styles is not None and _styles_unknown(styles):
                 document, extraction = await self._judge_in_browser(
@@ -498,6 +526,7 @@ class Fetcher:
                 document, extraction = await self._render_fallback(
                     url, output, document, extraction, robots
                 )
+            credentials |= document.credentials
             if extraction.outcome != "ok":
                 # Never suggest the browser for a page the browser already rendered.
                 rendered_in_vain = document.rendered and extraction.outcome == "js_required"
@@ -507,7 +536,7 @@ class Fetcher:
                     hint=_RENDERED_IN_VAIN if rendered_in_vain else None,
                 )
         except SleuthError as error:
-            return self._failure(url, error, document, extraction), ()
+            return self._failure(url, error, document, extraction), (), credentials
         result = FetchResult(
             url=url,
             final_url=document.final_url,
@@ -516,13 +545,17 @@ class Fetcher:
             outcome=Outcome.OK,
             title=extraction.title,
             text=extraction.text,
-            metadata={**extraction.metadata, "extractor": extraction.method},
+            metadata={
+                **extraction.metadata,
+                "extractor": extraction.method,
+                **({"credentials": True} if credentials else {}),  # never which
+            },
             fetched_at=utc_now(),
             rendered=document.rendered,
             links=extraction.links,
             images=extraction.images,
         )
-        return result, document.via
+        return result, document.via, credentials
 
     def _failure(
         self,
@@ -556,11 +589,13 @@ class Fetcher:
             async with deadline(self.fetching.fetch_deadline, url=url):
                 request = self._client.build_request("GET", url, headers={"Accept": ACCEPT_HEADER})
                 via: list[str] = []
+                credentials: set[str] = set()
                 for hop in range(self.net.max_redirects + 1):
                     via.append(str(request.url))
                     if hop and robots:
                         await robots.check(str(request.url))
                     response = await self._client.send(request, stream=True, follow_redirects=False)
+                    credentials |= used([response])
                     try:
                         if manners.retry_after and response.status_code in (429, 503):
                             wait = response.headers.get("retry-after")
@@ -569,6 +604,7 @@ class Fetcher:
                         if response.next_request is None:
                             document = await self._read(url, response)
                             document.via = (*via, document.final_url)
+                            document.credentials = credentials
                             return document
                         if manners.redirects:
                             target = str(response.next_request.url)
@@ -644,8 +680,11 @@ class Fetcher:
             styles=self.styles,
             fetching=self.fetching,
             net=self.net,
+            sites=self._sites,
         )
-        return await reader.read(html, document.final_url, seconds)
+        styles = await reader.read(html, document.final_url, seconds)
+        document.credentials |= reader.credentials
+        return styles
 
     async def _judge_in_browser(
         self,
@@ -723,4 +762,5 @@ class Fetcher:
         )
         document.via = (url, page.final_url)
         document.styles_unread = list(page.styles_unread)
+        document.credentials = set(page.credentials)
         return document

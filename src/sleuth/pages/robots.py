@@ -20,6 +20,7 @@ from sleuth.cache.base import Cache, cache_key, get_json, set_json
 from sleuth.errors import NetworkError, RobotsDisallowed
 from sleuth.log import event
 from sleuth.net import deadline, read_body
+from sleuth.net.sites import Sites, used
 
 ROBOTS_MAX_BYTES = 512 * 1024  # RFC 9309 §2.5: parse at least the first 500 KiB
 UNREACHABLE_TTL = 300.0  # a 5xx or timeout is asked again after minutes, not a day
@@ -123,8 +124,10 @@ class RobotsChecker:
         ttl: float,
         deadline_seconds: float,
         clock: Callable[[], float] = time.monotonic,
+        sites: Sites | None = None,
     ) -> None:
         self._client = client
+        self._sites = sites or Sites()
         self._cache = cache
         self._ttl = ttl
         self._deadline = deadline_seconds
@@ -154,7 +157,9 @@ class RobotsChecker:
         known = self._policies.get(location)
         if not refresh and known is not None and known[1] > self._clock():
             return known[0]
-        key = cache_key("robots", location)
+        # Read with the operator's credentials, robots.txt is kept apart (see net.sites).
+        mine = self._sites.fingerprint(location)
+        key = cache_key("robots", location, *(mine,) if mine else ())
         stored = None if refresh else await get_json(self._cache, key)
         if isinstance(stored, dict):
             policy = RobotsPolicy(
@@ -164,37 +169,41 @@ class RobotsChecker:
             )
             ttl = self._ttl
         else:
-            policy = await self._download(location)
+            policy, credentials = await self._download(location)
             ttl = min(self._ttl, UNREACHABLE_TTL) if policy.unreachable else self._ttl
             stored = {
                 "verdict": policy.verdict,
                 "body": policy.body,
                 "unreachable": policy.unreachable,
             }
-            await set_json(self._cache, key, stored, ttl)
+            if credentials <= {mine}:  # not another origin's, through a redirect
+                await set_json(self._cache, key, stored, ttl)
         self._policies[location] = (policy, self._clock() + ttl)
         return policy
 
-    async def _download(self, location: str) -> RobotsPolicy:
-        """4xx allows all; 5xx disallows all (RFC 9309 §2.3.1); no answer raises."""
+    async def _download(self, location: str) -> tuple[RobotsPolicy, set[str]]:
+        """4xx allows all; 5xx disallows all (RFC 9309 §2.3.1); no answer raises. With
+        the policy, the fingerprints of the credentials its requests carried."""
         try:
             async with (
                 deadline(self._deadline, url=location),
                 self._client.stream("GET", location) as response,
             ):
+                credentials = used([response])
                 if 400 <= response.status_code < 500:
-                    return RobotsPolicy("allow_all")
+                    return RobotsPolicy("allow_all"), credentials
                 if response.status_code >= 500:
-                    return RobotsPolicy("disallow_all", unreachable=True)
+                    return RobotsPolicy("disallow_all", unreachable=True), credentials
                 raw = await read_body(
                     response,
                     max_bytes=ROBOTS_MAX_BYTES * 4,
                     max_decoded_bytes=ROBOTS_MAX_BYTES,
                     truncate=True,
                 )
-                return RobotsPolicy("rules", raw.decode("utf-8", errors="replace"))
+                body = raw.decode("utf-8", errors="replace")
+                return RobotsPolicy("rules", body), credentials
         except httpx.TooManyRedirects:
-            return RobotsPolicy("allow_all")  # RFC 9309 §2.3.1.2: past 5 hops, unavailable
+            return RobotsPolicy("allow_all"), set()  # RFC 9309 §2.3.1.2: past 5 hops
         except httpx.HTTPError as exc:
             event("robots_unreachable", url=location, error=type(exc).__name__)
             raise NetworkError(f"{location} could not be fetched: {exc}", url=location) from None

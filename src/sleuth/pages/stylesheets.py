@@ -35,6 +35,7 @@ from sleuth.extract.styles import (
 )
 from sleuth.log import event
 from sleuth.net.body import read_body
+from sleuth.net.sites import Sites, used
 
 # Outcomes after which a browser applies nothing from the sheet either.
 INERT = frozenset(("http_error", "unsupported_type"))
@@ -57,8 +58,12 @@ class SheetReader:
         styles: StyleSettings,
         fetching: FetchSettings,
         net: NetSettings,
+        sites: Sites | None = None,
     ) -> None:
         self._styles = styles
+        self._sites = sites or Sites()
+        # The fingerprints of the operator's credentials the sheets were read with.
+        self.credentials: set[str] = set()
         self._ttl = fetching.cache_ttl
         self._redirects = net.max_redirects
         self._client = client
@@ -118,18 +123,25 @@ class SheetReader:
         if httpx.URL(url).scheme not in ("http", "https"):
             raise UnsupportedType(f"{url} is not an http or https style sheet", url=url)
         await self._admit(url)
-        key = cache_key("sheet", url)
+        mine = self._sites.fingerprint(url)  # read with credentials: kept apart
+        key = cache_key("sheet", url, *(mine,) if mine else ())
         stored = await get_json(self._cache, key)
         if isinstance(stored, dict) and isinstance(stored.get("text"), str):
             hops = [hop for hop in stored.get("via") or [] if isinstance(hop, str) and hop != url]
             for hop in hops:
                 await self._admit(hop)
+            if stored.get("credentials"):
+                self.credentials.add(str(mine))
             return str(stored["text"])
-        text, via = await self._download(url)
-        await set_json(self._cache, key, {"text": text, "via": via}, self._ttl)
+        credentials: set[str] = set()
+        text, via = await self._download(url, credentials)
+        self.credentials |= credentials
+        if credentials <= {mine}:  # not another origin's, through a redirect
+            value = {"text": text, "via": via, "credentials": bool(credentials)}
+            await set_json(self._cache, key, value, self._ttl)
         return text
 
-    async def _download(self, url: str) -> tuple[str, list[str]]:
+    async def _download(self, url: str, credentials: set[str]) -> tuple[str, list[str]]:
         request = self._client.build_request("GET", url, headers={"Accept": ACCEPT_CSS})
         via: list[str] = []
         try:
@@ -138,6 +150,7 @@ class SheetReader:
                 if hop:
                     await self._admit(str(request.url))
                 response = await self._client.send(request, stream=True, follow_redirects=False)
+                credentials |= used([response])
                 try:
                     if response.next_request is not None:
                         request = response.next_request

@@ -28,6 +28,7 @@ from sleuth.errors import (
 )
 from sleuth.log import event
 from sleuth.net import read_body
+from sleuth.net.sites import used
 
 if TYPE_CHECKING:
     from playwright.async_api import Frame, Request, Route, WebSocketRoute
@@ -109,6 +110,8 @@ class Interceptor:
         self.blocked: list[str] = []
         # Style sheets the browser did not get, as {url, reason (an outcome code)}.
         self.styles_unread: list[dict[str, str]] = []
+        # The fingerprints of the operator's credentials any request of this render carried.
+        self.credentials: set[str] = set()
         # Set while the main document loads, read by the renderer when navigation fails.
         self.document_error: SleuthError | None = None
         self.redirect: str | None = None
@@ -191,6 +194,7 @@ class Interceptor:
             # Main-frame hops go back to the renderer; the client guards the others' hops.
             follow_redirects=not document,
         ) as response:
+            self.credentials |= used([response])
             if document:
                 location = response.headers.get("location")
                 if response.status_code in REDIRECT_STATUSES and location:

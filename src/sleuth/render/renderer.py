@@ -55,6 +55,8 @@ class RenderedPage:
     html: str
     blocked_requests: list[str]  # URLs the guard refused
     styles_unread: list[dict[str, str]] = field(default_factory=list)
+    # Fingerprints of the operator's credentials its requests carried (see net.sites).
+    credentials: frozenset[str] = frozenset()
 
 
 def _require_http(url: str) -> None:
@@ -202,6 +204,7 @@ class Renderer:
                 html=judged.html,
                 blocked_requests=list(interceptor.blocked),
                 styles_unread=_styles_unread(interceptor, judged),
+                credentials=frozenset(interceptor.credentials),
             )
         raise NetworkError(f"{url} redirected more than {self._net.max_redirects} times", url=url)
 
