@@ -641,6 +641,11 @@ class NotFound(DiscoverError, code="not_found", exit=65, status=404):
     pass
 
 
+class FillIncomplete(SleuthError, code="incomplete", exit=90, status=200):
+    """A fill whose answer lacks a required value the pages do not support. Not raised:
+    the answer is still printed (and sent with 200); only the CLI's exit code says so."""
+
+
 # One exit code per outcome, so scripts can branch without parsing text: the public
 # contract of docs/exit-codes.md. A refusal only the server makes has none of its own.
 EXIT_CODES: dict[str, int] = {
