@@ -581,7 +581,7 @@ class AsyncSession:
         "fill",
         summary="Fill a JSON Schema from pages, every value quoted from its page.",
         result="sleuth.fill.models:FillAnswer",
-        errors=(*SEARCH_ERRORS, *LLM_ERRORS),  # pages that fail are the answer's sources
+        errors=(*SEARCH_ERRORS, "schema_refused", *LLM_ERRORS),  # failed pages: sources
         tool=ToolSpec(
             "fill_schema",
             "Fill a JSON Schema",

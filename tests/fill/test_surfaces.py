@@ -293,23 +293,28 @@ def test_http_answers_ok_and_incomplete_with_200(
 
 
 @pytest.mark.parametrize(
-    "body",
+    ("body", "status"),
     [
-        {"schema": {"type": "object", "properties": {"a": {"type": "nope"}}}, "urls": ["URL"]},
-        {"schema": PRODUCT},
-        {"schema": PRODUCT, "urls": ["URL"], "question": "acme drill"},
-        {"schema": PRODUCT, "urls": ["URL"] * 11},
+        (
+            {"schema": {"type": "object", "properties": {"a": {"type": "nope"}}}, "urls": ["URL"]},
+            422,
+        ),
+        ({"schema": {"type": "array"}, "urls": ["URL"]}, 422),
+        ({"schema": PRODUCT}, 400),
+        ({"schema": PRODUCT, "urls": ["URL"], "question": "acme drill"}, 400),
+        ({"schema": PRODUCT, "urls": ["URL"] * 11}, 400),
     ],
-    ids=["bad-schema", "neither", "both", "too-many-urls"],
+    ids=["invalid-schema", "not-an-object", "neither", "both", "too-many-urls"],
 )
-def test_http_refuses_with_400_before_any_request(
-    web: SearxngWeb, model: FakeModel, server: ServerProcess, body: dict[str, Any]
+def test_http_refuses_before_any_request(
+    web: SearxngWeb, model: FakeModel, server: ServerProcess, body: dict[str, Any], status: int
 ) -> None:
     if "urls" in body:
         body = {**body, "urls": [drill(web) for _ in body["urls"]]}
     reply = server.post("/api/v1/fill", body, token="tok-fill-1")
 
-    assert reply.status_code == 400, reply.text
+    assert reply.status_code == status, reply.text
+    assert reply.json()["code"] == ("SCHEMA_REFUSED" if status == 422 else "USAGE_ERROR")
     assert web.site.paths() == []
     assert model.requests == []
 

@@ -68,8 +68,8 @@ FILL = Op(
         "Fill a JSON Schema from pages, every value quoted",
         "Send `schema` with either `urls` or `question` (not both). The answer is 200 "
         'whether its `outcome` is `"ok"` or `"incomplete"` (a required value the pages do '
-        "not support); 400 for a schema that is refused, 503 LLM_NOT_CONFIGURED when no "
-        "model is set up.",
+        "not support); 422 SCHEMA_REFUSED for a schema sleuth will not fill, 400 for both or "
+        "neither of urls and question, 503 LLM_NOT_CONFIGURED when no model is set up.",
     ),
     progress=progress,
     tool=Tool.declared(AsyncSleuth.fill, run, FillAnswer),
