@@ -39,6 +39,7 @@ EXPECTED = {
     "extract",
     "fetch",
     "search",
+    "fill",
     "research",
     "ask",
     "detect",

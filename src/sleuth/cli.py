@@ -29,6 +29,7 @@ from sleuth.commands import (
     discover,
     extract,
     fetch,
+    fill,
     research,
     search,
     serve,
@@ -66,6 +67,7 @@ for command in (
     serve.mcp,
     discover.discover,
     detect.detect,
+    fill.fill,
 ):
     app.command(cls=PlainHelp)(command)
 app.command("map", cls=PlainHelp)(sitemap.map_command)

@@ -219,6 +219,11 @@ class MethodNotAllowed(UsageError, code="method_not_allowed", status=405):
     """The server: a method the path does not answer (405)."""
 
 
+class SchemaRefused(UsageError, code="schema_refused", status=422):
+    """A fill's JSON Schema that sleuth will not fill (invalid, too deep, too many leaves,
+    a ``$ref`` outside itself): well-formed JSON, so HTTP says 422; the CLI's exit stays 2."""
+
+
 class ConfigError(SleuthError, code="config_error", exit=3, status=503):
     default_hint = "check the SLEUTH_* environment variables and the config file"
 
@@ -650,6 +655,11 @@ class Ambiguous(DiscoverError, code="ambiguous", exit=64, status=409):
 
 class NotFound(DiscoverError, code="not_found", exit=65, status=404):
     pass
+
+
+class FillIncomplete(SleuthError, code="incomplete", exit=90, status=200):
+    """A fill whose answer lacks a required value the pages do not support. Not raised:
+    the answer is still printed (and sent with 200); only the CLI's exit code says so."""
 
 
 # One exit code per outcome, so scripts can branch without parsing text: the public

@@ -115,6 +115,12 @@ class Param:
         return self.arg.wire or self.name
 
     @property
+    def field(self) -> str:
+        """Its name in a surface's pydantic model: ``schema_`` where the name is one of
+        ``BaseModel``'s own (the JSON keeps ``schema``)."""
+        return self.name + "_" if hasattr(BaseModel, self.name) else self.name
+
+    @property
     def is_list(self) -> bool:
         return _list_item(self.type) is not None
 
@@ -204,8 +210,9 @@ class Operation:
 
     def arguments(self, surface: Surface, values: BaseModel | Mapping[str, Any]) -> dict[str, Any]:
         """Python keyword arguments from a surface's validated values (by Python name)."""
-        get = values.get if isinstance(values, Mapping) else functools.partial(getattr, values)
-        return {param.name: get(param.name) for param in self.on(surface)}
+        if isinstance(values, Mapping):
+            return {param.name: values.get(param.name) for param in self.on(surface)}
+        return {param.name: getattr(values, param.field) for param in self.on(surface)}
 
     def check(self, arguments: Mapping[str, Any]) -> None:
         """Refuse a Python call's value outside the declared bounds, as a
@@ -379,7 +386,7 @@ def _model(
     # JSON says what it means over HTTP: "5" is not a number and 1 is not true.
     strict = surface == "http" and not operation.lenient
     for param in operation.on(surface):
-        fields[param.name] = _field(param, surface, strict=strict)
+        fields[param.field] = _field(param, surface, strict=strict)
     fields.update(dict(extra))
     if surface == "http":
         name = f"{pascal(operation.name)}Body"
@@ -420,7 +427,9 @@ def _field(param: Param, surface: Surface, *, strict: bool) -> tuple[Any, Any]:
     item = _list_item(param.type)
     base = item if item is not None else kind
     members = get_args(base) if get_origin(base) in (Union, types.UnionType) else (base,)
-    base = str if Path in members else base  # a path travels as a string
+    if Path in members:  # a path travels as a string, unless the JSON surfaces take more
+        rest = [m for m in members if m not in (Path, str)]
+        base = rest[0] if len(rest) == 1 else str
     own: dict[str, Any] = {
         k: bounds.pop(k)
         for k in ("ge", "gt", "le", "min_length", "max_length", "pattern")
@@ -435,7 +444,7 @@ def _field(param: Param, surface: Surface, *, strict: bool) -> tuple[Any, Any]:
     if is_optional:
         kind = kind | None
     options: dict[str, Any] = {"description": param.help_on(surface)}
-    if param.wire != param.name:
+    if param.wire != param.field:
         options["alias"] = param.wire
     if param.arg.schema:
         options["json_schema_extra"] = dict(param.arg.schema)

@@ -23,6 +23,7 @@ from sleuth.operation import BLANK_PATTERN, Arg, Own, ToolOffer, declare
 if TYPE_CHECKING:
     from sleuth.crawl.run import CrawlRun, SiteMap
     from sleuth.digest import Digest
+    from sleuth.fill import FillAnswer
     from sleuth.pages import Fetcher, FetchResult
     from sleuth.stack import Project
     from sleuth.suggest import Suggester, SuggestResult
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 RenderMode = Literal["auto", "always", "never"]
 Scope = Literal["host", "domain", "prefix"]
 MAX_QUERY_CHARS = 400
+MAX_FILL_PAGES = 10  # a fill's pages, given or searched
 MAX_QUESTION_CHARS = 400  # longer questions are refused: search engines cut them anyway
 # What may go wrong when a page is read (pages/result.py's outcomes), and a search.
 FETCH_ERRORS = (
@@ -590,6 +592,89 @@ class AsyncSession:
         """Slug, title, description and tags for a link; see :mod:`sleuth.suggest`."""
         return await self.suggester.suggest(
             url, title, description, respect_content_signals=respect_content_signals
+        )
+
+    @declare(
+        "fill",
+        summary="Fill a JSON Schema from pages, every value quoted from its page.",
+        result="sleuth.fill.models:FillAnswer",
+        errors=(*SEARCH_ERRORS, "schema_refused", *LLM_ERRORS),  # failed pages: sources
+        tool=ToolSpec(
+            "fill_schema",
+            "Fill a JSON Schema",
+            "Fill a JSON Schema from web pages: give the pages' URLs, or a question to search "
+            "for them. Every value comes with a quote found on the page; a value the pages do "
+            "not state is null or left out and listed as unsupported with its reason.",
+            in_ask=False,  # it is itself a model call
+        ),
+    )
+    async def fill(
+        self,
+        schema: Annotated[
+            dict[str, Any] | Path,
+            Arg(
+                "A JSON Schema file, or - to read it from standard input.",
+                positional=True,
+                metavar="SCHEMA",
+                own={
+                    "http": Own(help="The JSON Schema of the object to fill."),
+                    "tool": Own(help="The JSON Schema of the object to fill."),
+                },
+            ),
+        ],
+        urls: Annotated[
+            Sequence[str],
+            Arg(
+                "The pages to fill it from (http or https); or give a question instead.",
+                min_length=1,
+                max_items=MAX_FILL_PAGES,
+                positional=True,
+                metavar="URL",
+            ),
+        ] = (),
+        *,
+        question: Annotated[
+            str | None,
+            Arg(
+                "Search for this and fill the schema from the pages found, instead of URLs.",
+                min_length=1,
+                max_length=MAX_QUESTION_CHARS,
+                pattern=BLANK_PATTERN,
+                metavar="TEXT",
+            ),
+        ] = None,
+        max_pages: Annotated[
+            int | None,
+            Arg(
+                "With a question: pages to read, 1-10. Default: SLEUTH_MAX_PAGES.",
+                ge=1,
+                le=MAX_FILL_PAGES,
+                metavar="N",
+                own={"tool": Own(le=5, help="With a question: pages to read, 1-5.")},
+            ),
+        ] = None,
+        on_progress: Progress | None = None,
+    ) -> FillAnswer:
+        """The schema filled from the pages; see :mod:`sleuth.fill`. A value the pages do
+        not support is null or left out, and the answer is ``incomplete`` when the schema
+        requires it."""
+        from sleuth.fill import check_schema
+        from sleuth.fill.run import check_sources, read_schema, run_fill
+
+        checked = check_schema(read_schema(schema))  # before any page or model request
+        check_sources(urls, question)
+        for url in urls:
+            _check_page_url(url)
+        return await run_fill(
+            checked,
+            urls=urls,
+            question=question,
+            web=self.web,
+            chain=self.chain,
+            llm=self.settings.llm,
+            cache=self.cache,
+            max_pages=max_pages or self.settings.research.max_pages,
+            on_progress=on_progress,
         )
 
     @declare(

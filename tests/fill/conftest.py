@@ -11,6 +11,7 @@ from fill.fakemodel import FakeModel, running
 from sleuth.cache import MemoryCache
 from sleuth.config import Settings
 from sleuth.llm.meter import Meter
+from sleuth.net import Clients
 
 
 @pytest.fixture
@@ -33,7 +34,7 @@ def model_settings(model: FakeModel, tmp_path: Path) -> Settings:
 @pytest.fixture
 async def meter(model: FakeModel, tmp_path: Path) -> AsyncIterator[Meter]:
     settings = model_settings(model, tmp_path)
-    opened = Meter.connect(settings.llm, settings.net, MemoryCache(100))
+    opened = Meter.connect(settings.llm, Clients(settings.net), MemoryCache(100))
     try:
         yield opened
     finally:

@@ -15,8 +15,8 @@ from sleuth.config import Settings
 from sleuth.errors import UsageError
 from sleuth.fill import fill_pages
 from sleuth.llm.meter import Meter
-from sleuth.pages import Fetcher
 from sleuth.pages.result import FetchResult
+from webs import opened_fetcher
 
 SHOP = "http://127.0.0.1:9/drill"
 OTHER = "http://127.0.0.1:9/drill-review"
@@ -396,7 +396,7 @@ async def test_a_quote_from_hidden_text_is_rejected(
 
 async def _fetch(site: Site, url: str) -> FetchResult:
     settings = Settings(allow_hosts=[f"127.0.0.1:{site.port}"], cache="memory", render="never")
-    async with Fetcher(settings, cache=MemoryCache(10)) as fetcher:
+    async with opened_fetcher(settings, cache=MemoryCache(10)) as fetcher:
         return await fetcher.fetch(url, respect_robots=True)
 
 

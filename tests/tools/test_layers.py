@@ -127,6 +127,9 @@ class Repository:
     def crawl(self, url: str, **options: Any) -> Any:
         raise AssertionError("not called")
 
+    async def fill(self, schema: Any, **options: Any) -> Any:
+        raise AssertionError("not called")
+
     async def detect(self, path: Path | str = ".", *, mode: str | None = None) -> list[Any]:
         self.asked.append((str(path), mode))
         return []

@@ -14,7 +14,7 @@ from typing import Any
 from jsonschema import SchemaError
 from jsonschema.validators import validator_for
 
-from sleuth.errors import UsageError
+from sleuth.errors import SchemaRefused
 
 MAX_DEPTH = 8
 MAX_LEAVES = 100
@@ -25,8 +25,8 @@ _REF_KEYS = ("$ref", "$dynamicRef", "$recursiveRef")
 _DROPPED = frozenset({"$schema", "$id", "$defs", "definitions", "$comment", "examples", "default"})
 
 
-def _refused(problem: str) -> UsageError:
-    return UsageError(
+def _refused(problem: str) -> SchemaRefused:
+    return SchemaRefused(
         f"the schema {problem}",
         hint="send a JSON Schema object of at most 8 levels and 100 leaves, "
         "with $ref only to its own #/$defs",

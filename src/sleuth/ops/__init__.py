@@ -7,7 +7,19 @@ the MCP tools, ``sleuth tools`` and the progress lines are all made by iterating
 
 from __future__ import annotations
 
-from sleuth.ops import ask, crawl, detect, discover, extract, fetch, map, research, search, suggest
+from sleuth.ops import (
+    ask,
+    crawl,
+    detect,
+    discover,
+    extract,
+    fetch,
+    fill,
+    map,
+    research,
+    search,
+    suggest,
+)
 from sleuth.ops.base import Http, LLMUse, Op, Refusal, Wording, describe
 
 REGISTRY: tuple[Op, ...] = (
@@ -21,6 +33,7 @@ REGISTRY: tuple[Op, ...] = (
     extract.EXTRACT,
     ask.ASK,
     suggest.SUGGEST,
+    fill.FILL,
 )
 
 

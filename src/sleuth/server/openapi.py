@@ -154,6 +154,7 @@ def build_spec(settings: Settings | None = None) -> dict[str, Any]:
     }
     _most(components["CrawlBody"], "max_pages", settings.crawl_job_max_pages if settings else 500)
     _tighten_suggest(components["SuggestBody"])
+    _fill_sources(components["FillBody"])
     # The names the routes accept, as they stand when the server starts (plugins included).
     _only(components["SearchBody"], "provider", known_providers())
     _only(components["AskBody"], "provider", sorted(PROVIDERS))
@@ -247,6 +248,23 @@ def _tighten_suggest(schema: dict[str, Any]) -> None:
     url = schema["properties"]["url"]
     url.pop("default", None)
     url.update({"format": "uri", "pattern": r"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#]"})
+
+
+def _fill_sources(schema: dict[str, Any]) -> None:
+    """The fill body as its validation reads it: absolute http(s) URLs, and exactly one of
+    ``urls`` and ``question``."""
+    items = schema["properties"]["urls"]["items"]
+    items.update({"format": "uri", "pattern": r"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#]"})
+    schema["oneOf"] = [
+        {
+            "required": ["urls"],
+            "properties": {"urls": {"minItems": 1}, "question": {"type": "null"}},
+        },
+        {
+            "required": ["question"],
+            "properties": {"question": {"type": "string"}, "urls": {"maxItems": 0}},
+        },
+    ]
 
 
 def _native_search_needs(schema: dict[str, Any], native: list[str], default_has: bool) -> None:
