@@ -599,7 +599,7 @@ class AsyncSession:
         summary="Fill a JSON Schema from pages, every value quoted from its page.",
         result="sleuth.fill.models:FillAnswer",
         errors=(*SEARCH_ERRORS, "schema_refused", *LLM_ERRORS),  # failed pages: sources
-        tool=ToolSpec(
+        tool=ToolOffer(
             "fill_schema",
             "Fill a JSON Schema",
             "Fill a JSON Schema from web pages: give the pages' URLs, or a question to search "
