@@ -70,6 +70,7 @@ async def test_http_server_serves_every_tool_and_stops_cleanly_on_sigterm(
         "crawl_site",
         "detect",
         "discover",
+        "fill_schema",
     ]
     assert all(tool.annotations and tool.annotations.read_only_hint for tool in listed)
     assert not searched.is_error

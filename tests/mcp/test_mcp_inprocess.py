@@ -81,7 +81,16 @@ async def test_lists_every_registry_tool_with_schemas_and_annotations(
     assert (
         list(listed)
         == registry.names()
-        == ["web_search", "fetch_page", "research", "map_site", "crawl_site", "detect", "discover"]
+        == [
+            "web_search",
+            "fetch_page",
+            "research",
+            "map_site",
+            "crawl_site",
+            "detect",
+            "discover",
+            "fill_schema",
+        ]
     )
     for tool in registry:
         declared = listed[tool.name]
@@ -422,8 +431,25 @@ def test_a_public_host_gets_a_warning_and_loopback_none(
     assert served == [("192.0.2.7", 9000), ("127.0.0.1", 9001)]
     # Other machines never get the tools that read this one's disk.
     assert offered == [
-        ["web_search", "fetch_page", "research", "map_site", "crawl_site", "discover"],
-        ["web_search", "fetch_page", "research", "map_site", "crawl_site", "detect", "discover"],
+        [
+            "web_search",
+            "fetch_page",
+            "research",
+            "map_site",
+            "crawl_site",
+            "discover",
+            "fill_schema",
+        ],
+        [
+            "web_search",
+            "fetch_page",
+            "research",
+            "map_site",
+            "crawl_site",
+            "detect",
+            "discover",
+            "fill_schema",
+        ],
     ]
     assert "warning" in warned
     assert "no authentication" in warned
