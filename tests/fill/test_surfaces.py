@@ -358,3 +358,23 @@ def test_ask_model_is_not_offered_fill() -> None:
 
     assert "fill_schema" in offered_registry()
     assert "fill_schema" not in default_registry(local=False, ask=True)
+
+
+def test_cli_leaves_out_a_site_that_says_ai_input_no(
+    web: SearxngWeb, model: FakeModel, env: dict[str, str], schema_file: Path
+) -> None:
+    # The site's robots.txt says its pages are not model input: the page is not read, its
+    # source says why, and the model is asked nothing about it.
+    web.site.add(
+        "/robots.txt",
+        "User-agent: *\nContent-Signal: search=yes, ai-input=no\nAllow: /\n",
+        headers={"Content-Type": "text/plain"},
+    )
+    model.scripts[drill(web)] = GOOD
+    done = sleuth_cli("fill", str(schema_file), drill(web), "--json", env=env)
+
+    answer = json.loads(done.stdout)
+    assert answer["sources"] == [{"url": drill(web), "outcome": "content_signal"}]
+    assert answer["evidence"] == []
+    assert model.requests == []
+    assert "/drill" not in web.site.paths()

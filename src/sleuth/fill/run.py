@@ -104,7 +104,9 @@ async def run_fill(
         progress("reading", pages=len(urls))
 
         async def read(url: str) -> FetchResult:
-            result = await web.fetcher.fetch(url, respect_robots=True, max_chars=None)
+            result = await web.fetcher.fetch(
+                url, respect_robots=True, max_chars=None, for_model=True
+            )
             progress("page", url=url, outcome=str(result.outcome))
             return result
 
