@@ -924,30 +924,36 @@ def _gutter(lines: list[_Line]) -> tuple[float, float] | None:
     return best if top > bottom else None
 
 
+def _reads_on(lines: list[_Line]) -> bool:
+    """Whether each line lies below the one before it or to its right."""
+    for last, line in pairwise(lines):
+        height = max(last.y1 - last.y0, 1.0)
+        if (line.y0 + line.y1) / 2 >= last.y0 + 0.25 * height and line.x0 < last.x1 - 0.5:
+            return False
+    return True
+
+
 def _stream_order(lines: list[_Line]) -> list[_Line] | None:
     """The lines in PDFium's own order, where that order is one a reader could follow:
     each line below the one before it or to its right (the next cell of a row, the top of
     the next column), never back up to its left. A table drawn cell by cell then keeps
     its cells whole, where sorting by height would interleave the lines of wrapped cells.
-    The top and the bottom row (a running head, a footer, often drawn last) go first and
-    last whatever their place in the drawing."""
-
-    def middle(line: _Line) -> float:
-        return (line.y0 + line.y1) / 2
-
+    A top and a bottom row drawn out of that order (a running head, a footer, often drawn
+    last) go first and last."""
     if len(lines) < 3:
         return None
-    highest, lowest = max(lines, key=middle), min(lines, key=middle)
-    top = [ln for ln in lines if ln.y0 <= middle(highest) <= ln.y1]
-    bottom = [ln for ln in lines if ln.y0 <= middle(lowest) <= ln.y1 and ln not in top]
+    drawn = sorted(lines, key=lambda ln: ln.order)
+    if _reads_on(drawn):
+        return drawn
+    highest = max(lines, key=lambda ln: ln.y0 + ln.y1)
+    lowest = min(lines, key=lambda ln: ln.y0 + ln.y1)
+    top = [ln for ln in lines if ln.y0 <= (highest.y0 + highest.y1) / 2 <= ln.y1]
+    bottom = [ln for ln in lines if ln.y0 <= (lowest.y0 + lowest.y1) / 2 <= ln.y1 and ln not in top]
     edges = {id(ln) for ln in top + bottom}
-    inner = sorted((ln for ln in lines if id(ln) not in edges), key=lambda ln: ln.order)
-    for last, line in pairwise(inner):
-        height = max(last.y1 - last.y0, 1.0)
-        if middle(line) >= last.y0 + 0.25 * height and line.x0 < last.x1 - 0.5:
-            return None
-    by_x = sorted(top, key=lambda ln: ln.x0), sorted(bottom, key=lambda ln: ln.x0)
-    return [*by_x[0], *inner, *by_x[1]]
+    inner = [ln for ln in drawn if id(ln) not in edges]
+    if not _reads_on(inner):
+        return None
+    return [*sorted(top, key=lambda ln: ln.x0), *inner, *sorted(bottom, key=lambda ln: ln.x0)]
 
 
 def _merge_rows(lines: list[_Line]) -> list[_Line]:
@@ -1036,26 +1042,41 @@ def _key(text: str) -> str:
 def _drop_running_heads(pages: list[PageText]) -> None:
     """Lines in the margins repeated on most pages, and page numbers, are not the text."""
 
-    def margins(page: PageText) -> list[_Line]:
-        """The two top and two bottom lines of a page, where they lie near its edges."""
+    def margins(page: PageText) -> list[list[_Line]]:
+        """The two top and two bottom rows of a page, where they lie near its edges; a
+        row is the lines side by side at one height (a date and a title, an address and
+        a page count), however the page split or joined them."""
         if not page.lines:
             return []
         by_height = sorted(page.lines, key=lambda ln: -ln.y1)
         zone = _MARGIN * page.height
         top = [ln for ln in by_height[:2] if ln.y0 >= page.height - zone]
         bottom = [ln for ln in by_height[-2:] if ln.y1 <= zone]
-        return list({id(ln): ln for ln in top + bottom}.values())
+        rows: list[list[_Line]] = []
+        for line in {id(ln): ln for ln in top + bottom}.values():
+            middle = (line.y0 + line.y1) / 2
+            row = [ln for ln in page.lines if ln.y0 <= middle <= ln.y1 or line is ln]
+            if all(line not in known for known in rows):
+                rows.append(sorted(row, key=lambda ln: ln.x0))
+        return rows
+
+    def keys(row: list[_Line]) -> set[str]:
+        return {_key(" ".join(ln.text for ln in row)), *(_key(ln.text) for ln in row)}
 
     edges = [margins(page) for page in pages]
-    counts = Counter(key for lines in edges for key in {_key(line.text) for line in lines})
+    counts = Counter(key for rows in edges for key in set().union(*map(keys, rows)))
     needed = max(2, math.ceil(0.5 * len(pages)))
-    for page, lines in zip(pages, edges, strict=True):
-        doomed = {
-            id(line)
-            for line in lines
-            if _PAGE_NUMBER.match(line.text)
-            or (len(pages) > 1 and counts[_key(line.text)] >= needed)
-        }
+    for page, rows in zip(pages, edges, strict=True):
+        doomed: set[int] = set()
+        for row in rows:
+            if len(pages) > 1 and counts[_key(" ".join(ln.text for ln in row))] >= needed:
+                doomed.update(id(line) for line in row)
+            doomed.update(
+                id(line)
+                for line in row
+                if _PAGE_NUMBER.match(line.text)
+                or (len(pages) > 1 and counts[_key(line.text)] >= needed)
+            )
         if page.lines:  # a lone number as the first or last line is a page number anywhere
             ends = (max(page.lines, key=lambda ln: ln.y1), min(page.lines, key=lambda ln: ln.y0))
             doomed.update(id(line) for line in ends if _PAGE_NUMBER.match(line.text))
