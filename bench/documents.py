@@ -13,6 +13,9 @@ document. The contenders: raw pypdfium2 (``get_text_bounded()`` per page, PDFium
 text order), pypdf (``page.extract_text()``), sleuth's reader in process (the engine's
 own cost) and sleuth through its worker process (what ``fetch`` and ``extract`` pay).
 
+``bench/pdf_print.py`` writes such a folder from real text, printed by Chromium in three
+layouts (a folder each); the scores are then given per layout as well.
+
 Without DIR the bench writes its folder with reportlab, each PDF with its truth: prose in
 one column and in two, running headers and footers with page numbers, headings, and
 words hyphenated at line ends. The truth is what a reader reads: the body text, without
@@ -314,8 +317,40 @@ def run(documents: list[tuple[Path, bytes, str]], repeat: int) -> None:
             f"{scores.precision:6.3f} {scores.recall:6.3f} {scores.f1:6.3f}"
         )
     print("\nspeed is the ratio to raw pypdfium2's pages/s")
+    layouts(documents, counts)
     isolation(documents)
     profile(documents)
+
+
+def layouts(
+    documents: list[tuple[Path, bytes, str]],
+    counts: dict[str, list[tuple[float, float, float, bool]]],
+) -> None:
+    """F1 per layout, where the documents lie in one folder per layout (bench/pdf_print.py)."""
+    folders = sorted({path.parent.name for path, _, _ in documents})
+    if len(folders) < 2:
+        return
+    print(f"\nF1 per layout (folder)\n{'extractor':22}" + "".join(f" {f:>11}" for f in folders))
+    for name in EXTRACTORS:
+        row = []
+        for folder in folders:
+            chosen = [
+                count
+                for (path, _, _), count in zip(documents, counts[name], strict=True)
+                if path.parent.name == folder
+            ]
+            row.append(f" {score(chosen).f1:11.3f}")
+        print(f"{name:22}" + "".join(row))
+    worst = sorted(
+        (page_counts_f1(count), path.parent.name + "/" + path.name)
+        for (path, _, _), count in zip(documents, counts["sleuth (in process)"], strict=True)
+    )[:6]
+    print("sleuth's lowest documents: " + ", ".join(f"{n} {f:.3f}" for f, n in worst))
+
+
+def page_counts_f1(count: tuple[float, float, float, bool]) -> float:
+    tp, fp, fn, _ = count
+    return 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 1.0
 
 
 def isolation(documents: list[tuple[Path, bytes, str]]) -> None:

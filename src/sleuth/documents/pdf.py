@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 from statistics import median
 from typing import Any
 
@@ -143,6 +144,7 @@ class _Span:
     size: float
     bold: bool
     space_before: bool
+    order: int = 0  # its first character's index: where PDFium's own order puts it
 
 
 @dataclass(slots=True)
@@ -156,6 +158,7 @@ class _Line:
     bold: bool
     region: int = 0  # which column-band it came from: a jump means a new paragraph
     cells: bool = False  # a row of separate cells (a table): it keeps its own line
+    order: int = 0  # its first character's index: where PDFium's own order puts it
 
 
 @dataclass
@@ -390,8 +393,15 @@ class _PageReader:
         return (rect.left, rect.bottom, rect.right, rect.top)
 
 
-def _page_string(units: Any, count: int) -> str:
-    """The text page's characters, one per character index (a lone surrogate kept as is)."""
+def _page_string(units: Any, count: int, written: int, textpage: Any) -> str:
+    """The text page's characters, one per character index (a lone surrogate kept as is).
+
+    ``FPDFText_GetText`` leaves out a glyph that maps to no character (U+0000, an emoji
+    in a font without a text map, say): every later character would then sit one index
+    early and lose its place, box and object. ``written`` short of ``count + 1`` tells of
+    it, and the characters are then asked for one index at a time."""
+    if written < count + 1:
+        return "".join([chr(raw.FPDFText_GetUnicode(textpage, i)) for i in range(count)])
     text = bytes(units)[: 2 * count].decode("utf-16-le", "surrogatepass")
     if len(text) == count:
         return text
@@ -479,8 +489,8 @@ def _spans(
     if count <= 0:
         return [], 0
     units = (ctypes.c_ushort * (count + 1))()
-    raw.FPDFText_GetText(textpage.raw, 0, count, units)
-    page = _page_string(units, count)
+    written = raw.FPDFText_GetText(textpage.raw, 0, count, units)
+    page = _page_string(units, count, written, textpage.raw)
     runs: list[_Run] = []
     style_of, verdict_of = reader.style, reader.verdict
     # reader.char_box, inline: twice for every run.
@@ -721,7 +731,7 @@ def _span(
         text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
     size = style.size if style.size >= 1 else (box[3] - box[1]) / 1.2
     space = first > 0 and page[first - 1] in " \r\n"
-    span = _Span(text, *box, size, style.bold, space)
+    span = _Span(text, *box, size, style.bold, space, first)
     if box[2] - box[0] > _SPREAD * size * len(text) and " " in text.strip():
         return _cells(reader, span, first)  # one object set as a row of cells
     return [span]
@@ -750,12 +760,17 @@ def _cells(reader: _PageReader, span: _Span, first: int) -> list[_Span]:
                     span.size,
                     span.bold,
                     span.space_before if not pieces else True,
+                    first + start,
                 )
             )
             start, x0 = index + 1, right[0]
     if not pieces:
         return [span]
-    pieces.append(_Span(text[start:], x0, span.y0, span.x1, span.y1, span.size, span.bold, True))
+    pieces.append(
+        _Span(
+            text[start:], x0, span.y0, span.x1, span.y1, span.size, span.bold, True, first + start
+        )
+    )
     return [piece for piece in pieces if piece.text.strip()]
 
 
@@ -815,7 +830,14 @@ def _line(spans: list[_Span]) -> _Line:
     if len(spans) == 1:  # the common case, without the bookkeeping
         span = spans[0]
         return _Line(
-            _clean(span.text), span.x0, span.y0, span.x1, span.y1, round(span.size, 1), span.bold
+            _clean(span.text),
+            span.x0,
+            span.y0,
+            span.x1,
+            span.y1,
+            round(span.size, 1),
+            span.bold,
+            order=span.order,
         )
     weights = Counter[float]()
     bold = 0
@@ -832,6 +854,7 @@ def _line(spans: list[_Span]) -> _Line:
         max(s.y1 for s in spans),
         size,
         bold * 2 > total,
+        order=min(s.order for s in spans),
     )
 
 
@@ -901,10 +924,44 @@ def _gutter(lines: list[_Line]) -> tuple[float, float] | None:
     return best if top > bottom else None
 
 
+def _reads_on(lines: list[_Line]) -> bool:
+    """Whether each line lies below the one before it or to its right."""
+    for last, line in pairwise(lines):
+        height = max(last.y1 - last.y0, 1.0)
+        if (line.y0 + line.y1) / 2 >= last.y0 + 0.25 * height and line.x0 < last.x1 - 0.5:
+            return False
+    return True
+
+
+def _stream_order(lines: list[_Line]) -> list[_Line] | None:
+    """The lines in PDFium's own order, where that order is one a reader could follow:
+    each line below the one before it or to its right (the next cell of a row, the top of
+    the next column), never back up to its left. A table drawn cell by cell then keeps
+    its cells whole, where sorting by height would interleave the lines of wrapped cells.
+    A top and a bottom row drawn out of that order (a running head, a footer, often drawn
+    last) go first and last."""
+    if len(lines) < 3:
+        return None
+    drawn = sorted(lines, key=lambda ln: ln.order)
+    if _reads_on(drawn):
+        return drawn
+    highest = max(lines, key=lambda ln: ln.y0 + ln.y1)
+    lowest = min(lines, key=lambda ln: ln.y0 + ln.y1)
+    top = [ln for ln in lines if ln.y0 <= (highest.y0 + highest.y1) / 2 <= ln.y1]
+    bottom = [ln for ln in lines if ln.y0 <= (lowest.y0 + lowest.y1) / 2 <= ln.y1 and ln not in top]
+    edges = {id(ln) for ln in top + bottom}
+    inner = [ln for ln in drawn if id(ln) not in edges]
+    if not _reads_on(inner):
+        return None
+    return [*sorted(top, key=lambda ln: ln.x0), *inner, *sorted(bottom, key=lambda ln: ln.x0)]
+
+
 def _merge_rows(lines: list[_Line]) -> list[_Line]:
-    """Without columns, segments of one row are one line (a table row reads as a row)."""
+    """Without columns, segments of one row are one line (a table row reads as a row).
+    The lines go in PDFium's order where that order reads, else top to bottom."""
+    ordered = _stream_order(lines) or sorted(lines, key=lambda ln: (-(ln.y0 + ln.y1) / 2, ln.x0))
     merged: list[_Line] = []
-    for line in sorted(lines, key=lambda ln: (-(ln.y0 + ln.y1) / 2, ln.x0)):
+    for line in ordered:
         if merged:
             last = merged[-1]
             middle = (line.y0 + line.y1) / 2
@@ -919,6 +976,7 @@ def _merge_rows(lines: list[_Line]) -> list[_Line]:
                     last.bold and line.bold,
                     last.region,
                     cells=True,
+                    order=last.order,
                 )
                 continue
         merged.append(line)
@@ -984,26 +1042,41 @@ def _key(text: str) -> str:
 def _drop_running_heads(pages: list[PageText]) -> None:
     """Lines in the margins repeated on most pages, and page numbers, are not the text."""
 
-    def margins(page: PageText) -> list[_Line]:
-        """The two top and two bottom lines of a page, where they lie near its edges."""
+    def margins(page: PageText) -> list[list[_Line]]:
+        """The two top and two bottom rows of a page, where they lie near its edges; a
+        row is the lines side by side at one height (a date and a title, an address and
+        a page count), however the page split or joined them."""
         if not page.lines:
             return []
         by_height = sorted(page.lines, key=lambda ln: -ln.y1)
         zone = _MARGIN * page.height
         top = [ln for ln in by_height[:2] if ln.y0 >= page.height - zone]
         bottom = [ln for ln in by_height[-2:] if ln.y1 <= zone]
-        return list({id(ln): ln for ln in top + bottom}.values())
+        rows: list[list[_Line]] = []
+        for line in {id(ln): ln for ln in top + bottom}.values():
+            middle = (line.y0 + line.y1) / 2
+            row = [ln for ln in page.lines if ln.y0 <= middle <= ln.y1 or line is ln]
+            if all(line not in known for known in rows):
+                rows.append(sorted(row, key=lambda ln: ln.x0))
+        return rows
+
+    def keys(row: list[_Line]) -> set[str]:
+        return {_key(" ".join(ln.text for ln in row)), *(_key(ln.text) for ln in row)}
 
     edges = [margins(page) for page in pages]
-    counts = Counter(key for lines in edges for key in {_key(line.text) for line in lines})
+    counts = Counter(key for rows in edges for key in set().union(*map(keys, rows)))
     needed = max(2, math.ceil(0.5 * len(pages)))
-    for page, lines in zip(pages, edges, strict=True):
-        doomed = {
-            id(line)
-            for line in lines
-            if _PAGE_NUMBER.match(line.text)
-            or (len(pages) > 1 and counts[_key(line.text)] >= needed)
-        }
+    for page, rows in zip(pages, edges, strict=True):
+        doomed: set[int] = set()
+        for row in rows:
+            if len(pages) > 1 and counts[_key(" ".join(ln.text for ln in row))] >= needed:
+                doomed.update(id(line) for line in row)
+            doomed.update(
+                id(line)
+                for line in row
+                if _PAGE_NUMBER.match(line.text)
+                or (len(pages) > 1 and counts[_key(line.text)] >= needed)
+            )
         if page.lines:  # a lone number as the first or last line is a page number anywhere
             ends = (max(page.lines, key=lambda ln: ln.y1), min(page.lines, key=lambda ln: ln.y0))
             doomed.update(id(line) for line in ends if _PAGE_NUMBER.match(line.text))
