@@ -17,9 +17,19 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Mapping
-from http.cookiejar import Cookie, LoadError, MozillaCookieJar
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Generic, Literal, Self, TypeVar, cast, overload
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    Self,
+    TypeVar,
+    cast,
+    overload,
+)
 from urllib.parse import urlsplit, urlunsplit
 
 import platformdirs
@@ -39,6 +49,9 @@ from pydantic import (
 
 from sleuth._version import __version__
 from sleuth.errors import ConfigError, Ref
+
+if TYPE_CHECKING:
+    from http.cookiejar import Cookie  # read only for a [[sites]] entry's cookies file
 
 APP_NAME = "sleuth"
 HOME_PAGE = "https://github.com/sleuth-dev/sleuth"
@@ -173,6 +186,8 @@ def _read_cookies(path: Path, entry: str) -> tuple[Cookie, ...]:
     """A Netscape cookies.txt, ``#HttpOnly_`` lines included; expired ones are kept, as
     expiry is judged when a request is sent. An error never quotes a line: lines hold
     cookie values."""
+    from http.cookiejar import LoadError, MozillaCookieJar
+
     jar = MozillaCookieJar()
     try:
         with warnings.catch_warnings():  # its warning on a bad line would print the line
