@@ -1,7 +1,9 @@
 """One declaration per operation, from which every surface is derived.
 
-An operation is a method of the session: a coroutine, an async generator, or a plain
-method that returns what the caller runs (``crawl``'s run). Its signature *is* the
+An operation is a function whose first parameter is the session (a method of the session
+core, or a function in :mod:`sleuth.ops` bound to the session class with :class:`Bound`):
+a coroutine, an async generator, or a plain function that returns what the caller runs
+(``crawl``'s run). Its signature *is* the
 declaration: each parameter a surface may offer carries an :class:`Arg` in ``Annotated``
 (help, bounds, the surfaces that offer it, its JSON and CLI spellings), and
 :func:`declare` adds what the signature cannot say (summary, result, errors, surfaces,
@@ -26,7 +28,20 @@ import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal, NoReturn, TypeVar, Union, get_args, get_origin
+from typing import (
+    Annotated,
+    Any,
+    Concatenate,
+    Generic,
+    Literal,
+    NoReturn,
+    ParamSpec,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    overload,
+)
 
 from pydantic import (
     BaseModel,
@@ -49,6 +64,8 @@ _UNSET: Any = type("Unset", (), {"__repr__": lambda self: "UNSET"})()
 BLANK_PATTERN = r"\S"  # text that must hold more than whitespace
 
 F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -237,8 +254,9 @@ def declare(
     local: bool = False,
     lenient: bool = False,
 ) -> Callable[[F], F]:
-    """Declare the decorated session method as operation ``name``; its calls are checked
-    against the declared bounds, as every other surface's are."""
+    """Declare the decorated session method (or function of the session) as operation
+    ``name``; its calls are checked against the declared bounds, as every other surface's
+    are."""
     offered: frozenset[Surface] = frozenset((*surfaces, "python"))
     if local and "http" in offered:
         raise ValueError(f"{name} reads local files and cannot be offered over HTTP")
@@ -290,6 +308,27 @@ def declare(
         return wrapped  # type: ignore[return-value]
 
     return wrap
+
+
+class Bound(Generic[P, R]):
+    """An operation's work function (the session its first parameter) as a typed method
+    of a session class: ``fill = Bound(ops.fill.fill)``. Read on the class it is the
+    declared function itself, so the surfaces find its declaration as on any method."""
+
+    def __init__(self, function: Callable[Concatenate[Any, P], R]) -> None:
+        self.function = function
+
+    @overload
+    def __get__(self, session: None, owner: type) -> Callable[Concatenate[Any, P], R]: ...
+
+    @overload
+    def __get__(self, session: object, owner: type | None = None) -> Callable[P, R]: ...
+
+    def __get__(self, session: object, owner: type | None = None) -> Callable[..., R]:
+        if session is None:
+            return self.function
+        bound: Callable[P, R] = types.MethodType(self.function, session)
+        return bound
 
 
 def operation_of(method: Callable[..., Any]) -> Operation:
