@@ -197,7 +197,6 @@ class AsyncSession:
     @declare(
         "fetch",
         summary="Fetch a page safely and print its main text.",
-        result="sleuth.pages.result:FetchResult",
         errors=FETCH_ERRORS,
         tool=ToolOffer(
             "fetch_page",
@@ -263,7 +262,6 @@ class AsyncSession:
     @declare(
         "search",
         summary="Search the web with provider fallback.",
-        result="sleuth.websearch:SearchResponse",
         errors=SEARCH_ERRORS,
         tool=ToolOffer(
             "web_search",
@@ -350,7 +348,6 @@ class AsyncSession:
     @declare(
         "research",
         summary="Answer a question with cited bullets.",
-        result="sleuth.digest.models:Digest",
         errors=SEARCH_ERRORS,  # pages that fail are the digest's errors, not raised
         tool=ToolOffer(
             "research",
@@ -434,7 +431,6 @@ class AsyncSession:
     @declare(
         "detect",
         summary="Find every project in a repository: its stack, build and run.",
-        result="sleuth.stack.model:Project",
         errors=("usage_error", *LLM_ERRORS),
         surfaces=("cli", "tool"),
         local=True,
@@ -504,7 +500,6 @@ class AsyncSession:
     @declare(
         "map",
         summary="List a site's URLs from its sitemaps, feeds and links.",
-        result="sleuth.crawl.run:SiteMap",
         errors=FETCH_ERRORS,
         surfaces=("cli", "tool"),
         tool=ToolOffer(

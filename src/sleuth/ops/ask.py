@@ -16,7 +16,6 @@ if TYPE_CHECKING:
 @declare(
     "ask",
     summary="Answer a question with an LLM that searches and reads the web.",
-    result="sleuth.agent.models:Answer",
     errors=(*SEARCH_ERRORS, *LLM_ERRORS),
     surfaces=("cli", "http"),
 )

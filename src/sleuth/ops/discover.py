@@ -49,7 +49,6 @@ DISCOVER_ERRORS = (
 @declare(
     "discover",
     summary="Find a tool's official source and how to install it.",
-    result="sleuth.discovery.models:DiscoveryResult",
     errors=DISCOVER_ERRORS,
     tool=ToolOffer(
         "discover",

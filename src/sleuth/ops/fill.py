@@ -31,7 +31,6 @@ MAX_FILL_PAGES = 10  # a fill's pages, given or searched
 @declare(
     "fill",
     summary="Fill a JSON Schema from pages, every value quoted from its page.",
-    result="sleuth.fill.models:FillAnswer",
     errors=(*SEARCH_ERRORS, "schema_refused", *LLM_ERRORS),  # failed pages: sources
     tool=ToolOffer(
         "fill_schema",
