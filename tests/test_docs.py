@@ -44,6 +44,7 @@ except ImportError:  # an older typer on plain click
     from click import UsageError as CliUsageError  # type: ignore[assignment]
 from sleuth.config import Settings, load_settings
 from sleuth.errors import EXIT_CODES
+from sleuth.operation import Bound
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -357,7 +358,7 @@ def _attribute(kind: Kind, attr: str, problems: list[str], where: str) -> Kind |
         member = inspect.getattr_static(value, attr, None)
         if isinstance(member, property) and member.fget is not None:
             return _returns(member.fget)
-        if callable(member):
+        if callable(member) or isinstance(member, Bound):  # Bound: an operation's method
             return ("func", getattr(value, attr))
         if attr in _attribute_names(value):
             try:

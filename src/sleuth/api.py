@@ -11,254 +11,40 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-from collections.abc import Callable, Coroutine, Sequence
-from typing import (
-    TYPE_CHECKING,
-    Annotated,
-    Any,
-    Concatenate,
-    Literal,
-    ParamSpec,
-    TypeAlias,
-    TypeVar,
-)
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeAlias, TypeVar
 
+from sleuth import ops
 from sleuth.config import Settings
 from sleuth.errors import UsageError
-from sleuth.log import Progress
-from sleuth.operation import BLANK_PATTERN, OPERATIONS, Arg, Operation, Own, ToolOffer, declare
-from sleuth.session import LLM_ERRORS, SEARCH_ERRORS, SIGNALS_ARG, AsyncSession
+from sleuth.operation import OPERATIONS, Bound, Operation
+from sleuth.session import AsyncSession
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Iterator
 
-    from sleuth.agent import Answer
     from sleuth.crawl import crawler
     from sleuth.crawl.run import CrawlRun
-    from sleuth.discovery import Chooser, DiscoveryResult
 
 T = TypeVar("T")
-
-# discover's rules for a tool name and a BUILDER:SOURCE, written out for the schemas
-# (the discovery code checks them; pydantic's regex engine has no look-ahead).
-TOOL_NAME = r"^(?!.*(?:\.\.|//))\s*[A-Za-z0-9@][A-Za-z0-9._+@/-]{0,213}\s*$"
-_OWNER = r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}"
-_PACKAGE = r"@?[A-Za-z0-9][A-Za-z0-9._+@-]*(?:/[A-Za-z0-9][A-Za-z0-9._+-]*)?"
-FROM_SOURCE = (
-    r"^\s*(?:"
-    rf"(?:github|gh|GitHub):{_OWNER}/(?!\.\.?\s*$)(?![A-Za-z0-9._-]*\.git\s*$)[A-Za-z0-9._-]{{1,100}}"
-    r"|(?:go|golang):[a-z0-9.-]+\.[a-z]{2,}(?:/[A-Za-z0-9._~+-]+)+"
-    r"|(?:crates\.io|cargo|crates|crate|npm|pypi|pip|pipx|rubygems|gem|gems|homebrew|brew|cask"
-    rf"|cpan):(?!.*\.\.)(?=.{{1,214}}\s*$){_PACKAGE}"
-    r")\s*$"
-)
-
-
-DISCOVER_ERRORS = (
-    "usage_error",
-    "suspicious_name",
-    "not_found",
-    "ambiguous",
-    "confirmation_required",
-    "confirmation_denied",
-    "verification_failed",
-    "discover_timeout",
-    "discover_search_failed",
-    "discover_error",
-    *LLM_ERRORS,
-)
 
 
 class AsyncSleuth(AsyncSession):
     """One session of web access: ``async with AsyncSleuth() as s: await s.fetch(url)``.
 
-    The session core plus the jobs that run an LLM over it (``ask``, ``discover``).
+    The session core plus the operations declared in :mod:`sleuth.ops`, bound here one
+    line each so their methods stay typed.
     """
 
-    @declare(
-        "ask",
-        summary="Answer a question with an LLM that searches and reads the web.",
-        result="sleuth.agent.models:Answer",
-        errors=(*SEARCH_ERRORS, *LLM_ERRORS),
-        surfaces=("cli", "http"),
-    )
-    async def ask(
-        self,
-        question: Annotated[
-            str,
-            Arg(
-                "The question to answer.",
-                min_length=1,
-                pattern=BLANK_PATTERN,
-                positional=True,
-                metavar="QUESTION",
-            ),
-        ],
-        *,
-        provider: Annotated[
-            str | None,
-            Arg(
-                "openai, openai-responses, anthropic, gemini or ollama. "
-                "Default: SLEUTH_LLM_PROVIDER, else guessed from the keys that are set.",
-                metavar="NAME",
-            ),
-        ] = None,
-        model: Annotated[str | None, Arg("Default: SLEUTH_LLM_MODEL.", metavar="MODEL")] = None,
-        search: Annotated[
-            Literal["auto", "native", "local"] | None,
-            Arg(
-                "native: the provider's own search; local: sleuth's search providers; "
-                "auto: native for cloud providers that have it. Default: SLEUTH_LLM_SEARCH."
-            ),
-        ] = None,
-        max_turns: Annotated[
-            int | None,
-            Arg(
-                "Model calls at most. Default: SLEUTH_LLM_MAX_TURNS.",
-                ge=1,
-                le=50,
-                metavar="N",
-            ),
-        ] = None,
-        respect_content_signals: Annotated[bool, SIGNALS_ARG] = True,
-        on_progress: Progress | None = None,
-    ) -> Answer:
-        """Answer ``question`` with an LLM that searches and reads through sleuth's tools.
-
-        Raises :class:`~sleuth.errors.LLMNotConfigured` when no provider is set up.
-        """
-        from sleuth.agent import ask
-
-        return await ask(
-            self,
-            question,
-            provider=provider,
-            model=model,
-            search=search,
-            max_turns=max_turns,
-            on_progress=on_progress,
-            respect_content_signals=respect_content_signals,
-        )
-
-    @declare(
-        "discover",
-        summary="Find a tool's official source and how to install it.",
-        result="sleuth.discovery.models:DiscoveryResult",
-        errors=DISCOVER_ERRORS,
-        tool=ToolOffer(
-            "discover",
-            "Discover a tool's source",
-            "Find the official source of a developer tool (GitHub repository or package) and "
-            "the command to install it: a curated registry first, then crates.io, npm, PyPI, "
-            "RubyGems, Go, Homebrew and CPAN, then (if configured) an LLM web search verified "
-            "on GitHub. Sources marked confirmation_required must be confirmed by the user.",
-            # A model steered by web pages should not pick what gets installed.
-            in_ask=False,
-        ),
-    )
-    async def discover(
-        self,
-        name: Annotated[
-            str,
-            Arg(
-                "The tool, e.g. ripgrep; - reads names from stdin.",
-                min_length=1,
-                max_length=214,
-                # discovery checks the rule (pydantic's regex engine has no look-ahead)
-                schema={"pattern": TOOL_NAME},
-                positional=True,
-                metavar="NAME",
-                own={
-                    "http": Own(help="The tool, e.g. ripgrep."),
-                    "tool": Own(help="The tool's name, e.g. ripgrep."),
-                },
-            ),
-        ],
-        *,
-        from_source: Annotated[
-            str | None,
-            Arg(
-                "Use this source, e.g. github:cli/cli.",
-                schema={"pattern": FROM_SOURCE},
-                wire="from",
-                flags=("--from",),
-                metavar="BUILDER:SOURCE",
-                own={
-                    "tool": Own(
-                        help="A source you already know, as builder:source (github:cli/cli)."
-                    )
-                },
-            ),
-        ] = None,
-        deterministic_only: Annotated[
-            bool,
-            Arg(
-                "Registry and ecosystems only, no LLM.",
-                own={
-                    "tool": Own(help="Only the registry and package ecosystems; no LLM web search.")
-                },
-            ),
-        ] = False,
-        stages: Annotated[
-            Sequence[Literal["registry", "ecosystem", "llm"]] | None,
-            Arg(
-                "Stages to run: registry,ecosystem,llm (default all).",
-                comma=True,
-                metavar="LIST",
-                own={"tool": Own(help="Which stages to run, in chain order. Default: all.")},
-            ),
-        ] = None,
-        batch: Annotated[
-            bool,
-            Arg(
-                "Never ask: take the top match when ambiguous; one JSON line per name.",
-                on=("cli", "http"),
-            ),
-        ] = False,
-        yes: Annotated[
-            bool,
-            Arg(
-                "Accept a web-found source without asking (not forks).",
-                on=("cli", "http"),
-                flags=("--yes", "-y"),
-            ),
-        ] = False,
-        timeout: Annotated[
-            float | None,
-            Arg(
-                "Seconds for web discovery. Default 15.",
-                ge=1,
-                le=600,
-                on=("cli", "http"),
-                metavar="S",
-            ),
-        ] = None,
-        on_progress: Progress | None = None,
-        choose: Chooser | None = None,
-    ) -> DiscoveryResult:
-        """The official source of a developer tool; see :mod:`sleuth.discovery`.
-
-        Never prompts: a source a person must confirm comes back with
-        ``confirmation_required``; ``choose`` lets a caller pick among ambiguous matches.
-        """
-        from sleuth.discovery import discover
-
-        return await discover(
-            self,
-            name,
-            from_source=from_source,
-            deterministic_only=deterministic_only,
-            stages=stages,
-            batch=batch,
-            yes=yes,
-            timeout=timeout,
-            on_progress=on_progress,
-            choose=choose,
-        )
+    ask = Bound(ops.ask.ask)
+    discover = Bound(ops.discover.discover)
+    suggest = Bound(ops.suggest.suggest)
+    fill = Bound(ops.fill.fill)
+    extract = Bound(ops.extract.extract)
 
 
 def operations() -> dict[str, Operation]:
-    """Every declared operation by name: the session core's and this module's."""
+    """Every declared operation by name: the session core's and :mod:`sleuth.ops`'s."""
     return dict(OPERATIONS)
 
 

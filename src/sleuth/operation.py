@@ -1,10 +1,12 @@
 """One declaration per operation, from which every surface is derived.
 
-An operation is a method of the session: a coroutine, an async generator, or a plain
-method that returns what the caller runs (``crawl``'s run). Its signature *is* the
+An operation is a function whose first parameter is the session (a method of the session
+core, or a function in :mod:`sleuth.ops` bound to the session class with :class:`Bound`):
+a coroutine, an async generator, or a plain function that returns what the caller runs
+(``crawl``'s run). Its signature *is* the
 declaration: each parameter a surface may offer carries an :class:`Arg` in ``Annotated``
 (help, bounds, the surfaces that offer it, its JSON and CLI spellings), and
-:func:`declare` adds what the signature cannot say (summary, result, errors, surfaces,
+:func:`declare` adds what the signature cannot say (summary, errors, surfaces,
 the tool it becomes). The CLI's options, the HTTP request models and their OpenAPI, the
 tool arguments an LLM or an MCP client sees and the checks a Python call passes are all
 read from here, so a bound or a name is written once. A parameter without ``Arg`` is for
@@ -16,8 +18,10 @@ the Python surface stays a plain typed method; the other surfaces are views of i
 
 from __future__ import annotations
 
+import ast
 import builtins
 import functools
+import importlib
 import inspect
 import operator
 import re
@@ -26,7 +30,20 @@ import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal, NoReturn, TypeVar, Union, get_args, get_origin
+from typing import (
+    Annotated,
+    Any,
+    Concatenate,
+    Generic,
+    Literal,
+    NoReturn,
+    ParamSpec,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    overload,
+)
 
 from pydantic import (
     BaseModel,
@@ -49,6 +66,8 @@ _UNSET: Any = type("Unset", (), {"__repr__": lambda self: "UNSET"})()
 BLANK_PATTERN = r"\S"  # text that must hold more than whitespace
 
 F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -167,13 +186,15 @@ class ToolOffer:
 class Operation:
     name: str
     summary: str
-    result: str  # "module:Name", loaded when a surface asks, so declaring costs no import
     errors: tuple[str, ...]
     surfaces: frozenset[Surface]
     function: Callable[..., Any]
     tool: ToolOffer | None = None
     local: bool = False  # reads this machine's files: never served over HTTP (/api or /mcp)
     lenient: bool = False  # its HTTP body ignores unknown keys and coerces (a kept contract)
+    # "module:Name" where what a caller reads is not what the function returns (a crawl's
+    # run yields page records); otherwise the return annotation names it.
+    result: str | None = None
 
     @functools.cached_property
     def signature(self) -> inspect.Signature:
@@ -197,10 +218,19 @@ class Operation:
         return tuple(param for param in self.params if param.offered(surface))
 
     def result_model(self) -> type[BaseModel]:
-        module, _, name = self.result.partition(":")
-        __import__(module)
-        model: type[BaseModel] = getattr(sys.modules[module], name)
-        return model
+        """The model of the result: the return annotation's (a list's item), evaluated
+        only when a surface asks, so declaring costs no import."""
+        if self.result is not None:
+            module, _, name = self.result.partition(":")
+            __import__(module)
+            found: Any = getattr(sys.modules[module], name)
+        else:
+            found = _resolve(self.signature.return_annotation, self.function)
+            if get_origin(found) is list:
+                found = get_args(found)[0]
+        if not (isinstance(found, type) and issubclass(found, BaseModel)):
+            raise TypeError(f"{self.name} returns {found!r}, not a model: declare its result")
+        return found
 
     def model(self, surface: Literal["http", "tool"], **extra: Any) -> type[BaseModel]:
         """The JSON arguments ``surface`` takes, as a pydantic model (its JSON Schema is the
@@ -230,15 +260,16 @@ def declare(
     name: str,
     *,
     summary: str,
-    result: str,
     errors: Sequence[str] = (),
     surfaces: Iterable[Surface] = SURFACES,
     tool: ToolOffer | None = None,
     local: bool = False,
     lenient: bool = False,
+    result: str | None = None,
 ) -> Callable[[F], F]:
-    """Declare the decorated session method as operation ``name``; its calls are checked
-    against the declared bounds, as every other surface's are."""
+    """Declare the decorated session method (or function of the session) as operation
+    ``name``; its calls are checked against the declared bounds, as every other surface's
+    are."""
     offered: frozenset[Surface] = frozenset((*surfaces, "python"))
     if local and "http" in offered:
         raise ValueError(f"{name} reads local files and cannot be offered over HTTP")
@@ -249,13 +280,13 @@ def declare(
         operation = Operation(
             name,
             summary,
-            result,
             tuple(errors),
             offered,
             function,
             tool=tool,
             local=local,
             lenient=lenient,
+            result=result,
         )
 
         def checked(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -290,6 +321,27 @@ def declare(
         return wrapped  # type: ignore[return-value]
 
     return wrap
+
+
+class Bound(Generic[P, R]):
+    """An operation's work function (the session its first parameter) as a typed method
+    of a session class: ``fill = Bound(ops.fill.fill)``. Read on the class it is the
+    declared function itself, so the surfaces find its declaration as on any method."""
+
+    def __init__(self, function: Callable[Concatenate[Any, P], R]) -> None:
+        self.function = function
+
+    @overload
+    def __get__(self, session: None, owner: type) -> Callable[Concatenate[Any, P], R]: ...
+
+    @overload
+    def __get__(self, session: object, owner: type | None = None) -> Callable[P, R]: ...
+
+    def __get__(self, session: object, owner: type | None = None) -> Callable[..., R]:
+        if session is None:
+            return self.function
+        bound: Callable[P, R] = types.MethodType(self.function, session)
+        return bound
 
 
 def operation_of(method: Callable[..., Any]) -> Operation:
@@ -330,6 +382,32 @@ def _evaluate(annotation: Any, function: Callable[..., Any]) -> Any:
             return module.get(key, getattr(builtins, key, Any))
 
     return eval(annotation, {"__builtins__": builtins}, Lenient())  # our own source
+
+
+def _resolve(annotation: Any, function: Callable[..., Any]) -> Any:
+    """A string annotation evaluated in its module, the names it imports only for a type
+    checker included (imported now, when a surface asks)."""
+    if not isinstance(annotation, str):
+        return annotation
+    module = sys.modules[function.__module__]
+    namespace = {**_checking_names(module.__name__), **vars(module)}
+    return eval(annotation, namespace)  # our own source
+
+
+@functools.cache
+def _checking_names(name: str) -> dict[str, Any]:
+    """What the ``if TYPE_CHECKING:`` imports of module ``name`` bind."""
+    found: dict[str, Any] = {}
+    tree = ast.parse(inspect.getsource(sys.modules[name]))
+    for node in tree.body:
+        if not (isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"):
+            continue
+        for statement in node.body:
+            if isinstance(statement, ast.ImportFrom) and statement.module and not statement.level:
+                source = importlib.import_module(statement.module)
+                for alias in statement.names:
+                    found[alias.asname or alias.name] = getattr(source, alias.name)
+    return found
 
 
 def _check(param: Param, value: Any, bounds: dict[str, Any]) -> None:

@@ -1,14 +1,15 @@
 """The session core: one owner of the settings, the cache, the web (its guarded clients,
 fetcher, robots.txt and browser: :class:`~sleuth.web.Web`) and the search chain, with the
-operations that need nothing above them (fetch, search, research, detect, suggest).
+operations that the built-in tools run (fetch, search, research, detect, map, crawl).
 
 It sits below ``tools``, ``agent`` and ``discovery``, so a tool can open a session of its
-own without reaching up to :mod:`sleuth.api`, which adds ``ask`` and ``discover``.
+own without reaching up. The other operations live in :mod:`sleuth.ops`, one module each,
+and :class:`~sleuth.api.AsyncSleuth` binds them as its methods.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
@@ -23,17 +24,15 @@ from sleuth.operation import BLANK_PATTERN, Arg, Own, ToolOffer, declare
 if TYPE_CHECKING:
     from sleuth.crawl.run import CrawlRun, SiteMap
     from sleuth.digest import Digest
-    from sleuth.fill import FillAnswer
     from sleuth.pages import Fetcher, FetchResult
     from sleuth.stack import Project
-    from sleuth.suggest import Suggester, SuggestResult
+    from sleuth.suggest import Suggester
     from sleuth.web import Web
     from sleuth.websearch import ProviderChain, SearchResponse
 
 RenderMode = Literal["auto", "always", "never"]
 Scope = Literal["host", "domain", "prefix"]
 MAX_QUERY_CHARS = 400
-MAX_FILL_PAGES = 10  # a fill's pages, given or searched
 MAX_QUESTION_CHARS = 400  # longer questions are refused: search engines cut them anyway
 # What may go wrong when a page is read (pages/result.py's outcomes), and a search.
 FETCH_ERRORS = (
@@ -128,7 +127,7 @@ EXCLUDE_ARG = replace(
 )
 
 
-def _check_page_url(url: str) -> None:
+def check_page_url(url: str) -> None:
     """An absolute http(s) URL, or a :class:`UsageError` naming the parameter per surface."""
     try:
         parts = urlsplit(url)
@@ -198,7 +197,6 @@ class AsyncSession:
     @declare(
         "fetch",
         summary="Fetch a page safely and print its main text.",
-        result="sleuth.pages.result:FetchResult",
         errors=FETCH_ERRORS,
         tool=ToolOffer(
             "fetch_page",
@@ -262,69 +260,8 @@ class AsyncSession:
         )
 
     @declare(
-        "extract",
-        summary="Extract text from local HTML, PDF and text.",
-        result="sleuth.documents.files:Record",
-        errors=(
-            "usage_error",
-            "too_large",
-            "unsupported_type",
-            "empty_extraction",
-            "encrypted",
-            "corrupt_document",
-            "no_text_layer",
-        ),
-        surfaces=("cli",),
-        local=True,
-    )
-    async def extract(
-        self,
-        paths: Annotated[
-            Sequence[str],
-            Arg(
-                "HTML, PDF or text files (plain or .gz), folders, or - for stdin (the default).",
-                positional=True,
-                metavar="PATH",
-            ),
-        ] = ("-",),
-        *,
-        url: Annotated[
-            str | None,
-            Arg(
-                "The page's address: resolves the canonical URL and recognises forum threads.",
-                metavar="URL",
-            ),
-        ] = None,
-        output: Literal["text", "markdown"] = "text",
-        on_progress: Progress | None = None,
-    ) -> AsyncGenerator[dict[str, Any], None]:
-        """One record per document, offline: a folder gives every file sleuth reads in it,
-        ``-`` is stdin. A file that cannot be read is a record whose outcome says so
-        (``unreadable``), and the batch goes on. ``on_progress("file", {"done", "total"})``
-        follows each one."""
-        from sleuth.documents import files
-
-        if url is not None:
-            _check_page_url(url)
-        names = files.expand(list(paths) or ["-"])
-        limit = max(self.settings.max_decoded_bytes, self.settings.max_document_bytes)
-        for done, name in enumerate(names, 1):
-            yield files.record(
-                name,
-                files.read(name, limit),
-                url,
-                output,
-                documents=self.settings.documents,
-                net=self.settings.net,
-                styles=self.settings.styles,
-            )
-            if on_progress is not None:
-                on_progress("file", {"done": done, "total": len(names)})
-
-    @declare(
         "search",
         summary="Search the web with provider fallback.",
-        result="sleuth.websearch:SearchResponse",
         errors=SEARCH_ERRORS,
         tool=ToolOffer(
             "web_search",
@@ -411,7 +348,6 @@ class AsyncSession:
     @declare(
         "research",
         summary="Answer a question with cited bullets.",
-        result="sleuth.digest.models:Digest",
         errors=SEARCH_ERRORS,  # pages that fail are the digest's errors, not raised
         tool=ToolOffer(
             "research",
@@ -495,7 +431,6 @@ class AsyncSession:
     @declare(
         "detect",
         summary="Find every project in a repository: its stack, build and run.",
-        result="sleuth.stack.model:Project",
         errors=("usage_error", *LLM_ERRORS),
         surfaces=("cli", "tool"),
         local=True,
@@ -563,124 +498,8 @@ class AsyncSession:
         return self._suggester
 
     @declare(
-        "suggest",
-        summary="Suggest a link's slug, title, description and tags.",
-        result="sleuth.suggest.fields:Suggestion",
-        errors=(*FETCH_ERRORS, *LLM_ERRORS),
-        surfaces=("cli", "http"),
-        lenient=True,  # the links API's contract: unknown keys are ignored for later use
-    )
-    async def suggest(
-        self,
-        url: Annotated[
-            str,
-            Arg(
-                "The page to suggest a link for.",
-                positional=True,
-                metavar="URL",
-                # A body without a url gets the suggester's own 400, not a schema error.
-                own={"http": Own(default="")},
-            ),
-        ],
-        *,
-        title: Annotated[str | None, Arg("The page's title, if known.", metavar="TEXT")] = None,
-        description: Annotated[
-            str | None, Arg("The page's description, if known.", metavar="TEXT")
-        ] = None,
-        respect_content_signals: Annotated[bool, SIGNALS_ARG] = True,
-    ) -> SuggestResult:
-        """Slug, title, description and tags for a link; see :mod:`sleuth.suggest`."""
-        return await self.suggester.suggest(
-            url, title, description, respect_content_signals=respect_content_signals
-        )
-
-    @declare(
-        "fill",
-        summary="Fill a JSON Schema from pages, every value quoted from its page.",
-        result="sleuth.fill.models:FillAnswer",
-        errors=(*SEARCH_ERRORS, "schema_refused", *LLM_ERRORS),  # failed pages: sources
-        tool=ToolOffer(
-            "fill_schema",
-            "Fill a JSON Schema",
-            "Fill a JSON Schema from web pages: give the pages' URLs, or a question to search "
-            "for them. Every value comes with a quote found on the page; a value the pages do "
-            "not state is null or left out and listed as unsupported with its reason.",
-            in_ask=False,  # it is itself a model call
-        ),
-    )
-    async def fill(
-        self,
-        schema: Annotated[
-            dict[str, Any] | Path,
-            Arg(
-                "A JSON Schema file, or - to read it from standard input.",
-                positional=True,
-                metavar="SCHEMA",
-                own={
-                    "http": Own(help="The JSON Schema of the object to fill."),
-                    "tool": Own(help="The JSON Schema of the object to fill."),
-                },
-            ),
-        ],
-        urls: Annotated[
-            Sequence[str],
-            Arg(
-                "The pages to fill it from (http or https); or give a question instead.",
-                min_length=1,
-                max_items=MAX_FILL_PAGES,
-                positional=True,
-                metavar="URL",
-            ),
-        ] = (),
-        *,
-        question: Annotated[
-            str | None,
-            Arg(
-                "Search for this and fill the schema from the pages found, instead of URLs.",
-                min_length=1,
-                max_length=MAX_QUESTION_CHARS,
-                pattern=BLANK_PATTERN,
-                metavar="TEXT",
-            ),
-        ] = None,
-        max_pages: Annotated[
-            int | None,
-            Arg(
-                "With a question: pages to read, 1-10. Default: SLEUTH_MAX_PAGES.",
-                ge=1,
-                le=MAX_FILL_PAGES,
-                metavar="N",
-                own={"tool": Own(le=5, help="With a question: pages to read, 1-5.")},
-            ),
-        ] = None,
-        on_progress: Progress | None = None,
-    ) -> FillAnswer:
-        """The schema filled from the pages; see :mod:`sleuth.fill`. A value the pages do
-        not support is null or left out, and the answer is ``incomplete`` when the schema
-        requires it."""
-        from sleuth.fill import check_schema
-        from sleuth.fill.run import check_sources, read_schema, run_fill
-
-        checked = check_schema(read_schema(schema))  # before any page or model request
-        check_sources(urls, question)
-        for url in urls:
-            _check_page_url(url)
-        return await run_fill(
-            checked,
-            urls=urls,
-            question=question,
-            web=self.web,
-            chain=self.chain,
-            llm=self.settings.llm,
-            cache=self.cache,
-            max_pages=max_pages or self.settings.research.max_pages,
-            on_progress=on_progress,
-        )
-
-    @declare(
         "map",
         summary="List a site's URLs from its sitemaps, feeds and links.",
-        result="sleuth.crawl.run:SiteMap",
         errors=FETCH_ERRORS,
         surfaces=("cli", "tool"),
         tool=ToolOffer(

@@ -2,10 +2,80 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from sleuth.api import AsyncSleuth
+from sleuth.log import Progress
+from sleuth.operation import BLANK_PATTERN, Arg, declare
 from sleuth.ops.base import Http, LLMUse, Op
+from sleuth.session import LLM_ERRORS, SEARCH_ERRORS, SIGNALS_ARG, AsyncSession
+
+if TYPE_CHECKING:
+    from sleuth.agent import Answer
+
+
+@declare(
+    "ask",
+    summary="Answer a question with an LLM that searches and reads the web.",
+    errors=(*SEARCH_ERRORS, *LLM_ERRORS),
+    surfaces=("cli", "http"),
+)
+async def ask(
+    session: AsyncSession,
+    question: Annotated[
+        str,
+        Arg(
+            "The question to answer.",
+            min_length=1,
+            pattern=BLANK_PATTERN,
+            positional=True,
+            metavar="QUESTION",
+        ),
+    ],
+    *,
+    provider: Annotated[
+        str | None,
+        Arg(
+            "openai, openai-responses, anthropic, gemini or ollama. "
+            "Default: SLEUTH_LLM_PROVIDER, else guessed from the keys that are set.",
+            metavar="NAME",
+        ),
+    ] = None,
+    model: Annotated[str | None, Arg("Default: SLEUTH_LLM_MODEL.", metavar="MODEL")] = None,
+    search: Annotated[
+        Literal["auto", "native", "local"] | None,
+        Arg(
+            "native: the provider's own search; local: sleuth's search providers; "
+            "auto: native for cloud providers that have it. Default: SLEUTH_LLM_SEARCH."
+        ),
+    ] = None,
+    max_turns: Annotated[
+        int | None,
+        Arg(
+            "Model calls at most. Default: SLEUTH_LLM_MAX_TURNS.",
+            ge=1,
+            le=50,
+            metavar="N",
+        ),
+    ] = None,
+    respect_content_signals: Annotated[bool, SIGNALS_ARG] = True,
+    on_progress: Progress | None = None,
+) -> Answer:
+    """Answer ``question`` with an LLM that searches and reads through sleuth's tools.
+
+    Raises :class:`~sleuth.errors.LLMNotConfigured` when no provider is set up.
+    """
+    from sleuth.agent import ask
+
+    return await ask(
+        session,
+        question,
+        provider=provider,
+        model=model,
+        search=search,
+        max_turns=max_turns,
+        on_progress=on_progress,
+        respect_content_signals=respect_content_signals,
+    )
 
 
 def progress(stage: str, detail: dict[str, Any]) -> str:
@@ -22,7 +92,7 @@ def spent(answer: Any) -> LLMUse:
 
 
 ASK = Op(
-    AsyncSleuth.ask,
+    ask,
     http=Http("/api/v1/ask", "Answer with an LLM that searches and cites", llm=spent),
     progress=progress,
 )

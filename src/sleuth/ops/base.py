@@ -1,9 +1,10 @@
 """What an operation adds to its declaration: where HTTP serves it, how its answer differs
 from the result's JSON there, the words of its progress line, and the tool it becomes.
 
-The declaration itself (parameters, summary, errors) is the session method's, read by
-:func:`sleuth.operation.operation_of`; an :class:`Op` names that method as an object, so
-"go to definition" lands on it.
+The declaration itself (parameters, summary, errors) is the declared function's: in the
+operation's own module, or a method of the session core for those the built-in tools run.
+It is read by :func:`sleuth.operation.operation_of`; an :class:`Op` names the function as
+an object, so "go to definition" lands on it.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ class Http:
 class Op:
     """One operation as the surfaces offer it."""
 
-    method: Callable[..., Any]  # the declared session method
+    method: Callable[..., Any]  # the declared function (or session method)
     http: Http | None = None
     progress: Wording = describe
     tool: Tool | None = None

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from sleuth.api import AsyncSleuth
 from sleuth.ops.base import Http, Op
+from sleuth.session import AsyncSession
 from sleuth.tools.builtin import CRAWL_SITE
 
 CRAWL = Op(
-    AsyncSleuth.crawl,
+    AsyncSession.crawl,
     http=Http(
         "/api/v1/crawl",
         "Start a crawl job",

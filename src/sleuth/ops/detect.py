@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sleuth.api import AsyncSleuth
 from sleuth.ops.base import Op
+from sleuth.session import AsyncSession
 from sleuth.tools.repo import DETECT as DETECT_TOOL
 
-DETECT = Op(AsyncSleuth.detect, tool=DETECT_TOOL)
+DETECT = Op(AsyncSession.detect, tool=DETECT_TOOL)

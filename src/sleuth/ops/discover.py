@@ -2,14 +2,164 @@
 
 from __future__ import annotations
 
-from sleuth.api import AsyncSleuth
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Literal
+
 from sleuth.discovery.models import DiscoveryResult
 from sleuth.discovery.tool import run
+from sleuth.log import Progress
+from sleuth.operation import Arg, Own, ToolOffer, declare
 from sleuth.ops.base import Http, Op
+from sleuth.session import LLM_ERRORS, AsyncSession
 from sleuth.tools import Tool
 
+if TYPE_CHECKING:
+    from sleuth.discovery import Chooser
+
+# discover's rules for a tool name and a BUILDER:SOURCE, written out for the schemas
+# (the discovery code checks them; pydantic's regex engine has no look-ahead).
+TOOL_NAME = r"^(?!.*(?:\.\.|//))\s*[A-Za-z0-9@][A-Za-z0-9._+@/-]{0,213}\s*$"
+_OWNER = r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}"
+_PACKAGE = r"@?[A-Za-z0-9][A-Za-z0-9._+@-]*(?:/[A-Za-z0-9][A-Za-z0-9._+-]*)?"
+FROM_SOURCE = (
+    r"^\s*(?:"
+    rf"(?:github|gh|GitHub):{_OWNER}/(?!\.\.?\s*$)(?![A-Za-z0-9._-]*\.git\s*$)[A-Za-z0-9._-]{{1,100}}"
+    r"|(?:go|golang):[a-z0-9.-]+\.[a-z]{2,}(?:/[A-Za-z0-9._~+-]+)+"
+    r"|(?:crates\.io|cargo|crates|crate|npm|pypi|pip|pipx|rubygems|gem|gems|homebrew|brew|cask"
+    rf"|cpan):(?!.*\.\.)(?=.{{1,214}}\s*$){_PACKAGE}"
+    r")\s*$"
+)
+
+
+DISCOVER_ERRORS = (
+    "usage_error",
+    "suspicious_name",
+    "not_found",
+    "ambiguous",
+    "confirmation_required",
+    "confirmation_denied",
+    "verification_failed",
+    "discover_timeout",
+    "discover_search_failed",
+    "discover_error",
+    *LLM_ERRORS,
+)
+
+
+@declare(
+    "discover",
+    summary="Find a tool's official source and how to install it.",
+    errors=DISCOVER_ERRORS,
+    tool=ToolOffer(
+        "discover",
+        "Discover a tool's source",
+        "Find the official source of a developer tool (GitHub repository or package) and "
+        "the command to install it: a curated registry first, then crates.io, npm, PyPI, "
+        "RubyGems, Go, Homebrew and CPAN, then (if configured) an LLM web search verified "
+        "on GitHub. Sources marked confirmation_required must be confirmed by the user.",
+        # A model steered by web pages should not pick what gets installed.
+        in_ask=False,
+    ),
+)
+async def discover(
+    session: AsyncSession,
+    name: Annotated[
+        str,
+        Arg(
+            "The tool, e.g. ripgrep; - reads names from stdin.",
+            min_length=1,
+            max_length=214,
+            # discovery checks the rule (pydantic's regex engine has no look-ahead)
+            schema={"pattern": TOOL_NAME},
+            positional=True,
+            metavar="NAME",
+            own={
+                "http": Own(help="The tool, e.g. ripgrep."),
+                "tool": Own(help="The tool's name, e.g. ripgrep."),
+            },
+        ),
+    ],
+    *,
+    from_source: Annotated[
+        str | None,
+        Arg(
+            "Use this source, e.g. github:cli/cli.",
+            schema={"pattern": FROM_SOURCE},
+            wire="from",
+            flags=("--from",),
+            metavar="BUILDER:SOURCE",
+            own={
+                "tool": Own(help="A source you already know, as builder:source (github:cli/cli).")
+            },
+        ),
+    ] = None,
+    deterministic_only: Annotated[
+        bool,
+        Arg(
+            "Registry and ecosystems only, no LLM.",
+            own={"tool": Own(help="Only the registry and package ecosystems; no LLM web search.")},
+        ),
+    ] = False,
+    stages: Annotated[
+        Sequence[Literal["registry", "ecosystem", "llm"]] | None,
+        Arg(
+            "Stages to run: registry,ecosystem,llm (default all).",
+            comma=True,
+            metavar="LIST",
+            own={"tool": Own(help="Which stages to run, in chain order. Default: all.")},
+        ),
+    ] = None,
+    batch: Annotated[
+        bool,
+        Arg(
+            "Never ask: take the top match when ambiguous; one JSON line per name.",
+            on=("cli", "http"),
+        ),
+    ] = False,
+    yes: Annotated[
+        bool,
+        Arg(
+            "Accept a web-found source without asking (not forks).",
+            on=("cli", "http"),
+            flags=("--yes", "-y"),
+        ),
+    ] = False,
+    timeout: Annotated[
+        float | None,
+        Arg(
+            "Seconds for web discovery. Default 15.",
+            ge=1,
+            le=600,
+            on=("cli", "http"),
+            metavar="S",
+        ),
+    ] = None,
+    on_progress: Progress | None = None,
+    choose: Chooser | None = None,
+) -> DiscoveryResult:
+    """The official source of a developer tool; see :mod:`sleuth.discovery`.
+
+    Never prompts: a source a person must confirm comes back with
+    ``confirmation_required``; ``choose`` lets a caller pick among ambiguous matches.
+    """
+    from sleuth.discovery import discover
+
+    return await discover(
+        session,
+        name,
+        from_source=from_source,
+        deterministic_only=deterministic_only,
+        stages=stages,
+        batch=batch,
+        yes=yes,
+        timeout=timeout,
+        on_progress=on_progress,
+        choose=choose,
+    )
+
+
 DISCOVER = Op(
-    AsyncSleuth.discover,
+    discover,
     http=Http(
         "/api/v1/discover",
         "Find where a developer tool comes from",
@@ -18,5 +168,5 @@ DISCOVER = Op(
         "equally good sources are a 409 AMBIGUOUS whose choices are the from strings.",
         present=lambda result: result.to_json(),
     ),
-    tool=Tool.declared(AsyncSleuth.discover, run, DiscoveryResult),
+    tool=Tool.declared(discover, run, DiscoveryResult),
 )

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sleuth.api import AsyncSleuth
 from sleuth.ops.base import Http, Op, Refusal
+from sleuth.session import AsyncSession
 from sleuth.tools.builtin import FETCH_PAGE
 
 
@@ -22,7 +22,7 @@ def answer(result: Any) -> Any:
 
 
 FETCH = Op(
-    AsyncSleuth.fetch,
+    AsyncSession.fetch,
     http=Http("/api/v1/fetch", "Fetch one page", present=answer, uris=("url",)),
     tool=FETCH_PAGE,
 )

@@ -7,13 +7,108 @@ HTTP sends it with 200 and MCP as structured content; only the CLI's exit code (
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any
 
-from sleuth.api import AsyncSleuth
 from sleuth.extract.text import clean_line
 from sleuth.fill import FillAnswer
+from sleuth.log import Progress
+from sleuth.operation import BLANK_PATTERN, Arg, Own, ToolOffer, declare
 from sleuth.ops.base import Http, Op, describe
+from sleuth.session import (
+    LLM_ERRORS,
+    MAX_QUESTION_CHARS,
+    SEARCH_ERRORS,
+    AsyncSession,
+    check_page_url,
+)
 from sleuth.tools import Tool, ToolContext, ToolOutput
+
+MAX_FILL_PAGES = 10  # a fill's pages, given or searched
+
+
+@declare(
+    "fill",
+    summary="Fill a JSON Schema from pages, every value quoted from its page.",
+    errors=(*SEARCH_ERRORS, "schema_refused", *LLM_ERRORS),  # failed pages: sources
+    tool=ToolOffer(
+        "fill_schema",
+        "Fill a JSON Schema",
+        "Fill a JSON Schema from web pages: give the pages' URLs, or a question to search "
+        "for them. Every value comes with a quote found on the page; a value the pages do "
+        "not state is null or left out and listed as unsupported with its reason.",
+        in_ask=False,  # it is itself a model call
+    ),
+)
+async def fill(
+    session: AsyncSession,
+    schema: Annotated[
+        dict[str, Any] | Path,
+        Arg(
+            "A JSON Schema file, or - to read it from standard input.",
+            positional=True,
+            metavar="SCHEMA",
+            own={
+                "http": Own(help="The JSON Schema of the object to fill."),
+                "tool": Own(help="The JSON Schema of the object to fill."),
+            },
+        ),
+    ],
+    urls: Annotated[
+        Sequence[str],
+        Arg(
+            "The pages to fill it from (http or https); or give a question instead.",
+            min_length=1,
+            max_items=MAX_FILL_PAGES,
+            positional=True,
+            metavar="URL",
+        ),
+    ] = (),
+    *,
+    question: Annotated[
+        str | None,
+        Arg(
+            "Search for this and fill the schema from the pages found, instead of URLs.",
+            min_length=1,
+            max_length=MAX_QUESTION_CHARS,
+            pattern=BLANK_PATTERN,
+            metavar="TEXT",
+        ),
+    ] = None,
+    max_pages: Annotated[
+        int | None,
+        Arg(
+            "With a question: pages to read, 1-10. Default: SLEUTH_MAX_PAGES.",
+            ge=1,
+            le=MAX_FILL_PAGES,
+            metavar="N",
+            own={"tool": Own(le=5, help="With a question: pages to read, 1-5.")},
+        ),
+    ] = None,
+    on_progress: Progress | None = None,
+) -> FillAnswer:
+    """The schema filled from the pages; see :mod:`sleuth.fill`. A value the pages do
+    not support is null or left out, and the answer is ``incomplete`` when the schema
+    requires it."""
+    from sleuth.fill import check_schema
+    from sleuth.fill.run import check_sources, read_schema, run_fill
+
+    checked = check_schema(read_schema(schema))  # before any page or model request
+    check_sources(urls, question)
+    for url in urls:
+        check_page_url(url)
+    return await run_fill(
+        checked,
+        urls=urls,
+        question=question,
+        web=session.web,
+        chain=session.chain,
+        llm=session.settings.llm,
+        cache=session.cache,
+        max_pages=max_pages or session.settings.research.max_pages,
+        on_progress=on_progress,
+    )
 
 
 def progress(stage: str, detail: dict[str, Any]) -> str:
@@ -54,15 +149,17 @@ def render(answer: FillAnswer) -> str:
 
 
 async def run(context: ToolContext, args: Any) -> ToolOutput:
-    answer = await context.client.fill(
-        **FILL.operation.arguments("tool", args), on_progress=context.on_progress
+    session = context.client
+    assert isinstance(session, AsyncSession)  # fill searches with the session's own chain
+    answer = await fill(
+        session, **FILL.operation.arguments("tool", args), on_progress=context.on_progress
     )
     data = json.dumps(answer.data, ensure_ascii=False)
     return ToolOutput(f"{render(answer)}\ndata: {data}", answer)
 
 
 FILL = Op(
-    AsyncSleuth.fill,
+    fill,
     http=Http(
         "/api/v1/fill",
         "Fill a JSON Schema from pages, every value quoted",
@@ -72,5 +169,5 @@ FILL = Op(
         "neither of urls and question, 503 LLM_NOT_CONFIGURED when no model is set up.",
     ),
     progress=progress,
-    tool=Tool.declared(AsyncSleuth.fill, run, FillAnswer),
+    tool=Tool.declared(fill, run, FillAnswer),
 )

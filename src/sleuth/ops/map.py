@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sleuth.api import AsyncSleuth
 from sleuth.ops.base import Op
+from sleuth.session import AsyncSession
 from sleuth.tools.builtin import MAP_SITE
 
-MAP = Op(AsyncSleuth.map, tool=MAP_SITE)
+MAP = Op(AsyncSession.map, tool=MAP_SITE)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sleuth.api import AsyncSleuth
 from sleuth.ops.base import Http, Op, describe
+from sleuth.session import AsyncSession
 from sleuth.tools.builtin import RESEARCH as RESEARCH_TOOL
 
 
@@ -27,7 +27,7 @@ def progress(stage: str, detail: dict[str, Any]) -> str:
 
 
 RESEARCH = Op(
-    AsyncSleuth.research,
+    AsyncSession.research,
     http=Http(
         "/api/v1/research",
         "Research a question into cited bullets",

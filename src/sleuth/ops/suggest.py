@@ -2,11 +2,48 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from sleuth.api import AsyncSleuth
+from sleuth.operation import Arg, Own, declare
 from sleuth.ops.base import Http, LLMUse, Op
+from sleuth.session import FETCH_ERRORS, LLM_ERRORS, SIGNALS_ARG, AsyncSession
 from sleuth.suggest import Suggestion
+
+if TYPE_CHECKING:
+    from sleuth.suggest import SuggestResult
+
+
+@declare(
+    "suggest",
+    summary="Suggest a link's slug, title, description and tags.",
+    result="sleuth.suggest.fields:Suggestion",
+    errors=(*FETCH_ERRORS, *LLM_ERRORS),
+    surfaces=("cli", "http"),
+    lenient=True,  # the links API's contract: unknown keys are ignored for later use
+)
+async def suggest(
+    session: AsyncSession,
+    url: Annotated[
+        str,
+        Arg(
+            "The page to suggest a link for.",
+            positional=True,
+            metavar="URL",
+            # A body without a url gets the suggester's own 400, not a schema error.
+            own={"http": Own(default="")},
+        ),
+    ],
+    *,
+    title: Annotated[str | None, Arg("The page's title, if known.", metavar="TEXT")] = None,
+    description: Annotated[
+        str | None, Arg("The page's description, if known.", metavar="TEXT")
+    ] = None,
+    respect_content_signals: Annotated[bool, SIGNALS_ARG] = True,
+) -> SuggestResult:
+    """Slug, title, description and tags for a link; see :mod:`sleuth.suggest`."""
+    return await session.suggester.suggest(
+        url, title, description, respect_content_signals=respect_content_signals
+    )
 
 
 def check(body: Any) -> None:
@@ -21,7 +58,7 @@ def spent(result: Any) -> LLMUse:
 
 
 SUGGEST = Op(
-    AsyncSleuth.suggest,
+    suggest,
     http=Http(
         "/api/v1/links/suggest",
         "Suggest slug, title, description and tags for a URL",

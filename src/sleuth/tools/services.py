@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from sleuth.config import Settings
     from sleuth.crawl.run import CrawlRun, SiteMap
     from sleuth.digest import Digest
-    from sleuth.fill import FillAnswer
     from sleuth.pages import FetchResult
     from sleuth.stack import Project
     from sleuth.web import Web
@@ -53,9 +52,6 @@ class Services(Protocol):
 
     @property
     def detect(self) -> Callable[..., Awaitable[list[Project]]]: ...
-
-    @property
-    def fill(self) -> Callable[..., Awaitable[FillAnswer]]: ...
 
     @property
     def map(self) -> Callable[..., Awaitable[SiteMap]]: ...
