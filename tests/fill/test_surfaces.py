@@ -378,3 +378,24 @@ def test_cli_leaves_out_a_site_that_says_ai_input_no(
     assert answer["evidence"] == []
     assert model.requests == []
     assert "/drill" not in web.site.paths()
+
+    # A person may say otherwise at the command line; a tool call or HTTP body cannot.
+    ignored = sleuth_cli(
+        "fill", str(schema_file), drill(web), "--json", "--ignore-content-signals", env=env
+    )
+    assert json.loads(ignored.stdout)["sources"] == [{"url": drill(web), "outcome": "ok"}]
+    assert len(model.requests) == 1
+
+
+@pytest.mark.parametrize("surface", ["http", "tool"])
+@pytest.mark.parametrize("field", ["ignore_content_signals", "respect_content_signals"])
+def test_no_body_or_tool_call_can_ignore_content_signals(surface: str, field: str) -> None:
+    from pydantic import ValidationError
+
+    from sleuth.operation import OPERATIONS
+
+    body = {"schema": PRODUCT, "urls": ["https://docs.example/drill"]}
+    model = OPERATIONS["fill"].model(surface)  # type: ignore[arg-type]
+    model.model_validate(body)  # the same body without the field is fine
+    with pytest.raises(ValidationError):
+        model.model_validate({**body, field: False})

@@ -86,10 +86,12 @@ async def run_fill(
     llm: LLMSettings,
     cache: Cache,
     max_pages: int,
+    for_model: bool = True,
     on_progress: Progress | None = None,
 ) -> FillAnswer:
     """Fill ``schema`` (checked: :func:`check_schema`) from ``urls``, or from the top
-    ``max_pages`` results for ``question``."""
+    ``max_pages`` results for ``question``. ``for_model`` leaves out a site that says
+    ``ai-input=no`` (a person may pass ``False``)."""
     from sleuth.llm.meter import Meter
 
     def progress(stage: str, **detail: Any) -> None:
@@ -105,7 +107,7 @@ async def run_fill(
 
         async def read(url: str) -> FetchResult:
             result = await web.fetcher.fetch(
-                url, respect_robots=True, max_chars=None, for_model=True
+                url, respect_robots=True, max_chars=None, for_model=for_model
             )
             progress("page", url=url, outcome=str(result.outcome))
             return result

@@ -20,6 +20,7 @@ from sleuth.session import (
     LLM_ERRORS,
     MAX_QUESTION_CHARS,
     SEARCH_ERRORS,
+    SIGNALS_ARG,
     AsyncSession,
     check_page_url,
 )
@@ -86,6 +87,7 @@ async def fill(
             own={"tool": Own(le=5, help="With a question: pages to read, 1-5.")},
         ),
     ] = None,
+    respect_content_signals: Annotated[bool, SIGNALS_ARG] = True,
     on_progress: Progress | None = None,
 ) -> FillAnswer:
     """The schema filled from the pages; see :mod:`sleuth.fill`. A value the pages do
@@ -107,6 +109,7 @@ async def fill(
         llm=session.settings.llm,
         cache=session.cache,
         max_pages=max_pages or session.settings.research.max_pages,
+        for_model=respect_content_signals,
         on_progress=on_progress,
     )
 
