@@ -5,12 +5,14 @@ handler per tool, so a tool added to the registry is listed and callable here
 with no change. A call answers with the tool's text for the model and its
 typed data as ``structuredContent`` (which clients check against the listed
 ``outputSchema``). A failed call is a result with ``isError`` whose text names
-the error code, the message and what to do next, never a protocol error::
+the error code, the message and what to do next::
 
     error CODE: message (hint worded with fields, never CLI flags)
     What to do: the advice of CODE's class in sleuth.errors.ERRORS
 
-That is the MCP surface's one error shape. While
+That is the MCP surface's one error shape; a crawl or map that read nothing
+is one too. Only a call of a tool this server does not list is a protocol
+error (``-32602``, as MCP 2025-11-25 has it): the call never reached a tool. While
 a tool runs, its progress (the research stages) goes to clients that asked.
 
 Only ``sleuth mcp`` imports this module, so the ``mcp`` extra stays optional.
@@ -36,7 +38,9 @@ import anyio
 import uvicorn
 from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
 from mcp.types import (
+    INVALID_PARAMS,
     CallToolRequestParams,
     CallToolResult,
     ListToolsResult,
@@ -44,6 +48,7 @@ from mcp.types import (
     TextContent,
 )
 from mcp.types import Tool as ToolDeclaration
+from pydantic import BaseModel
 
 from sleuth import log
 from sleuth._version import __version__
@@ -55,6 +60,7 @@ from sleuth.ops import wording
 from sleuth.pages.result import ErrorInfo
 from sleuth.server.guard import is_loopback_name
 from sleuth.tools import CallRecord, CitationLedger, Registry, Tool, ToolContext
+from sleuth.tools.builtin import CrawlSiteOutput, MapSiteOutput
 from sleuth.tools.declare import mcp_declaration
 
 LOGGER = logging.getLogger("sleuth.server.mcp")
@@ -126,6 +132,11 @@ def build_server(
     async def call_tool(
         ctx: ServerRequestContext[McpShared], params: CallToolRequestParams
     ) -> CallToolResult:
+        if params.name not in tools:
+            raise MCPError(
+                INVALID_PARAMS,
+                f"Unknown tool: {params.name!r}; available tools: {', '.join(tools.names())}",
+            )
         state = ctx.lifespan_context
         async with _progress_reporter(ctx, params.name) as on_progress:
             context = ToolContext(client=state.client, ledger=state.ledger, on_progress=on_progress)
@@ -170,7 +181,24 @@ def to_result(record: CallRecord) -> CallToolResult:
     if output.error is not None:
         return _error_result(output.text, output.error)
     structured = output.data.model_dump(mode="json") if output.data is not None else None
-    return CallToolResult(content=[TextContent(text=output.text)], structured_content=structured)
+    return CallToolResult(
+        content=[TextContent(text=output.text)],
+        structured_content=structured,
+        is_error=_read_nothing(output.data),
+    )
+
+
+def _read_nothing(data: BaseModel | None) -> bool:
+    """A crawl whose every page failed, or a map that found no URL, answered nothing.
+
+    Its text and data still say why (blocked, robots.txt, the deadline), but a client
+    that looks only at ``isError`` must not take it for a site read.
+    """
+    if isinstance(data, CrawlSiteOutput):
+        return not any(page.outcome == "ok" for page in data.pages)
+    if isinstance(data, MapSiteOutput):
+        return not data.entries
+    return False
 
 
 def _error_result(text: str, error: ErrorInfo) -> CallToolResult:
