@@ -36,8 +36,9 @@ from typing import Any, Literal
 
 import anyio
 import uvicorn
-from mcp.server import Server, ServerRequestContext
+from mcp.server import Server, ServerRequestContext, streamable_http_manager
 from mcp.server.stdio import stdio_server
+from mcp.server.streamable_http import StreamableHTTPServerTransport
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
     INVALID_PARAMS,
@@ -45,6 +46,7 @@ from mcp.types import (
     CallToolResult,
     ListToolsResult,
     PaginatedRequestParams,
+    RequestId,
     TextContent,
 )
 from mcp.types import Tool as ToolDeclaration
@@ -293,7 +295,28 @@ async def _serve_stdio(server: Server[McpShared]) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
+class _SilentTransport(StreamableHTTPServerTransport):
+    """The SDK's streamable HTTP transport, sending nothing for a cancelled request.
+
+    The SDK answers a request its client cancelled with a ``-32800`` error, so that the
+    request's event stream ends with a message for its id. MCP 2025-11-25 says a receiver
+    sends no response for a cancelled request, and clients then report a reply to an id
+    they no longer know. The stream simply ends: what was queued for it still goes out.
+    """
+
+    async def _terminate_unanswered_request(self, request_id: RequestId) -> None:
+        streams = self._request_streams.get(str(request_id))
+        if streams is not None:
+            streams[0].close()  # the stream's writer drains, ends, and cleans up
+
+
+def _silence_cancelled_requests() -> None:
+    """Make the SDK's session manager build :class:`_SilentTransport`s (idempotent)."""
+    streamable_http_manager.StreamableHTTPServerTransport = _SilentTransport  # type: ignore[attr-defined]
+
+
 def _serve_http(server: Server[McpShared], host: str, port: int) -> None:
+    _silence_cancelled_requests()
     listener = listen(host, port)
     app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
     config = uvicorn.Config(
