@@ -24,6 +24,9 @@ from mcp.types import CancelledNotification, CancelledNotificationParams
 
 from loopback import Site
 
+# The SDK client's own error for a call whose event stream ended with no response.
+STREAM_ENDED = "SSE stream ended without a response"
+
 
 @dataclass
 class HeldPage:
@@ -103,6 +106,19 @@ class Tap(httpx2.AsyncBaseTransport):
             if line.startswith("data:") and line[5:].strip():
                 found.append(json.loads(line[5:]))
         return found
+
+
+def answered_on_the_wire(outcome: list[Any]) -> list[Any]:
+    """What of the call's outcome came from the server: a result or an error it sent.
+
+    A stream that ends with no response makes the SDK client raise an error of its own
+    (no message on the wire, as :meth:`Tap.messages` shows), which is not an answer.
+    """
+    return [
+        item
+        for item in outcome
+        if not (isinstance(item, MCPError) and item.message == STREAM_ENDED)
+    ]
 
 
 async def wait_thread_event(event: threading.Event, timeout: float) -> bool:

@@ -15,7 +15,7 @@ from mcp.client import Client
 from mcp.types import TextContent
 from mcp_web import QUESTION, SearxngWeb, ServerProcess
 
-from mcp_cancel import cancel_a_call, hold_page
+from mcp_cancel import answered_on_the_wire, cancel_a_call, hold_page
 from sleuth.toolset import offered_registry
 
 
@@ -161,7 +161,7 @@ async def test_a_cancelled_call_stops_and_gets_no_response(web: SearxngWeb, tmp_
     finally:
         server.kill()
 
-    assert outcome == []
+    assert answered_on_the_wire(outcome) == []
     assert tap.call_id is not None
     assert [m for m in tap.messages() if m.get("id") == tap.call_id] == []
     assert not held.answered.is_set()

@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from loopback import article
-from mcp_cancel import cancel_a_call, hold_page
+from mcp_cancel import answered_on_the_wire, cancel_a_call, hold_page
 from server.harness import OTHER_TOKEN, TOKEN, SearxngWeb, ServerProcess
 
 Launch = Callable[..., ServerProcess]
@@ -153,7 +153,7 @@ async def test_a_cancelled_mcp_call_stops_its_work_and_gets_no_response(
         server.url + "/mcp", held, headers={"Authorization": f"Bearer {TOKEN}"}
     )
 
-    assert outcome == []
+    assert answered_on_the_wire(outcome) == []
     assert tap.call_id is not None
     assert [m for m in tap.messages() if m.get("id") == tap.call_id] == []
     assert not held.answered.is_set()
