@@ -15,6 +15,7 @@ from mcp.client import Client
 from mcp.types import TextContent
 from mcp_web import QUESTION, SearxngWeb, ServerProcess
 
+from mcp_cancel import answered_on_the_wire, cancel_a_call, hold_page
 from sleuth.toolset import offered_registry
 
 
@@ -135,7 +136,34 @@ def test_http_server_refuses_a_rebound_host_and_a_foreign_origin(server: ServerP
             url, json=initialize, headers={**headers, "Origin": "https://evil.example"}
         )
         plain = client.post(url, content=json.dumps(initialize), headers={**headers})
+        # The server keeps sessions (docs/mcp.md): a request with no session id is refused.
+        listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+        sessionless = client.post(url, json=listing, headers=headers)
+        opened = client.post(url, json=initialize, headers=headers)
     assert rebound.status_code == 421
     assert foreign.status_code == 403
     assert plain.status_code in (400, 415)  # no Content-Type: never read as JSON
+    assert sessionless.status_code == 400
+    assert opened.status_code == 200
+    assert opened.headers["mcp-session-id"]
     assert server.stop(signal.SIGTERM) == 0
+
+
+async def test_a_cancelled_call_stops_and_gets_no_response(web: SearxngWeb, tmp_path: Path) -> None:
+    """``notifications/cancelled`` stops the call before it reads on, and nothing answers
+    it: the call's event stream ends with no message for its id (the SDK would send -32800)."""
+    held = hold_page(web.site)
+    env = {**web.env(tmp_path), "SLEUTH_READ_TIMEOUT": "300", "SLEUTH_FETCH_DEADLINE": "300"}
+    server = ServerProcess(env)
+    try:
+        tap, outcome, listed = await cancel_a_call(endpoint(server), held)
+        assert server.stop(signal.SIGTERM) == 0
+    finally:
+        server.kill()
+
+    assert answered_on_the_wire(outcome) == []
+    assert tap.call_id is not None
+    assert [m for m in tap.messages() if m.get("id") == tap.call_id] == []
+    assert not held.answered.is_set()
+    assert "fetch_page" in listed  # the session goes on
+    assert "Traceback" not in server.log

@@ -15,7 +15,8 @@ from typing import Any
 import anyio
 import pytest
 from mcp.client import Client
-from mcp.types import CallToolResult, TextContent
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS, CallToolResult, TextContent
 from mcp_web import QUESTION, SearxngWeb
 from pydantic import BaseModel, ConfigDict
 
@@ -230,17 +231,95 @@ async def test_research_reports_progress_to_a_client_that_asks(
     assert steps == list(range(1, len(messages) + 1))
 
 
-async def test_unknown_tool_is_a_tool_error_naming_the_tools(
-    sleuth: AsyncSleuth, mode: str
+async def test_unknown_tool_is_a_protocol_error_naming_the_tools(
+    sleuth: AsyncSleuth, mode: str, web: SearxngWeb
 ) -> None:
     async with connect(sleuth, mode) as client:
-        result = await client.call_tool("web_serch", {"query": "nimbus"})
+        with pytest.raises(MCPError) as raised:
+            await client.call_tool("web_serch", {"query": "nimbus"})
+        after = await client.call_tool("web_search", {"query": "nimbus"})  # the session goes on
 
-    assert result.is_error
-    text = text_of(result)
-    assert text.startswith("error unknown_tool: there is no tool named 'web_serch'")
-    assert "available tools: web_search, fetch_page, research" in text
-    assert "What to do: Call one of the tools this server lists." in text
+    assert raised.value.code == INVALID_PARAMS == -32602
+    assert "web_serch" in raised.value.message
+    assert "available tools: web_search, fetch_page, research" in raised.value.message
+    assert not after.is_error
+    assert web.searches == ["nimbus"]
+
+
+async def test_a_crawl_or_map_that_read_nothing_is_an_error(
+    sleuth: AsyncSleuth, mode: str, web: SearxngWeb
+) -> None:
+    blocked = web.site.origin + "/private/calendar"  # robots.txt disallows it
+
+    async with connect(sleuth, mode) as client:
+        crawled = await client.call_tool("crawl_site", {"url": blocked, "max_pages": 1})
+        mapped = await client.call_tool("map_site", {"url": blocked})
+        readable = await client.call_tool(
+            "crawl_site", {"url": web.site.origin + "/docs/timeouts", "max_pages": 1}
+        )
+
+    assert crawled.is_error
+    pages = crawled.structured_content["pages"]
+    assert pages
+    assert all(page["outcome"] != "ok" for page in pages)
+    assert "Pages read (0 of" in text_of(crawled)
+    assert mapped.is_error
+    assert mapped.structured_content["entries"] == []
+    assert not readable.is_error
+    assert readable.structured_content["pages"][0]["outcome"] == "ok"
+    assert "/private/calendar" not in web.page_paths()
+
+
+def empty_schemas(node: Any, where: str) -> list[str]:
+    """Every place below ``node`` where a schema is ``{}``, which accepts any value."""
+    if isinstance(node, list):
+        return [found for i, item in enumerate(node) for found in empty_schemas(item, where)]
+    if not isinstance(node, dict):
+        return []
+    if node == {}:
+        return [where]
+    found = []
+    for key, value in node.items():
+        if key in ("properties", "$defs", "patternProperties"):
+            for name, schema in value.items():
+                found += empty_schemas(schema, f"{where}.{key}.{name}")
+        elif key in ("default", "examples", "const", "enum", "required", "description"):
+            continue  # values, not schemas
+        else:
+            found += empty_schemas(value, f"{where}.{key}")
+    return found
+
+
+async def test_every_output_schema_is_complete(sleuth: AsyncSleuth, mode: str) -> None:
+    async with connect(sleuth, mode) as client:
+        listed = (await client.list_tools()).tools
+
+    assert listed
+    found = [
+        where
+        for tool in listed
+        for where in empty_schemas(tool.output_schema, f"{tool.name}.outputSchema")
+    ]
+    assert found == []
+    research = next(tool for tool in listed if tool.name == "research")
+    assert research.output_schema is not None
+    bullet = research.output_schema["properties"]["bullets"]["items"]
+    assert bullet["required"] == ["text", "citations", "quote", "source_offset"]
+    assert set(bullet["properties"]) == {
+        "text",
+        "citations",
+        "quote",
+        "source_offset",
+        "page",
+        "locator",
+    }
+
+
+def test_the_schema_walk_finds_an_empty_schema() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "array", "items": {}}}}
+
+    assert empty_schemas(schema, "t") == ["t.properties.a.items"]
+    assert empty_schemas({"anyOf": [{"type": "null"}, {}]}, "t") == ["t.anyOf"]
 
 
 @pytest.mark.parametrize(

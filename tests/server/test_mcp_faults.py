@@ -20,7 +20,8 @@ import httpx
 import pytest
 
 from loopback import article
-from server.harness import TOKEN, SearxngWeb, ServerProcess
+from mcp_cancel import answered_on_the_wire, cancel_a_call, hold_page
+from server.harness import OTHER_TOKEN, TOKEN, SearxngWeb, ServerProcess
 
 Launch = Callable[..., ServerProcess]
 HEADERS = {
@@ -138,3 +139,66 @@ def test_an_mcp_call_whose_client_leaves_stops_its_work(launch: Launch, web: Sea
     (tools,) = [m for m in messages(listed.text) if m.get("id") == 8]
     assert "fetch_page" in [tool["name"] for tool in tools["result"]["tools"]]
     assert "Traceback" not in server.log
+
+
+async def test_a_cancelled_mcp_call_stops_its_work_and_gets_no_response(
+    launch: Launch, web: SearxngWeb
+) -> None:
+    """Each POST to /mcp is its own SDK session, yet a ``notifications/cancelled`` POSTed
+    by the same token stops the call in flight, and its event stream ends unanswered."""
+    held = hold_page(web.site)
+    server = launch(SLEUTH_READ_TIMEOUT="300", SLEUTH_FETCH_DEADLINE="300", SLEUTH_LOG_LEVEL="info")
+
+    tap, outcome, listed = await cancel_a_call(
+        server.url + "/mcp", held, headers={"Authorization": f"Bearer {TOKEN}"}
+    )
+
+    assert answered_on_the_wire(outcome) == []
+    assert tap.call_id is not None
+    assert [m for m in tap.messages() if m.get("id") == tap.call_id] == []
+    assert not held.answered.is_set()
+    assert server.wait_event("mcp_call_cancelled")["tool"] == "fetch_page"
+    assert "fetch_page" in listed
+    assert "returned without completing response" not in server.log
+    assert "Traceback" not in server.log
+
+
+def test_a_cancel_from_another_token_stops_nothing(launch: Launch, web: SearxngWeb) -> None:
+    """Request ids are the client's to choose: a cancel naming another caller's id is
+    ignored, and that call is answered."""
+    asked, release = threading.Event(), threading.Event()
+
+    def slow(handler: BaseHTTPRequestHandler) -> None:
+        asked.set()
+        release.wait(60)
+        body = article("Nimbus retries", [TEXT]).encode()
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/html; charset=utf-8")
+        handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        handler.wfile.write(body)
+
+    url = web.site.add("/slow/other", handler=slow)
+    server = launch()
+    answers: list[httpx.Response] = []
+
+    def client() -> None:
+        with httpx.Client(base_url=server.url, timeout=90) as http:
+            answers.append(http.post("/mcp", json=call(url), headers=HEADERS))
+
+    caller = threading.Thread(target=client)
+    caller.start()
+    try:
+        assert asked.wait(30), "the tool never reached the page"
+        cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}
+        foreign = {**HEADERS, "Authorization": f"Bearer {OTHER_TOKEN}"}
+        with httpx.Client(base_url=server.url, timeout=30) as http:
+            ignored = http.post("/mcp", json=cancel, headers=foreign)
+        assert ignored.status_code == 202
+    finally:
+        release.set()
+    caller.join(90)
+
+    assert [a.status_code for a in answers] == [200]
+    (reply,) = [m for m in messages(answers[0].text) if m.get("id") == 7]
+    assert TEXT in reply["result"]["structuredContent"]["text"]

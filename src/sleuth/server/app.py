@@ -10,6 +10,7 @@ request.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -17,6 +18,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 from starlette.applications import Starlette
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
@@ -38,7 +40,7 @@ from sleuth import log
 from sleuth.api import AsyncSleuth
 from sleuth.cache import FallbackCache, open_cache
 from sleuth.config import Settings, load_settings
-from sleuth.errors import CacheError, ConfigError, SleuthError
+from sleuth.errors import BodyTooLarge, CacheError, ConfigError, SleuthError
 from sleuth.ops import served
 from sleuth.server import crawl as crawl_jobs
 from sleuth.server import routes
@@ -345,11 +347,18 @@ class _GuardedMCP:
     The endpoint is stateless: only POST means something. GET would open an event stream
     that never carries anything, and DELETE ends a session there is none of, so both are
     405. A POST must be declared JSON (415 otherwise, as on the API).
+
+    Each POST is its own SDK session, so a ``notifications/cancelled`` POSTed for a call
+    would reach nothing. This app keeps the calls in flight by who asked and their request
+    id: a cancel from the same token (or, without tokens, the same client address) stops
+    its call, whose event stream then ends with no response, as MCP 2025-11-25 asks. A
+    cancel that lands on another process (``--workers``) finds nothing and is ignored.
     """
 
     def __init__(self, state: ServerState, app: ASGIApp) -> None:
         self.state = state
         self.app = app
+        self.calls: dict[tuple[str, str], anyio.CancelScope] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
@@ -357,13 +366,94 @@ class _GuardedMCP:
             await method_not_allowed(request.method, "POST")(scope, receive, send)
             return
         try:
-            await self.state.admit(request)
+            who = await self.state.admit(request)
             require_json(request.headers.get("content-type"))
             check_declared_length(request, self.state.settings.max_body_bytes)
+            body = await _capped_body(request, self.state.settings.max_body_bytes)
         except SleuthError as error:
             await from_error(error)(scope, receive, send)
             return
-        await self.app(scope, receive, send)
+        replay = _replay(body, receive)
+        message = _json_rpc(body)
+        method = message.get("method")
+        if "id" not in message:
+            if method == "notifications/cancelled":
+                self._cancel(who, message.get("params"))
+            await self.app(scope, replay, send)
+            return
+        key = (who, json.dumps(message["id"]))
+        if method is None or key in self.calls:  # a reply, or an id already in flight
+            await self.app(scope, replay, send)
+            return
+        await self._serve_call(key, scope, replay, send)
+
+    async def _serve_call(
+        self, key: tuple[str, str], scope: Scope, receive: Receive, send: Send
+    ) -> None:
+        started = ended = False
+
+        async def watch(message: Message) -> None:
+            nonlocal started, ended
+            started = started or message["type"] == "http.response.start"
+            ended = ended or (
+                message["type"] == "http.response.body" and not message.get("more_body", False)
+            )
+            await send(message)
+
+        with anyio.CancelScope() as cancel:
+            self.calls[key] = cancel
+            try:
+                await self.app(scope, receive, watch)
+            finally:
+                del self.calls[key]
+        if cancel.cancelled_caught and not ended:
+            # The call's stream ends here, with no response for the cancelled id.
+            if not started:
+                await send({"type": "http.response.start", "status": 200, "headers": _SSE})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    def _cancel(self, who: str, params: Any) -> None:
+        request_id = params.get("requestId") if isinstance(params, dict) else None
+        cancel = self.calls.get((who, json.dumps(request_id)))
+        if request_id is not None and cancel is not None:
+            log.event("mcp_cancel_received", request_id=str(request_id))
+            cancel.cancel()
+
+
+_SSE = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache, no-transform")]
+
+
+async def _capped_body(request: Request, cap: int) -> bytes:
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > cap:
+            raise BodyTooLarge(f"the request body is over the {cap}-byte limit")
+    return bytes(data)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """``receive`` for an app downstream of one that has read the body: the body, then
+    whatever comes next (the client's disconnect)."""
+    sent = False
+
+    async def again() -> Message:
+        nonlocal sent
+        if sent:
+            return await receive()
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return again
+
+
+def _json_rpc(body: bytes) -> dict[str, Any]:
+    """The body's JSON-RPC message, or ``{}`` for anything else (the SDK answers that)."""
+    try:
+        message = json.loads(body)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return {}
+    return message if isinstance(message, dict) else {}
 
 
 class SecurityHeadersMiddleware:

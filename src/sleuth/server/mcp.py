@@ -5,12 +5,14 @@ handler per tool, so a tool added to the registry is listed and callable here
 with no change. A call answers with the tool's text for the model and its
 typed data as ``structuredContent`` (which clients check against the listed
 ``outputSchema``). A failed call is a result with ``isError`` whose text names
-the error code, the message and what to do next, never a protocol error::
+the error code, the message and what to do next::
 
     error CODE: message (hint worded with fields, never CLI flags)
     What to do: the advice of CODE's class in sleuth.errors.ERRORS
 
-That is the MCP surface's one error shape. While
+That is the MCP surface's one error shape; a crawl or map that read nothing
+is one too. Only a call of a tool this server does not list is a protocol
+error (``-32602``, as MCP 2025-11-25 has it): the call never reached a tool. While
 a tool runs, its progress (the research stages) goes to clients that asked.
 
 Only ``sleuth mcp`` imports this module, so the ``mcp`` extra stays optional.
@@ -34,16 +36,21 @@ from typing import Any, Literal
 
 import anyio
 import uvicorn
-from mcp.server import Server, ServerRequestContext
+from mcp.server import Server, ServerRequestContext, streamable_http_manager
 from mcp.server.stdio import stdio_server
+from mcp.server.streamable_http import StreamableHTTPServerTransport
+from mcp.shared.exceptions import MCPError
 from mcp.types import (
+    INVALID_PARAMS,
     CallToolRequestParams,
     CallToolResult,
     ListToolsResult,
     PaginatedRequestParams,
+    RequestId,
     TextContent,
 )
 from mcp.types import Tool as ToolDeclaration
+from pydantic import BaseModel
 
 from sleuth import log
 from sleuth._version import __version__
@@ -55,6 +62,7 @@ from sleuth.ops import wording
 from sleuth.pages.result import ErrorInfo
 from sleuth.server.guard import is_loopback_name
 from sleuth.tools import CallRecord, CitationLedger, Registry, Tool, ToolContext
+from sleuth.tools.builtin import CrawlSiteOutput, MapSiteOutput
 from sleuth.tools.declare import mcp_declaration
 
 LOGGER = logging.getLogger("sleuth.server.mcp")
@@ -126,6 +134,11 @@ def build_server(
     async def call_tool(
         ctx: ServerRequestContext[McpShared], params: CallToolRequestParams
     ) -> CallToolResult:
+        if params.name not in tools:
+            raise MCPError(
+                INVALID_PARAMS,
+                f"Unknown tool: {params.name!r}; available tools: {', '.join(tools.names())}",
+            )
         state = ctx.lifespan_context
         async with _progress_reporter(ctx, params.name) as on_progress:
             context = ToolContext(client=state.client, ledger=state.ledger, on_progress=on_progress)
@@ -170,7 +183,24 @@ def to_result(record: CallRecord) -> CallToolResult:
     if output.error is not None:
         return _error_result(output.text, output.error)
     structured = output.data.model_dump(mode="json") if output.data is not None else None
-    return CallToolResult(content=[TextContent(text=output.text)], structured_content=structured)
+    return CallToolResult(
+        content=[TextContent(text=output.text)],
+        structured_content=structured,
+        is_error=_read_nothing(output.data),
+    )
+
+
+def _read_nothing(data: BaseModel | None) -> bool:
+    """A crawl whose every page failed, or a map that found no URL, answered nothing.
+
+    Its text and data still say why (blocked, robots.txt, the deadline), but a client
+    that looks only at ``isError`` must not take it for a site read.
+    """
+    if isinstance(data, CrawlSiteOutput):
+        return not any(page.outcome == "ok" for page in data.pages)
+    if isinstance(data, MapSiteOutput):
+        return not data.entries
+    return False
 
 
 def _error_result(text: str, error: ErrorInfo) -> CallToolResult:
@@ -265,7 +295,28 @@ async def _serve_stdio(server: Server[McpShared]) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
+class _SilentTransport(StreamableHTTPServerTransport):
+    """The SDK's streamable HTTP transport, sending nothing for a cancelled request.
+
+    The SDK answers a request its client cancelled with a ``-32800`` error, so that the
+    request's event stream ends with a message for its id. MCP 2025-11-25 says a receiver
+    sends no response for a cancelled request, and clients then report a reply to an id
+    they no longer know. The stream simply ends: what was queued for it still goes out.
+    """
+
+    async def _terminate_unanswered_request(self, request_id: RequestId) -> None:
+        streams = self._request_streams.get(str(request_id))
+        if streams is not None:
+            streams[0].close()  # the stream's writer drains, ends, and cleans up
+
+
+def _silence_cancelled_requests() -> None:
+    """Make the SDK's session manager build :class:`_SilentTransport`s (idempotent)."""
+    streamable_http_manager.StreamableHTTPServerTransport = _SilentTransport  # type: ignore[attr-defined]
+
+
 def _serve_http(server: Server[McpShared], host: str, port: int) -> None:
+    _silence_cancelled_requests()
     listener = listen(host, port)
     app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
     config = uvicorn.Config(

@@ -9,6 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic_core import core_schema
+
+# Any JSON value, spelled out: validating clients flag ``{}`` as a schema that checks nothing.
+ANY_JSON: dict[str, Any] = {"type": ["string", "number", "boolean", "object", "array", "null"]}
 
 
 class _Recursive(Exception):
@@ -62,7 +67,31 @@ def argument_schema(model: type[BaseModel]) -> dict[str, Any]:
     return _inline(model.model_json_schema(), for_arguments=True)
 
 
+class _OutputSchema(GenerateJsonSchema):
+    """Serialization schemas with no ``{}`` in them.
+
+    A model's wrap serializer (ours only drop empty fields) is typed ``Any``, which pydantic
+    writes as ``{}``; the model's own fields describe its output better. A field typed ``Any``
+    holds any JSON value, and says so.
+    """
+
+    def ser_schema(
+        self,
+        schema: core_schema.SerSchema
+        | core_schema.IncExSeqSerSchema
+        | core_schema.IncExDictSerSchema,
+    ) -> JsonSchemaValue | None:
+        returns = schema.get("return_schema") if schema["type"] == "function-wrap" else None
+        if isinstance(returns, dict) and returns.get("type") == "any":
+            return None  # the model's fields, not the serializer's return type
+        return super().ser_schema(schema)
+
+    def any_schema(self, schema: core_schema.AnySchema) -> JsonSchemaValue:
+        return dict(ANY_JSON)
+
+
 def output_schema(model: type[BaseModel]) -> dict[str, Any]:
     """What ``model.model_dump(mode="json")`` conforms to: nullable fields stay nullable,
     because MCP clients validate structured output against it."""
-    return _inline(model.model_json_schema(mode="serialization"), for_arguments=False)
+    schema = model.model_json_schema(mode="serialization", schema_generator=_OutputSchema)
+    return _inline(schema, for_arguments=False)
