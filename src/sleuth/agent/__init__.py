@@ -26,13 +26,15 @@ async def ask(
     model: str | None = None,
     search: SearchChoice | None = None,
     max_turns: int | None = None,
-    registry: Registry | None = None,
+    registry: Registry,
     on_progress: Progress | None = None,
     sleep: Callable[[float], Awaitable[None]] | None = None,
     respect_content_signals: bool = True,
 ) -> Answer:
+    """``registry`` is the tools the model may call; the operation (:mod:`sleuth.ops.ask`)
+    chooses them, so this loop names none of them."""
     from sleuth.llm.meter import Meter
-    from sleuth.tools import CitationLedger, ToolContext, default_registry
+    from sleuth.tools import CitationLedger, ToolContext
     from sleuth.tools.loop import ToolLoop
 
     settings = client.settings
@@ -56,7 +58,7 @@ async def ask(
         session = Session(
             loop=ToolLoop(
                 meter=meter,
-                registry=registry or default_registry(local=False, ask=True),
+                registry=registry,
                 context=ToolContext(
                     client=client,
                     ledger=CitationLedger(),
