@@ -148,7 +148,7 @@ class AsyncSession:
     ``resolver`` (tests pin names to loopback) is given once, here, to the session's
     :class:`~sleuth.web.Web`; every client of the session looks names up through it.
     Tools and the agent loop sit above it and take it (or :class:`AsyncSleuth`, which adds
-    the LLM jobs) through the :class:`~sleuth.tools.Services` protocol."""
+    the LLM jobs) through the :class:`~sleuth.toolkit.Services` protocol."""
 
     def __init__(
         self,

@@ -11,11 +11,11 @@ from sleuth.agent.models import Answer
 from sleuth.errors import Ref, UsageError
 from sleuth.llm.setup import SearchChoice, choose_search
 from sleuth.log import Progress
-from sleuth.tools.loop import ToolCallInfo
+from sleuth.toolkit.loop import ToolCallInfo
 
 if TYPE_CHECKING:
-    from sleuth.tools import Registry
-    from sleuth.tools.services import Services
+    from sleuth.toolkit import Registry
+    from sleuth.toolkit.services import Services
 
 
 async def ask(
@@ -34,8 +34,8 @@ async def ask(
     """``registry`` is the tools the model may call; the operation (:mod:`sleuth.ops.ask`)
     chooses them, so this loop names none of them."""
     from sleuth.llm.meter import Meter
-    from sleuth.tools import CitationLedger, ToolContext
-    from sleuth.tools.loop import ToolLoop
+    from sleuth.toolkit import CitationLedger, ToolContext
+    from sleuth.toolkit.loop import ToolLoop
 
     settings = client.settings
     if not question.strip():

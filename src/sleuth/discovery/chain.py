@@ -42,7 +42,7 @@ from sleuth.log import Progress
 if TYPE_CHECKING:
     from sleuth.discovery.llm_stage import ReportedSource, WebTools
     from sleuth.discovery.verify import Verification
-    from sleuth.tools.services import Services
+    from sleuth.toolkit.services import Services
 
 # A person's pick among ambiguous matches: the tool, the ranked matches; a match or None.
 Chooser = Callable[[str, list[ProbeResult]], ProbeResult | None]

@@ -31,12 +31,12 @@ from sleuth.errors import (
 )
 from sleuth.llm.models import ChatRequest, Message, StopReason
 from sleuth.log import Progress
-from sleuth.tools import Registry, Tool, ToolContext, ToolOutput
-from sleuth.tools.loop import ToolLoop, malformed_call
+from sleuth.toolkit import Registry, Tool, ToolContext, ToolOutput
+from sleuth.toolkit.loop import ToolLoop, malformed_call
 
 if TYPE_CHECKING:
     from sleuth.llm.meter import Meter
-    from sleuth.tools.services import Services
+    from sleuth.toolkit.services import Services
 
 MIN_CONFIDENCE = 70
 MAX_TURNS = 6

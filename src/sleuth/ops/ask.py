@@ -65,7 +65,7 @@ async def ask(
     Raises :class:`~sleuth.errors.LLMNotConfigured` when no provider is set up.
     """
     from sleuth.agent import ask
-    from sleuth.tools import default_registry
+    from sleuth.ops.builtin import default_registry
 
     return await ask(
         session,

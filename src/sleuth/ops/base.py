@@ -20,7 +20,7 @@ from sleuth.errors import ERRORS
 from sleuth.operation import Operation, operation_of
 
 if TYPE_CHECKING:
-    from sleuth.tools import Tool
+    from sleuth.toolkit import Tool
 
 Wording = Callable[[str, dict[str, Any]], str]
 # Every JSON route can answer these whatever it runs: a bad body (400), no token (401), a

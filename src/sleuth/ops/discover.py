@@ -10,7 +10,7 @@ from sleuth.log import Progress
 from sleuth.operation import Arg, Own, ToolOffer, declare
 from sleuth.ops.base import Http, Op
 from sleuth.session import LLM_ERRORS, AsyncSession
-from sleuth.tools import Tool, ToolContext, ToolOutput
+from sleuth.toolkit import Tool, ToolContext, ToolOutput
 
 if TYPE_CHECKING:
     from sleuth.discovery import Chooser
@@ -143,7 +143,8 @@ async def discover(
     """
     from sleuth.discovery import discover
     from sleuth.discovery.llm_stage import WebTools
-    from sleuth.tools.builtin import FETCH_PAGE, WEB_SEARCH
+    from sleuth.ops.fetch import FETCH_PAGE
+    from sleuth.ops.search import WEB_SEARCH
 
     return await discover(
         session,

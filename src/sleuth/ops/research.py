@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from sleuth.digest.models import Digest
+from sleuth.operation import operation_of
 from sleuth.ops.base import Http, Op, describe
 from sleuth.session import AsyncSession
-from sleuth.tools.builtin import RESEARCH as RESEARCH_TOOL
+from sleuth.toolkit import Tool, ToolContext, ToolOutput
 
 
 def progress(stage: str, detail: dict[str, Any]) -> str:
@@ -26,6 +28,44 @@ def progress(stage: str, detail: dict[str, Any]) -> str:
     return describe(stage, detail)
 
 
+async def run(context: ToolContext, args: Any) -> ToolOutput:
+    digest = await context.client.research(
+        **operation_of(AsyncSession.research).arguments("tool", args),
+        on_progress=context.on_progress,
+        respect_content_signals=context.respect_content_signals,
+    )
+    renumbered = {
+        citation.id: context.ledger.issue(citation.url, citation.title, kind="page", fetched=True)
+        for citation in digest.citations
+    }
+    digest = digest.model_copy(
+        update={
+            "bullets": [
+                bullet.model_copy(update={"citations": [renumbered[n] for n in bullet.citations]})
+                for bullet in digest.bullets
+            ],
+            "citations": [
+                citation.model_copy(update={"id": renumbered[citation.id]})
+                for citation in digest.citations
+            ],
+        }
+    )
+    lines = [f"Findings for {args.question!r} (quotes from the pages read):"]
+    for bullet in digest.bullets:
+        marks = "".join(f"[{n}]" for n in bullet.citations)
+        lines.append(f"- {bullet.text} {marks}")
+    if not digest.bullets:
+        lines.append("(no findings)")
+    if digest.citations:
+        lines.append("Sources:")
+        lines += [f"[{c.id}] {c.title} - {c.url}" for c in digest.citations]
+    for error in digest.errors:
+        where = f"{error.url}: " if error.url else ""
+        lines.append(f"Not read: {where}{error.code}")
+    return ToolOutput("\n".join(lines), digest)
+
+
+RESEARCH_TOOL = Tool.declared(AsyncSession.research, run, Digest)
 RESEARCH = Op(
     AsyncSession.research,
     http=Http(

@@ -54,8 +54,8 @@ from sleuth.log import Progress
 from sleuth.ops import wording
 from sleuth.pages.result import ErrorInfo
 from sleuth.server.guard import is_loopback_name
+from sleuth.toolkit.declare import mcp_declaration
 from sleuth.tools import CallRecord, CitationLedger, Registry, Tool, ToolContext
-from sleuth.tools.declare import mcp_declaration
 
 LOGGER = logging.getLogger("sleuth.server.mcp")
 

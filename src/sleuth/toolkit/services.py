@@ -2,7 +2,7 @@
 
 Tools search, fetch, research, detect, map and crawl; the loop also needs the settings,
 the web (whose clients reach the model) and the cache. Naming only these keeps the data
-path one way: ``sleuth.api`` on top, ``sleuth.agent`` and ``sleuth.tools`` beneath it, the session
+path one way: ``sleuth.api`` on top, ``sleuth.agent`` and ``sleuth.toolkit`` beneath it, the session
 core (:class:`sleuth.session.AsyncSession`, which satisfies :class:`Services`
 structurally: nothing registers) beneath those. Tests and other callers may pass any
 object with these members.
