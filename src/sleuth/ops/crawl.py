@@ -2,16 +2,164 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from sleuth.extract.text import clean_line
-from sleuth.operation import operation_of
-from sleuth.ops.base import Http, Op
+from sleuth.operation import Arg, Own, ToolOffer, declare, operation_of
+from sleuth.ops.base import Http, Op, session_of
 from sleuth.ops.map import note_lines
-from sleuth.session import AsyncSession
+from sleuth.session import (
+    EXCLUDE_ARG,
+    FETCH_ERRORS,
+    INCLUDE_ARG,
+    RENDER_ARG,
+    ROBOTS_ARG,
+    SCOPE_ARG,
+    AsyncSession,
+    RenderMode,
+    Scope,
+)
 from sleuth.toolkit import Tool, ToolContext, ToolOutput
+
+if TYPE_CHECKING:
+    from sleuth.crawl.run import CrawlRun
+
+
+@declare(
+    "crawl",
+    summary="Read a site breadth first, politely, within a scope.",
+    result="sleuth.pages.result:FetchResult",
+    errors=FETCH_ERRORS,
+    tool=ToolOffer(
+        "crawl_site",
+        "Crawl site",
+        "Read up to 20 pages of one site, breadth first from a start URL (robots.txt "
+        "obeyed, politely). Returns an llms.txt-style index and each page's text, cited "
+        "as [n].",
+        in_ask=False,
+    ),
+)
+def crawl(
+    session: AsyncSession,
+    url: Annotated[
+        str,
+        Arg(
+            "Where the crawl starts.",
+            min_length=1,
+            schema={"format": "uri"},
+            positional=True,
+            metavar="URL",
+            own={"tool": Own(help="Where to start (http or https).")},
+        ),
+    ],
+    *,
+    scope: Annotated[Scope, replace(SCOPE_ARG, own={"tool": Own(default="prefix")})] = "host",
+    include: Annotated[Sequence[str], INCLUDE_ARG] = (),
+    exclude: Annotated[Sequence[str], EXCLUDE_ARG] = (),
+    max_pages: Annotated[
+        int,
+        Arg(
+            "Read at most N pages (all runs).",
+            ge=1,
+            metavar="N",
+            own={
+                "http": Own(help="default: 100, or the server's cap"),
+                "tool": Own(default=10, le=20, help="Pages to read, 1-20."),
+            },
+        ),
+    ] = 100,
+    max_depth: Annotated[
+        int,
+        Arg(
+            "Links from the start.",
+            ge=0,
+            le=100,
+            on=("cli", "http"),
+            metavar="N",
+            own={"http": Own(le=20)},
+        ),
+    ] = 5,
+    sitemaps: Annotated[
+        bool, Arg("Also start from the URLs the sitemaps list.", on=("cli", "http"))
+    ] = False,
+    concurrency: Annotated[
+        int,
+        Arg(
+            "Requests in flight per host.",
+            ge=1,
+            le=32,
+            on=("cli", "http"),
+            metavar="N",
+            own={"http": Own(le=4)},
+        ),
+    ] = 2,
+    delay: Annotated[
+        float,
+        Arg(
+            "Least time between requests to a host (or Crawl-delay).",
+            ge=0,
+            le=60,
+            on=("cli", "http"),
+            metavar="SECONDS",
+            # A remote caller cannot make sleuth less polite than the CLI's default.
+            own={"http": Own(ge=0.25)},
+        ),
+    ] = 0.25,
+    resume: Annotated[
+        bool,
+        Arg("Continue this crawl where it stopped, or join it as a worker.", on=("cli",)),
+    ] = False,
+    respect_robots: Annotated[
+        bool,
+        replace(ROBOTS_ARG, own={"cli": Own(help="Read even where robots.txt forbids it.")}),
+    ] = True,
+    format: Annotated[
+        Literal["text", "markdown"],
+        Arg("Each page's text as plain text or Markdown.", on=("http",)),
+    ] = "text",
+    render: Annotated[
+        RenderMode | None,
+        replace(
+            RENDER_ARG,
+            on=("cli",),
+            own={
+                "cli": Own(
+                    help="Headless browser: auto (when a page needs JavaScript), always, never."
+                )
+            },
+        ),
+    ] = None,
+    deadline: float | None = None,
+) -> CrawlRun:
+    """A crawl of a site breadth first within ``scope``, to run: ``async with
+    session.crawl(url) as run: async for record in run``. Each record is a page's (the
+    fetch result's fields plus ``depth`` and ``parent``) as it is done, failures
+    included; see :class:`~sleuth.crawl.run.CrawlRun`. ``deadline`` (seconds; Python
+    only, the tool and HTTP jobs pass their settings) ends the crawl with the pages it
+    has. Nothing is read until the run is iterated."""
+    from sleuth.crawl.crawler import CrawlOptions
+    from sleuth.crawl.run import CrawlRun
+
+    options = CrawlOptions(
+        scope=scope,
+        include=tuple(include),
+        exclude=tuple(exclude),
+        max_pages=max_pages,
+        max_depth=max_depth,
+        sitemaps=sitemaps,
+        concurrency=concurrency,
+        delay=delay,
+        resume=resume,
+        respect_robots=respect_robots,
+        render=render,
+        output=format,
+        deadline=deadline,
+    )
+    return CrawlRun(session.web, url, options)
 
 
 class CrawlPageItem(BaseModel):
@@ -39,8 +187,8 @@ async def crawl_site(context: ToolContext, args: Any) -> ToolOutput:
 
     records: list[dict[str, Any]] = []  # robots.txt obeyed: the tool surface cannot say no
     deadline = context.client.settings.crawl.crawl_tool_deadline  # then it returns what it has
-    async with context.client.crawl(
-        **operation_of(AsyncSession.crawl).arguments("tool", args), deadline=deadline
+    async with crawl(
+        session_of(context), **operation_of(crawl).arguments("tool", args), deadline=deadline
     ) as run:
         records = [record async for record in run]
     start, notes = run.start, run.notes
@@ -78,7 +226,7 @@ async def crawl_site(context: ToolContext, args: Any) -> ToolOutput:
 
 
 CRAWL_SITE = Tool.declared(
-    AsyncSession.crawl,
+    crawl,
     crawl_site,
     CrawlSiteOutput,
     # The tool's own: how much page text comes back to the model, in all.
@@ -90,7 +238,7 @@ CRAWL_SITE = Tool.declared(
 
 
 CRAWL = Op(
-    AsyncSession.crawl,
+    crawl,
     http=Http(
         "/api/v1/crawl",
         "Start a crawl job",
