@@ -69,12 +69,12 @@ from urllib.parse import urlsplit
 import lxml.html
 from lxml import etree
 
+from sleuth.api import AsyncSleuth
 from sleuth.cache.memory import MemoryCache
 from sleuth.config import Settings
 from sleuth.digest.compose import estimate_tokens
 from sleuth.extract.decode import decode
 from sleuth.extract.parse import parse_html
-from sleuth.session import AsyncSession
 
 TYPES = (
     *("article", "documentation", "service", "forum", "collection", "listing", "product"),
@@ -357,7 +357,7 @@ async def run(
                 {"url": f"{origin}/page/{pid}", "title": pages[pid].title, "content": ""}
                 for pid in chosen
             ]
-            async with AsyncSession(settings, cache=cache) as session:
+            async with AsyncSleuth(settings, cache=cache) as session:
                 digest = await session.research(page.title, max_pages=3)
                 if show or dump:  # where in its page's text each quote sits
                     for citation in digest.citations:

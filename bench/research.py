@@ -59,10 +59,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from multiprocessing.queues import Queue
 from typing import Any
 
+from sleuth.api import AsyncSleuth
 from sleuth.cache.memory import MemoryCache
 from sleuth.config import Settings
 from sleuth.digest import Digest
-from sleuth.session import AsyncSession
 
 QUESTION = "How does the Larkspur scheduler retry failed tasks, and how is the backoff configured?"
 HANG = -1
@@ -326,7 +326,7 @@ async def measure(
 ) -> tuple[Digest, float, float]:
     cpu = time.process_time()
     start = time.perf_counter()
-    async with AsyncSession(settings, cache=cache) as session:
+    async with AsyncSleuth(settings, cache=cache) as session:
         digest = await session.research(QUESTION, deadline=deadline, max_pages=max_pages)
     wall = (time.perf_counter() - start) * 1000
     return digest, wall, (time.process_time() - cpu) * 1000

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from sleuth.api import AsyncSleuth
 from sleuth.cache import Cache
 from sleuth.config import Settings
 from sleuth.crawl.crawler import CrawlOptions
@@ -15,7 +16,6 @@ from sleuth.crawl.run import site_map as map_of
 from sleuth.digest import Digest
 from sleuth.net import Clients
 from sleuth.pages import Fetcher
-from sleuth.session import AsyncSession
 from sleuth.web import Web
 from sleuth.websearch import ProviderChain
 
@@ -31,7 +31,7 @@ async def opened_fetcher(
 
 async def research(question: str, *, settings: Settings, cache: Cache, **options: Any) -> Digest:
     """``research`` through a session of its own over ``cache``: the one door."""
-    async with AsyncSession(settings, cache=cache) as session:
+    async with AsyncSleuth(settings, cache=cache) as session:
         return await session.research(question, **options)
 
 

@@ -32,10 +32,16 @@ T = TypeVar("T")
 class AsyncSleuth(AsyncSession):
     """One session of web access: ``async with AsyncSleuth() as s: await s.fetch(url)``.
 
-    The session core plus the operations declared in :mod:`sleuth.ops`, bound here one
-    line each so their methods stay typed.
+    The session core plus every operation, declared in :mod:`sleuth.ops` and bound here
+    one line each so their methods stay typed.
     """
 
+    fetch = Bound(ops.fetch.fetch)
+    search = Bound(ops.search.search)
+    research = Bound(ops.research.research)
+    map = Bound(ops.map.map)
+    crawl = Bound(ops.crawl.crawl)
+    detect = Bound(ops.detect.detect)
     ask = Bound(ops.ask.ask)
     discover = Bound(ops.discover.discover)
     suggest = Bound(ops.suggest.suggest)
@@ -44,7 +50,7 @@ class AsyncSleuth(AsyncSession):
 
 
 def operations() -> dict[str, Operation]:
-    """Every declared operation by name: the session core's and :mod:`sleuth.ops`'s."""
+    """Every declared operation (:mod:`sleuth.ops`) by name."""
     return dict(OPERATIONS)
 
 

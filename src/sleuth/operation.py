@@ -1,7 +1,7 @@
 """One declaration per operation, from which every surface is derived.
 
-An operation is a function whose first parameter is the session (a method of the session
-core, or a function in :mod:`sleuth.ops` bound to the session class with :class:`Bound`):
+An operation is a function whose first parameter is the session (a function in
+:mod:`sleuth.ops`, bound to the session class with :class:`Bound`):
 a coroutine, an async generator, or a plain function that returns what the caller runs
 (``crawl``'s run). Its signature *is* the
 declaration: each parameter a surface may offer carries an :class:`Arg` in ``Annotated``

@@ -20,6 +20,7 @@ from test_http_jobs import make_client, wait_for  # noqa: F401  (a fixture and i
 from test_tools import acall
 
 from loopback import Site
+from sleuth.api import AsyncSleuth
 from sleuth.cache import MemoryCache
 from sleuth.config import Settings
 from sleuth.crawl.crawler import Crawler, CrawlOptions
@@ -105,7 +106,7 @@ async def test_without_a_deadline_the_same_crawl_runs_to_the_end(
     now = [0.0]
     slow_tree(site, now)
     monkeypatch.setattr(Crawler, "clock", staticmethod(lambda: now[0]))
-    async with AsyncSession(settings(site, crawl_tool_deadline=25.0)) as session:
+    async with AsyncSleuth(settings(site, crawl_tool_deadline=25.0)) as session:
         records = [r async for r in session.crawl(site.origin, max_pages=20, delay=0.0)]
     assert len(records) == 20
     assert now[0] >= 200.0  # far past any deadline of the settings

@@ -16,9 +16,9 @@ from sleuth.config import Settings
 from sleuth.crawl.crawler import summary
 from sleuth.crawl.run import CrawlOptions
 from sleuth.extract.text import first_visible_sentence
+from sleuth.ops.crawl import CRAWL_SITE
 from sleuth.session import AsyncSession
 from sleuth.tools import CitationLedger, Registry, ToolContext
-from sleuth.tools.builtin import CRAWL_SITE
 from webs import crawl_run
 
 PAYLOAD = (

@@ -8,9 +8,10 @@ from sitegen import tree_site
 from loopback import Site
 from sleuth.config import Settings
 from sleuth.errors import ToolError
+from sleuth.ops.crawl import CRAWL_SITE
+from sleuth.ops.map import MAP_SITE
 from sleuth.session import AsyncSession
 from sleuth.tools import CitationLedger, Registry, ToolContext, ToolOutput
-from sleuth.tools.builtin import CRAWL_SITE, MAP_SITE
 
 
 async def acall(

@@ -11,6 +11,10 @@ import pytest
 from loopback import Web, serve
 from search.wire import Wire, start
 from sleuth.config import Settings
+from sleuth.tools import default_registry
+
+# The tools ``sleuth ask`` hands its model (ops/ask.py chooses them; the loop names none).
+ASK_TOOLS = default_registry(local=False, ask=True)
 
 
 @pytest.fixture

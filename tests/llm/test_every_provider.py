@@ -20,7 +20,7 @@ from llm import (
     payloads_openai,
     payloads_responses,
 )
-from llm.conftest import Sleeps
+from llm.conftest import ASK_TOOLS, Sleeps
 from llm.pages import NIMBUS_FACTS
 from loopback import Web
 from search.wire import Wire
@@ -74,7 +74,9 @@ async def test_a_conversation_with_mistakes_and_a_cited_answer(
     page = web.page("/nimbus", "Nimbus timeouts", NIMBUS_FACTS)
     script(wire, fmt, page)
     async with AsyncSleuth(settings(llm_search="local")) as client:
-        answer = await ask(client, "How long does Nimbus wait?", sleep=sleeps)
+        answer = await ask(
+            client, registry=ASK_TOOLS, question="How long does Nimbus wait?", sleep=sleeps
+        )
     assert sleeps.waits == [2.0]
     assert [(c.name, c.outcome) for c in answer.tool_calls] == [
         ("format_disk", "unknown_tool"),
@@ -100,10 +102,14 @@ async def test_the_same_conversation_replays_from_cassettes(
     page = web.page("/nimbus", "Nimbus timeouts", NIMBUS_FACTS)
     script(wire, fmt, page)
     async with AsyncSleuth(settings(llm_search="local", llm_record="record")) as client:
-        live = await ask(client, "How long does Nimbus wait?", sleep=sleeps)
+        live = await ask(
+            client, registry=ASK_TOOLS, question="How long does Nimbus wait?", sleep=sleeps
+        )
     wire.routes.clear()
     async with AsyncSleuth(settings(llm_search="local", llm_record="replay")) as client:
-        replayed = await ask(client, "How long does Nimbus wait?", sleep=sleeps)
+        replayed = await ask(
+            client, registry=ASK_TOOLS, question="How long does Nimbus wait?", sleep=sleeps
+        )
     assert len(wire.to(fmt.PATH)) == 5  # the replay reached no model server
     assert replayed.answer == live.answer
     assert replayed.citations == live.citations
@@ -118,7 +124,7 @@ async def test_a_malformed_reply_is_a_typed_error(
     wire.on(fmt.PATH, fmt.malformed())
     async with AsyncSleuth(settings(llm_search="local")) as client:
         with pytest.raises(MalformedReply) as caught:
-            await ask(client, "q?")
+            await ask(client, registry=ASK_TOOLS, question="q?")
     assert caught.value.provider == provider
     assert caught.value.raw
     assert caught.value.exit_code == 51
@@ -144,7 +150,7 @@ async def test_the_last_turn_forbids_tools_in_each_wire_format(
         fmt.answer("Thirty seconds [1]."),
     )
     async with AsyncSleuth(settings(llm_search="local", llm_max_turns=2)) as client:
-        answer = await ask(client, "How long does Nimbus wait?")
+        answer = await ask(client, registry=ASK_TOOLS, question="How long does Nimbus wait?")
     assert answer.answer == "Thirty seconds [1]."
     first, last = (request.json for request in wire.to(fmt.PATH))
     key, value = CHOICE_NONE[provider]

@@ -25,6 +25,7 @@ from llm import (
     payloads_responses,
     sections,
 )
+from llm.conftest import ASK_TOOLS
 from loopback import Web
 from search.wire import Reply, Wire
 from sleuth.agent import ask
@@ -59,7 +60,7 @@ async def run(wire: Wire, path: str, settings: Settings, call: Reply, answer: Re
     """Ask once with the scripted call then answer; return the follow-up request body."""
     wire.on(path, call, answer)
     async with AsyncSleuth(settings) as client:
-        result = await ask(client, "What does the page say?")
+        result = await ask(client, registry=ASK_TOOLS, question="What does the page say?")
     assert result.answer == ANSWER
     assert [(c.name, c.outcome) for c in result.tool_calls] == [("fetch_page", "invalid_arguments")]
     _, follow_up = (request.json for request in wire.to(path))

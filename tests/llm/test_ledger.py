@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sleuth.tools.ledger import CitationLedger
+from sleuth.toolkit.ledger import CitationLedger
 
 
 def ledger_with_three() -> CitationLedger:

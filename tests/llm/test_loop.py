@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from llm import payloads_openai as model
-from llm.conftest import Sleeps
+from llm.conftest import ASK_TOOLS, Sleeps
 from llm.pages import NIMBUS_FACTS
 from loopback import Web
 from search.wire import Wire
@@ -63,7 +63,7 @@ async def test_answer_cites_only_pages_sleuth_read(
         model.answer("Nimbus waits thirty seconds [1]. It also runs on Mars [7]."),
     )
     async with AsyncSleuth(settings()) as client:
-        answer = await ask(client, "How long does Nimbus wait?")
+        answer = await ask(client, registry=ASK_TOOLS, question="How long does Nimbus wait?")
 
     assert answer.answer == "Nimbus waits thirty seconds [1]. It also runs on Mars."
     assert answer.flagged_citations == [7]
@@ -114,7 +114,7 @@ async def test_research_tool_citations_map_to_read_pages(
         model.answer("It waits thirty seconds [1] and backs off from half a second [1]."),
     )
     async with AsyncSleuth(settings()) as client:
-        answer = await ask(client, "How long does Nimbus wait?")
+        answer = await ask(client, registry=ASK_TOOLS, question="How long does Nimbus wait?")
     assert answer.flagged_citations == []
     assert answer.citations
     assert all(source.fetched for source in answer.citations)
@@ -136,7 +136,7 @@ async def test_unknown_tool_and_bad_arguments_go_back_to_the_model(
         model.answer("I could not look it up."),
     )
     async with AsyncSleuth(settings()) as client:
-        answer = await ask(client, "q?")
+        answer = await ask(client, registry=ASK_TOOLS, question="q?")
     assert [(c.name, c.outcome) for c in answer.tool_calls] == [
         ("delete_everything", "unknown_tool"),
         ("fetch_page", "invalid_arguments"),
@@ -164,7 +164,7 @@ async def test_page_text_cannot_close_the_envelope(
     url = web.page("/forged", "Forged", forged)
     wire.on(PATH, model.tool_call("call_f", "fetch_page", {"url": url}), model.answer("ok"))
     async with AsyncSleuth(settings()) as client:
-        await ask(client, "q?")
+        await ask(client, registry=ASK_TOOLS, question="q?")
     content = sent(wire)[1]["messages"][-1]["content"]
     boundary = re.search(r'boundary="([0-9a-f]{32})"', content)
     assert boundary is not None
@@ -180,7 +180,7 @@ async def test_the_last_turn_forbids_tools_and_a_model_that_insists_is_an_error(
     wire.on(PATH, model.tool_call("call_s", "web_search", {"query": "nimbus"}))
     async with AsyncSleuth(settings(llm_max_turns=2)) as client:
         with pytest.raises(LLMTurnLimit) as caught:
-            await ask(client, "q?")
+            await ask(client, registry=ASK_TOOLS, question="q?")
     assert "after 2 turns" in caught.value.message
     first, last = sent(wire)
     assert "tool_choice" not in first
@@ -201,7 +201,7 @@ async def test_a_model_without_tools_gets_search_directives(
         model.answer("Nimbus waits thirty seconds [1]."),
     )
     async with AsyncSleuth(settings()) as client:
-        answer = await ask(client, "How long does Nimbus wait?")
+        answer = await ask(client, registry=ASK_TOOLS, question="How long does Nimbus wait?")
     assert answer.search == "directive"
     assert answer.answer == "Nimbus waits thirty seconds [1]."
     assert answer.citations[0].url == first
@@ -229,10 +229,10 @@ async def test_a_whole_session_replays_from_cassettes(
         model.answer("Nimbus waits thirty seconds [1]."),
     )
     async with AsyncSleuth(settings(llm_record="record")) as client:
-        recorded = await ask(client, "How long does Nimbus wait?")
+        recorded = await ask(client, registry=ASK_TOOLS, question="How long does Nimbus wait?")
     wire.routes.clear()
     async with AsyncSleuth(settings(llm_record="replay", llm_api_key=None)) as client:
-        replayed = await ask(client, "How long does Nimbus wait?")
+        replayed = await ask(client, registry=ASK_TOOLS, question="How long does Nimbus wait?")
     assert len(wire.to(PATH)) == 3  # nothing new reached the model server
     assert replayed.answer == recorded.answer
     assert replayed.citations == recorded.citations
@@ -240,7 +240,7 @@ async def test_a_whole_session_replays_from_cassettes(
 
     async with AsyncSleuth(settings(llm_record="replay")) as client:
         with pytest.raises(ReplayMiss) as caught:
-            await ask(client, "A question never recorded")
+            await ask(client, registry=ASK_TOOLS, question="A question never recorded")
     assert "A question never recorded" in str(caught.value)
     assert '"path": "/chat/completions"' in caught.value.request
 
@@ -250,7 +250,7 @@ async def test_429_inside_the_loop_is_retried(
 ) -> None:
     wire.on(PATH, model.rate_limited(3), model.answer("Plain answer."))
     async with AsyncSleuth(settings()) as client:
-        answer = await ask(client, "q?", sleep=sleeps)
+        answer = await ask(client, registry=ASK_TOOLS, question="q?", sleep=sleeps)
     assert answer.answer == "Plain answer."
     assert sleeps.waits == [3.0]
 
@@ -258,7 +258,7 @@ async def test_429_inside_the_loop_is_retried(
 async def test_no_provider_configured_says_so(web: Web) -> None:
     async with AsyncSleuth(web.settings()) as client:
         with pytest.raises(LLMNotConfigured) as caught:
-            await ask(client, "q?")
+            await ask(client, registry=ASK_TOOLS, question="q?")
         assert "SLEUTH_LLM_PROVIDER" in caught.value.hint
         response = await client.search("nimbus")  # everything else still works
     assert response.providers_tried[0].name == "searxng"
@@ -269,7 +269,7 @@ async def test_native_search_on_a_provider_without_it_is_a_usage_error(
 ) -> None:
     async with AsyncSleuth(settings()) as client:
         with pytest.raises(UsageError, match="no native web search"):
-            await ask(client, "q?", search="native")
+            await ask(client, registry=ASK_TOOLS, question="q?", search="native")
     assert wire.to(PATH) == []
 
 
@@ -283,7 +283,7 @@ async def test_the_directive_fallback_keeps_to_the_turn_limit(
         model.answer("[[WEB_SEARCH: nimbus]] I would search forever."),
     )
     async with AsyncSleuth(settings(llm_max_turns=1)) as client:
-        answer = await ask(client, "q?")
+        answer = await ask(client, registry=ASK_TOOLS, question="q?")
     assert len(sent(wire)) == 2  # the refused call, then one directive turn, then stop
     assert answer.answer == "I would search forever."
     assert answer.tool_calls == []
@@ -300,7 +300,7 @@ async def test_a_last_directive_turn_with_only_searches_is_a_turn_limit(
     )
     async with AsyncSleuth(settings(llm_max_turns=1)) as client:
         with pytest.raises(LLMTurnLimit, match="still wanted to search after 1 turns"):
-            await ask(client, "q?")
+            await ask(client, registry=ASK_TOOLS, question="q?")
     assert len(sent(wire)) == 2
 
 
@@ -314,5 +314,5 @@ async def test_a_directive_model_that_says_nothing_is_no_answer(
     )
     async with AsyncSleuth(settings()) as client:
         with pytest.raises(LLMNoAnswer) as caught:
-            await ask(client, "q?")
+            await ask(client, registry=ASK_TOOLS, question="q?")
     assert caught.value.exit_code == 76

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from llm import payloads_anthropic, payloads_gemini, payloads_responses, sections
+from llm.conftest import ASK_TOOLS
 from search.wire import Reply, Wire
 from sleuth.agent import ask
 from sleuth.api import AsyncSleuth
@@ -46,7 +47,9 @@ async def test_native_citations_become_ledger_ids(
     fmt, reply, _ = NATIVE[provider]
     wire.on(fmt.PATH, reply())
     async with AsyncSleuth(llm_settings(provider)) as client:
-        answer = await ask(client, "What is new in Python 3.13?", search="native")
+        answer = await ask(
+            client, registry=ASK_TOOLS, question="What is new in Python 3.13?", search="native"
+        )
     assert answer.search == "native"
     assert answer.citations, "the provider's citations must reach the answer"
     assert [source.id for source in answer.citations] == list(range(1, len(answer.citations) + 1))
@@ -69,7 +72,9 @@ async def test_a_paused_server_turn_is_sent_back_to_continue(
     fmt = payloads_anthropic
     wire.on(fmt.PATH, fmt.paused(), fmt.search_answer())
     async with AsyncSleuth(llm_settings("anthropic")) as client:
-        answer = await ask(client, "What is new in Python 3.13?", search="native")
+        answer = await ask(
+            client, registry=ASK_TOOLS, question="What is new in Python 3.13?", search="native"
+        )
     _, second = (request.json for request in wire.to(fmt.PATH))
     assert second["messages"][-1]["role"] == "assistant"
     assert second["messages"][-1]["content"] == fmt.PAUSED_BLOCKS
@@ -105,7 +110,9 @@ async def test_gemini_3_keeps_functions_beside_google_search(
     wire.on(path, payloads_gemini.search_answer())
     settings = llm_settings("gemini", llm_model="gemini-3-pro-preview")
     async with AsyncSleuth(settings) as client:
-        await ask(client, "What is new in Python 3.13?", search="native")
+        await ask(
+            client, registry=ASK_TOOLS, question="What is new in Python 3.13?", search="native"
+        )
     names, server = declared("gemini", wire.to(path)[0].json)
     assert server
     assert names == ["fetch_page", "research"]

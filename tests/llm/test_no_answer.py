@@ -23,6 +23,7 @@ from llm import (
     payloads_openai,
     payloads_responses,
 )
+from llm.conftest import ASK_TOOLS
 from llm.test_cli_ask import ask_env, run_sleuth
 from loopback import Web
 from search.wire import Reply, Wire
@@ -70,7 +71,7 @@ def settings(web: Web, llm_settings: Callable[..., Settings]) -> Callable[..., S
 
 async def asked(settings: Settings) -> Any:
     async with AsyncSleuth(settings) as client:
-        return await ask(client, "What does Nimbus do on a timeout?")
+        return await ask(client, registry=ASK_TOOLS, question="What does Nimbus do on a timeout?")
 
 
 gemini = payloads_gemini
@@ -257,7 +258,7 @@ async def test_a_malformed_call_on_the_last_turn_is_not_asked_again(
     wire.on(PATHS["gemini"], MALFORMED, payloads_gemini.answer("never asked"))
     with pytest.raises(LLMMalformedToolCall):
         async with AsyncSleuth(settings("gemini")) as client:
-            await ask(client, "q?", max_turns=1)
+            await ask(client, registry=ASK_TOOLS, question="q?", max_turns=1)
     assert len(wire.to(PATHS["gemini"])) == 1
 
 

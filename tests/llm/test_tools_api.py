@@ -11,8 +11,9 @@ from llm.pages import NIMBUS_FACTS
 from loopback import Web
 from sleuth.api import AsyncSleuth
 from sleuth.errors import ToolError, UnknownTool
+from sleuth.ops.fetch import PageOutput
+from sleuth.ops.search import WebSearchOutput
 from sleuth.tools import CitationLedger, acall, tool_definitions
-from sleuth.tools.builtin import PageOutput, WebSearchOutput
 
 
 async def test_search_then_fetch_share_one_ledger(web: Web) -> None:

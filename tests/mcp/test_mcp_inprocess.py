@@ -27,8 +27,8 @@ from sleuth.ops.research import progress as describe_progress
 from sleuth.server import mcp as mcp_server
 from sleuth.server.guard import is_loopback_name
 from sleuth.server.mcp import build_server
+from sleuth.toolkit.schema import output_schema
 from sleuth.tools import Registry, Tool, ToolContext, ToolOutput, default_registry
-from sleuth.tools.schema import output_schema
 
 MODES = ["auto", "legacy"]
 BLOG_START = "We moved our crawler to Nimbus last spring"

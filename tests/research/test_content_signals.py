@@ -17,12 +17,12 @@ from pydantic import ValidationError
 
 import sleuth.api  # noqa: F401  (declares ask)
 from loopback import Site, Web, article, serve
+from sleuth.api import AsyncSleuth
 from sleuth.cache.base import cache_key
 from sleuth.cache.memory import MemoryCache
 from sleuth.config import Settings
 from sleuth.operation import OPERATIONS
 from sleuth.pages.robots import content_signals, robots_url
-from sleuth.session import AsyncSession
 from sleuth.tools import default_registry
 from webs import research
 
@@ -154,7 +154,7 @@ async def test_fetch_reports_the_signal_and_reads_the_page(
     web: Web, other: Site, cache: MemoryCache
 ) -> None:
     refused, used = _pages(web, other)
-    async with AsyncSession(_settings(web, other), cache=cache) as session:
+    async with AsyncSleuth(_settings(web, other), cache=cache) as session:
         page = await session.fetch(refused)
         assert page.ok
         assert "five seconds" in page.text
@@ -178,11 +178,11 @@ async def test_a_cached_page_follows_what_robots_txt_says_now(
 ) -> None:
     _, used = _pages(web, other)
     settings = _settings(web, other)
-    async with AsyncSession(settings, cache=cache) as session:
+    async with AsyncSleuth(settings, cache=cache) as session:
         assert (await session.fetch(used, for_model=True)).ok
     other.add("/robots.txt", "User-agent: *\nContent-Signal: ai-input=no\n", headers=TEXT)
     await cache.delete(cache_key("robots", robots_url(used)))  # its time is up: read afresh
-    async with AsyncSession(settings, cache=cache) as session:
+    async with AsyncSleuth(settings, cache=cache) as session:
         hit = await session.fetch(used)
         assert hit.cache == "hit"
         assert hit.metadata["content_signals"] == {"ai-input": "no"}

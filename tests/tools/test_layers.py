@@ -11,7 +11,6 @@ import ast
 import importlib.util
 import subprocess
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,8 @@ import pytest
 
 from sleuth.api import AsyncSleuth
 from sleuth.config import Settings
+from sleuth.ops.detect import DetectOutput
+from sleuth.session import AsyncSession
 from sleuth.tools import CitationLedger, Services, ToolContext, default_registry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,49 +98,23 @@ async def test_an_async_sleuth_is_the_services_the_tools_need(tmp_path: Path) ->
 
 
 class Repository:
-    """A session of another shape: only what the protocol names, answering ``detect``."""
+    """A session of another shape: only what the protocol names."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.web: Any = None
         self.cache: Any = None
-        self.asked: list[tuple[str, str | None]] = []
-
-    async def search(
-        self,
-        query: str,
-        *,
-        max_results: int | None = None,
-        recency_days: int | None = None,
-        sites: Sequence[str] = (),
-    ) -> Any:
-        raise AssertionError("not called")
-
-    async def fetch(self, url: str, **options: Any) -> Any:
-        raise AssertionError("not called")
-
-    async def research(self, question: str, **options: Any) -> Any:
-        raise AssertionError("not called")
-
-    async def map(self, url: str, **options: Any) -> Any:
-        raise AssertionError("not called")
-
-    def crawl(self, url: str, **options: Any) -> Any:
-        raise AssertionError("not called")
-
-    async def fill(self, schema: Any, **options: Any) -> Any:
-        raise AssertionError("not called")
-
-    async def detect(self, path: Path | str = ".", *, mode: str | None = None) -> list[Any]:
-        self.asked.append((str(path), mode))
-        return []
 
 
-async def test_any_services_object_runs_the_tools(tmp_path: Path) -> None:
-    session = Repository(Settings(cache="memory"))
-    assert isinstance(session, Services)
-    registry = default_registry()
-    context = ToolContext(client=session, ledger=CitationLedger())
-    record = await registry.call(context, "detect", {"path": str(tmp_path), "mode": "static"})
+def test_any_object_with_the_members_is_the_services_the_loop_needs() -> None:
+    assert isinstance(Repository(Settings(cache="memory")), Services)
+
+
+async def test_the_tools_run_on_the_session_core(tmp_path: Path) -> None:
+    # The operations take the session first: the core alone runs a tool, no AsyncSleuth.
+    async with AsyncSession(Settings(cache="memory", cache_dir=tmp_path)) as session:
+        context = ToolContext(client=session, ledger=CitationLedger())
+        args = {"path": str(tmp_path), "mode": "static"}
+        record = await default_registry().call(context, "detect", args)
     assert record.outcome == "ok"
-    assert session.asked == [(str(tmp_path), "static")]
+    assert isinstance(record.output.data, DetectOutput)

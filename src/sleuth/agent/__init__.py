@@ -11,11 +11,11 @@ from sleuth.agent.models import Answer
 from sleuth.errors import Ref, UsageError
 from sleuth.llm.setup import SearchChoice, choose_search
 from sleuth.log import Progress
-from sleuth.tools.loop import ToolCallInfo
+from sleuth.toolkit.loop import ToolCallInfo
 
 if TYPE_CHECKING:
-    from sleuth.tools import Registry
-    from sleuth.tools.services import Services
+    from sleuth.toolkit import Registry
+    from sleuth.toolkit.services import Services
 
 
 async def ask(
@@ -26,14 +26,16 @@ async def ask(
     model: str | None = None,
     search: SearchChoice | None = None,
     max_turns: int | None = None,
-    registry: Registry | None = None,
+    registry: Registry,
     on_progress: Progress | None = None,
     sleep: Callable[[float], Awaitable[None]] | None = None,
     respect_content_signals: bool = True,
 ) -> Answer:
+    """``registry`` is the tools the model may call; the operation (:mod:`sleuth.ops.ask`)
+    chooses them, so this loop names none of them."""
     from sleuth.llm.meter import Meter
-    from sleuth.tools import CitationLedger, ToolContext, default_registry
-    from sleuth.tools.loop import ToolLoop
+    from sleuth.toolkit import CitationLedger, ToolContext
+    from sleuth.toolkit.loop import ToolLoop
 
     settings = client.settings
     if not question.strip():
@@ -56,7 +58,7 @@ async def ask(
         session = Session(
             loop=ToolLoop(
                 meter=meter,
-                registry=registry or default_registry(local=False, ask=True),
+                registry=registry,
                 context=ToolContext(
                     client=client,
                     ledger=CitationLedger(),

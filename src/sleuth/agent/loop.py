@@ -2,7 +2,7 @@
 
 One question goes in; the model may call tools for a bounded number of turns
 under one deadline and one budget (the turns and the calls run through the one
-:class:`~sleuth.tools.loop.ToolLoop`); one answer comes out whose ``[n]`` marks
+:class:`~sleuth.toolkit.loop.ToolLoop`); one answer comes out whose ``[n]`` marks
 were checked against the ids sleuth issued.
 
 Search comes in three ways: ``local`` declares sleuth's ``web_search``,
@@ -24,7 +24,7 @@ from sleuth.llm.finish import no_answer
 from sleuth.llm.jsonreply import strip_reasoning
 from sleuth.llm.meter import Meter
 from sleuth.llm.models import ChatRequest, Completion, Message, StopReason
-from sleuth.tools.loop import ToolLoop, malformed_call
+from sleuth.toolkit.loop import ToolLoop, malformed_call
 
 _DIRECTIVE = re.compile(r"\[\[\s*WEB_SEARCH\s*:\s*(.+?)\s*\]\]", re.IGNORECASE)
 MAX_DIRECTIVES = 3

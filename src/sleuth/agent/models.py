@@ -7,8 +7,8 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from sleuth.llm.models import Usage
-from sleuth.tools.ledger import Source
-from sleuth.tools.loop import ToolCallInfo
+from sleuth.toolkit.ledger import Source
+from sleuth.toolkit.loop import ToolCallInfo
 
 SCHEMA_VERSION = 1
 SearchMode = Literal["native", "local", "directive"]

@@ -74,7 +74,7 @@ async def site_map(web: Web, url: str, **options: Any) -> SiteMap:
 
 
 class CrawlRun:
-    """One crawl, as :meth:`~sleuth.session.AsyncSession.crawl` returns it::
+    """One crawl, as :func:`sleuth.ops.crawl.crawl` returns it::
 
         async with session.crawl(url, max_pages=20) as run:
             async for record in run:  # each page's record as it is done

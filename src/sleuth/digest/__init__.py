@@ -1,6 +1,6 @@
 """The cited research digest: search, read, rank paragraphs, quote them with citations.
 
->>> async with AsyncSession() as session:
+>>> async with AsyncSleuth() as session:
 ...     digest = await session.research("what is new in python 3.13")
 >>> print(render_markdown(digest))
 """

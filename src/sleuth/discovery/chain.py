@@ -40,9 +40,9 @@ from sleuth.errors import (
 from sleuth.log import Progress
 
 if TYPE_CHECKING:
-    from sleuth.discovery.llm_stage import ReportedSource
+    from sleuth.discovery.llm_stage import ReportedSource, WebTools
     from sleuth.discovery.verify import Verification
-    from sleuth.tools.services import Services
+    from sleuth.toolkit.services import Services
 
 # A person's pick among ambiguous matches: the tool, the ranked matches; a match or None.
 Chooser = Callable[[str, list[ProbeResult]], ProbeResult | None]
@@ -77,6 +77,7 @@ class Discovery:
         self,
         client: Services,
         *,
+        web_tools: WebTools,
         batch: bool = False,
         yes: bool = False,
         timeout: float | None = None,
@@ -84,6 +85,7 @@ class Discovery:
         choose: Chooser | None = None,
     ) -> None:
         self.client = client
+        self.web_tools = web_tools
         self.settings = client.settings
         self.batch = batch
         self.yes = yes
@@ -311,7 +313,12 @@ class Discovery:
 
         started = time.monotonic()
         self._report("llm", name=tool)
-        stage = LLMStage(self.client, timeout=self.timeout, on_progress=self.on_progress)
+        stage = LLMStage(
+            self.client,
+            web_tools=self.web_tools,
+            timeout=self.timeout,
+            on_progress=self.on_progress,
+        )
         try:
             findings = await stage.run(tool)
         except LLMNotConfigured:
@@ -470,6 +477,7 @@ async def discover(
     client: Services,
     name: str,
     *,
+    web_tools: WebTools,
     from_source: str | None = None,
     deterministic_only: bool = False,
     stages: Sequence[str] | None = None,
@@ -480,7 +488,13 @@ async def discover(
     choose: Chooser | None = None,
 ) -> DiscoveryResult:
     discovery = Discovery(
-        client, batch=batch, yes=yes, timeout=timeout, on_progress=on_progress, choose=choose
+        client,
+        web_tools=web_tools,
+        batch=batch,
+        yes=yes,
+        timeout=timeout,
+        on_progress=on_progress,
+        choose=choose,
     )
     return await discovery.run(
         name, from_source=from_source, deterministic_only=deterministic_only, stages=stages

@@ -31,13 +31,12 @@ from sleuth.errors import (
 )
 from sleuth.llm.models import ChatRequest, Message, StopReason
 from sleuth.log import Progress
-from sleuth.tools import Registry, Tool, ToolContext, ToolOutput
-from sleuth.tools.builtin import FETCH_PAGE, WEB_SEARCH
-from sleuth.tools.loop import ToolLoop, malformed_call
+from sleuth.toolkit import Registry, Tool, ToolContext, ToolOutput
+from sleuth.toolkit.loop import ToolLoop, malformed_call
 
 if TYPE_CHECKING:
     from sleuth.llm.meter import Meter
-    from sleuth.tools.services import Services
+    from sleuth.toolkit.services import Services
 
 MIN_CONFIDENCE = 70
 MAX_TURNS = 6
@@ -194,13 +193,28 @@ def _usage(meter: Meter) -> DiscoveryUsage:
     )
 
 
+@dataclass(frozen=True)
+class WebTools:
+    """The web tools discover's model may call (``web_search``, ``fetch_page``): the
+    operation hands them in, so this stage names no operation above it."""
+
+    search: Tool
+    fetch: Tool
+
+
 class LLMStage:
     """One discovery conversation; ``usage`` is kept even when it fails."""
 
     def __init__(
-        self, client: Services, *, timeout: float, on_progress: Progress | None = None
+        self,
+        client: Services,
+        *,
+        web_tools: WebTools,
+        timeout: float,
+        on_progress: Progress | None = None,
     ) -> None:
         self.client = client
+        self.web_tools = web_tools
         self.timeout = timeout
         self.on_progress = on_progress
         self.meter: Meter | None = None
@@ -229,7 +243,8 @@ class LLMStage:
 
     async def _converse(self, meter: Meter, name: str, native: bool) -> LLMFindings:
         collector = Collector()
-        web = [FETCH_PAGE] if native else [WEB_SEARCH, FETCH_PAGE]
+        fetch, search = self.web_tools.fetch, self.web_tools.search
+        web = [fetch] if native else [search, fetch]
         loop = ToolLoop(
             meter=meter,
             registry=Registry([*web, extract_tool(collector)]),

@@ -65,10 +65,12 @@ async def ask(
     Raises :class:`~sleuth.errors.LLMNotConfigured` when no provider is set up.
     """
     from sleuth.agent import ask
+    from sleuth.ops.builtin import default_registry
 
     return await ask(
         session,
         question,
+        registry=default_registry(local=False, ask=True),  # the web tools fit for ask's model
         provider=provider,
         model=model,
         search=search,

@@ -1,10 +1,10 @@
 """What an operation adds to its declaration: where HTTP serves it, how its answer differs
 from the result's JSON there, the words of its progress line, and the tool it becomes.
 
-The declaration itself (parameters, summary, errors) is the declared function's: in the
-operation's own module, or a method of the session core for those the built-in tools run.
-It is read by :func:`sleuth.operation.operation_of`; an :class:`Op` names the function as
-an object, so "go to definition" lands on it.
+The declaration itself (parameters, summary, errors) is the declared function's, in the
+operation's own module; it takes the session first. It is read by
+:func:`sleuth.operation.operation_of`; an :class:`Op` names the function as an object, so
+"go to definition" lands on it.
 """
 
 from __future__ import annotations
@@ -18,9 +18,10 @@ from pydantic import BaseModel
 
 from sleuth.errors import ERRORS
 from sleuth.operation import Operation, operation_of
+from sleuth.session import AsyncSession
 
 if TYPE_CHECKING:
-    from sleuth.tools import Tool
+    from sleuth.toolkit import Tool, ToolContext
 
 Wording = Callable[[str, dict[str, Any]], str]
 # Every JSON route can answer these whatever it runs: a bad body (400), no token (401), a
@@ -96,3 +97,10 @@ class Op:
         """The HTTP statuses this operation may answer: the transport's and its errors'."""
         own = {ERRORS[code].http_status for code in self.operation.errors}
         return tuple(sorted({*TRANSPORT_STATUSES, *own}))
+
+
+def session_of(context: ToolContext) -> AsyncSession:
+    """The session a tool call runs on: the operations do their work on the session core."""
+    session = context.client
+    assert isinstance(session, AsyncSession)
+    return session

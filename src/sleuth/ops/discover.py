@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from sleuth.discovery.models import DiscoveryResult
-from sleuth.discovery.tool import run
 from sleuth.log import Progress
 from sleuth.operation import Arg, Own, ToolOffer, declare
 from sleuth.ops.base import Http, Op
 from sleuth.session import LLM_ERRORS, AsyncSession
-from sleuth.tools import Tool
+from sleuth.toolkit import Tool, ToolContext, ToolOutput
 
 if TYPE_CHECKING:
     from sleuth.discovery import Chooser
@@ -143,10 +142,14 @@ async def discover(
     ``confirmation_required``; ``choose`` lets a caller pick among ambiguous matches.
     """
     from sleuth.discovery import discover
+    from sleuth.discovery.llm_stage import WebTools
+    from sleuth.ops.fetch import FETCH_PAGE
+    from sleuth.ops.search import WEB_SEARCH
 
     return await discover(
         session,
         name,
+        web_tools=WebTools(search=WEB_SEARCH, fetch=FETCH_PAGE),
         from_source=from_source,
         deterministic_only=deterministic_only,
         stages=stages,
@@ -156,6 +159,32 @@ async def discover(
         on_progress=on_progress,
         choose=choose,
     )
+
+
+async def run(context: ToolContext, args: Any) -> ToolOutput:
+    """discover as a tool for MCP clients and callers' own loops. It never prompts: an
+    ambiguous match is taken as the flagged top match, and a source a person should
+    confirm says so in its text, for the client to ask its user."""
+    from sleuth.discovery.confirm import render
+
+    session = context.client
+    assert isinstance(session, AsyncSession)  # discover searches with the session's own tools
+    result = await discover(
+        session,
+        args.name,
+        from_source=args.from_source,
+        deterministic_only=args.deterministic_only,
+        stages=args.stages,
+        batch=True,
+        on_progress=context.on_progress,
+    )
+    text = render(result)
+    if result.confirmation_required:
+        text += (
+            f"\n\nASK THE USER before using {result.spec}: {result.confirmation_reason}. "
+            "Show them the details above."
+        )
+    return ToolOutput(text, result)
 
 
 DISCOVER = Op(

@@ -24,7 +24,7 @@ from sleuth.session import (
     AsyncSession,
     check_page_url,
 )
-from sleuth.tools import Tool, ToolContext, ToolOutput
+from sleuth.toolkit import Tool, ToolContext, ToolOutput
 
 MAX_FILL_PAGES = 10  # a fill's pages, given or searched
 

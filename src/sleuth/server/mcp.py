@@ -59,11 +59,12 @@ from sleuth.config import Settings, load_settings
 from sleuth.errors import ERRORS, Ref, SleuthError, UsageError
 from sleuth.log import Progress
 from sleuth.ops import wording
+from sleuth.ops.crawl import CrawlSiteOutput
+from sleuth.ops.map import MapSiteOutput
 from sleuth.pages.result import ErrorInfo
 from sleuth.server.guard import is_loopback_name
+from sleuth.toolkit.declare import mcp_declaration
 from sleuth.tools import CallRecord, CitationLedger, Registry, Tool, ToolContext
-from sleuth.tools.builtin import CrawlSiteOutput, MapSiteOutput
-from sleuth.tools.declare import mcp_declaration
 
 LOGGER = logging.getLogger("sleuth.server.mcp")
 

@@ -1,5 +1,8 @@
 """Tools for LLMs: one registry behind ``sleuth ask``, the MCP server and callers' own loops.
 
+The public face: the machinery is :mod:`sleuth.toolkit` and the built-in tools live with
+their operations (:mod:`sleuth.ops`), beneath this module.
+
 ``call("web_search", {"query": "..."})`` runs one tool call the way a model
 would make it; ``definitions("openai")`` declares the tools in a vendor's format.
 """
@@ -8,23 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from sleuth.tools.builtin import BUILTIN_TOOLS
-from sleuth.tools.declare import FORMATS, Format, definitions
-from sleuth.tools.ledger import CheckedAnswer, CitationLedger, Source
-from sleuth.tools.registry import CallRecord, Registry, Tool, ToolContext, ToolOutput
-from sleuth.tools.services import Services
-
-
-def default_registry(*, local: bool = True, ask: bool = False) -> Registry:
-    """A fresh registry of the built-in tools; ``local=False`` leaves out those that read
-    this machine's files (for loops where web content could steer the model), ``ask=True``
-    those a tool declares unfit for ``ask``'s own model (``Tool.in_ask``)."""
-    from sleuth.tools.repo import DETECT
-
-    tools = (*BUILTIN_TOOLS, DETECT)
-    return Registry(
-        tool for tool in tools if (local or not tool.local) and (tool.in_ask or not ask)
-    )
+from sleuth.ops.builtin import default_registry
+from sleuth.toolkit import (
+    FORMATS,
+    CallRecord,
+    CheckedAnswer,
+    CitationLedger,
+    Format,
+    Registry,
+    Services,
+    Source,
+    Tool,
+    ToolContext,
+    ToolOutput,
+    definitions,
+)
 
 
 async def acall(

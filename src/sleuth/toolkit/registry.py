@@ -22,9 +22,9 @@ from sleuth.errors import SleuthError, ToolError, UnknownTool
 from sleuth.log import Progress
 from sleuth.operation import Operation, operation_of
 from sleuth.pages.result import ErrorInfo
-from sleuth.tools.ledger import CitationLedger
-from sleuth.tools.schema import argument_schema, output_schema
-from sleuth.tools.services import Services
+from sleuth.toolkit.ledger import CitationLedger
+from sleuth.toolkit.schema import argument_schema, output_schema
+from sleuth.toolkit.services import Services
 
 
 @dataclass

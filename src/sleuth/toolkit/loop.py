@@ -22,7 +22,7 @@ from sleuth.llm.envelope import Envelope
 from sleuth.llm.meter import Meter
 from sleuth.llm.models import ChatRequest, Completion, Message, ToolCall, ToolSpec
 from sleuth.log import Progress
-from sleuth.tools.registry import Registry, ToolContext
+from sleuth.toolkit.registry import Registry, ToolContext
 
 MALFORMED_CALL = (
     "Note from sleuth: your last reply tried to call a function, but the call was malformed "

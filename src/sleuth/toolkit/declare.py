@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from sleuth.tools.registry import Tool
+from sleuth.toolkit.registry import Tool
 
 Format = Literal["openai", "anthropic", "gemini", "mcp"]
 FORMATS: tuple[Format, ...] = ("openai", "anthropic", "gemini", "mcp")
