@@ -45,6 +45,7 @@ async def test_stdio_server_lists_tools_and_runs_them(web: SearxngWeb, tmp_path:
         "crawl_site",
         "detect",
         "discover",
+        "fill_schema",
     ]
     assert all(tool.output_schema is not None for tool in listed)
     assert not searched.is_error
