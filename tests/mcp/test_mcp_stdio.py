@@ -86,6 +86,7 @@ async def test_the_sleuth_mcp_command_serves_the_same_tools(
         "crawl_site",
         "detect",
         "discover",
+        "fill_schema",
     ]
     assert not searched.is_error
     assert len(searched.structured_content["results"]) == 2
