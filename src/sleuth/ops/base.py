@@ -30,8 +30,21 @@ Wording = Callable[[str, dict[str, Any]], str]
 TRANSPORT_STATUSES = (400, 401, 403, 413, 415, 421, 429, 500, 503)
 
 
+def _pages(count: int) -> str:
+    return f"{count} page{'' if count == 1 else 's'}"
+
+
 def describe(stage: str, detail: dict[str, Any]) -> str:
-    """A progress line for a stage no operation words: the stage and its scalar details."""
+    """A progress line: the stages every search-then-read operation shares, worded once;
+    any other stage as its name and scalar details."""
+    if stage == "searching":
+        return f"searching the web for {detail.get('query', '')!r}"
+    if stage == "reading":
+        return f"reading {_pages(detail.get('pages', 0))}"
+    if stage == "page":
+        outcome = detail.get("outcome", "ok")
+        url = detail.get("url", "")
+        return f"page done: {url}" if outcome == "ok" else f"page not read ({outcome}): {url}"
     scalars = [f"{k}={v}" for k, v in detail.items() if isinstance(v, str | int | float | bool)]
     return " ".join([stage, *scalars])
 

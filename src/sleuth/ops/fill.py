@@ -116,15 +116,6 @@ async def fill(
 
 def progress(stage: str, detail: dict[str, Any]) -> str:
     """The line a person watching a fill reads (the CLI's status and MCP's progress)."""
-    if stage == "searching":
-        return f"searching the web for {detail.get('query', '')!r}"
-    if stage == "reading":
-        pages = detail.get("pages", 0)
-        return f"reading {pages} page{'' if pages == 1 else 's'}"
-    if stage == "page":
-        outcome = detail.get("outcome", "ok")
-        url = detail.get("url", "")
-        return f"page done: {url}" if outcome == "ok" else f"page not read ({outcome}): {url}"
     if stage == "filling":
         pages = detail.get("pages", 0)
         return f"asking the model about {pages} page{'' if pages == 1 else 's'}"
