@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from sleuth.cache import MemoryCache
 from sleuth.commands.crawl import CrawlFiles
 from sleuth.config import Settings
 from sleuth.crawl.crawler import CrawlOptions
+from sleuth.crawl.run import CrawlRun
 from webs import crawl_run
 
 
@@ -46,10 +46,55 @@ def page_paths(site: Site) -> list[str]:
     return [p for p in site.paths() if p != "/robots.txt"]
 
 
-class Arrivals:
-    """Routes that note when each request arrived, to measure gaps between them."""
+class GateTime:
+    """The gate's clock and sleep, faked: a sleep moves the clock at once, so a crawl's
+    waits cost no real time, and each request's start (what ``gate.wait`` granted) is
+    written down. Spacing is then asserted on this clock, never on the machine's."""
 
-    def __init__(self) -> None:
+    def __init__(self, now: float = 1000.7) -> None:
+        self.now = now
+        self.starts: list[float] = []
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+    def install(self, run: CrawlRun) -> None:
+        gate = run.crawler.gate
+        gate.clock, gate.sleep = self.clock, self.sleep
+        granted = gate.wait
+
+        async def wait(host: str) -> float:
+            start = await granted(host)
+            self.starts.append(start)
+            return start
+
+        gate.wait = wait  # type: ignore[method-assign]
+
+    def gaps(self) -> list[float]:
+        return [b - a for a, b in itertools.pairwise(sorted(self.starts))]
+
+
+async def paced_crawl(
+    site: Site, paced: GateTime, start: str = "/", **options: Any
+) -> list[dict[str, Any]]:
+    """``crawl`` with the gate on ``paced``."""
+    extra = options.pop("settings", {})
+    run_options = CrawlOptions(**{"delay": 0.0, **options})
+    async with crawl_run(
+        settings(site, **extra), MemoryCache(1000), site.origin + start, run_options
+    ) as run:
+        paced.install(run)
+        return [record async for record in run]
+
+
+class Arrivals:
+    """Routes that note, on the gate's clock, when each request reached the server."""
+
+    def __init__(self, paced: GateTime) -> None:
+        self.paced = paced
         self.times: list[float] = []
         self._lock = threading.Lock()
 
@@ -58,7 +103,7 @@ class Arrivals:
 
         def handler(request: BaseHTTPRequestHandler) -> None:
             with self._lock:
-                self.times.append(time.monotonic())
+                self.times.append(self.paced.now)
             request.send_response(200)
             request.send_header("Content-Type", "text/html")
             request.send_header("Content-Length", str(len(data)))
@@ -67,9 +112,13 @@ class Arrivals:
 
         site.add(path, handler=handler)
 
-    def gaps(self) -> list[float]:
-        ordered = sorted(self.times)
-        return [b - a for a, b in itertools.pairwise(ordered)]
+    def none_early(self) -> bool:
+        """No request reached the server before the gate let one go: the k-th arrival
+        comes no sooner than the k-th start granted (the clock only moves forward)."""
+        starts = sorted(self.paced.starts)
+        return len(self.times) == len(starts) and all(
+            arrived >= start for arrived, start in zip(sorted(self.times), starts, strict=True)
+        )
 
 
 async def test_breadth_first_within_limits(site: Site) -> None:
@@ -100,29 +149,34 @@ async def test_hidden_and_out_of_scope_links_are_not_followed(site: Site) -> Non
 
 async def test_robots_disallow_and_crawl_delay_measured_at_the_server(site: Site) -> None:
     site.add("/robots.txt", "User-agent: *\nCrawl-delay: 0.3\nDisallow: /private\n")
-    arrivals = Arrivals()
+    paced = GateTime()
+    arrivals = Arrivals(paced)
     arrivals.route(site, "/", page("Home", 0, ["/a", "/b", "/c", "/private/x"]))
     for n, path in enumerate(["/a", "/b", "/c"], 1):
         arrivals.route(site, path, page(path, n, []))
-    records = await crawl(site, concurrency=4, delay=0.05)
+    records = await paced_crawl(site, paced, concurrency=4, delay=0.05)
     assert len(records) == 4
     assert "/private/x" not in site.paths()
     assert len(arrivals.times) == 4
-    # Crawl-delay (0.3 s) beats --delay (0.05 s) even with 4 requests allowed in flight;
-    # the slack covers a loaded machine delaying one request's arrival more than the next,
-    # and stays far above the 0.05 s that --delay alone would give.
-    assert min(arrivals.gaps()) >= 0.2, arrivals.gaps()
+    # Crawl-delay (0.3 s) beats --delay (0.05 s) even with 4 requests allowed in flight
+    assert len(paced.starts) == 4
+    assert min(paced.gaps()) >= 0.3 - 1e-9, paced.gaps()
+    assert arrivals.none_early(), (arrivals.times, paced.starts)
 
 
 async def test_min_delay_holds_across_concurrency(site: Site) -> None:
-    arrivals = Arrivals()
+    paced = GateTime()
+    arrivals = Arrivals(paced)
     children = [f"/n/{k}" for k in range(5)]
     arrivals.route(site, "/", page("Home", 0, children))
     for k, path in enumerate(children, 1):
         arrivals.route(site, path, page(path, k, []))
-    await crawl(site, concurrency=3, delay=0.2)
+    await paced_crawl(site, paced, concurrency=3, delay=0.2)
     assert len(arrivals.times) == 6
-    assert min(arrivals.gaps()) >= 0.15, arrivals.gaps()
+    assert len(paced.starts) == 6
+    assert paced.starts[0] == 1000.7  # the first request waits for nothing
+    assert min(paced.gaps()) >= 0.2 - 1e-9, paced.gaps()
+    assert arrivals.none_early(), (arrivals.times, paced.starts)
 
 
 async def test_redirects_out_of_scope_and_to_blocked_addresses(site: Site) -> None:
@@ -190,10 +244,11 @@ async def test_failures_are_records_and_the_crawl_goes_on(site: Site) -> None:
     site.add("/broken", "oops", status=500)
     site.add("/fine", page("Fine", 1, []))
     site.add("/slow", page("Slow", 2, []), stall=stall)
-    served: list[int] = []
+    paced = GateTime()
+    served: list[float] = []  # when /busy was asked, on the gate's clock
 
     def busy(request: BaseHTTPRequestHandler) -> None:
-        served.append(1)
+        served.append(paced.now)
         if len(served) == 1:
             request.send_response(429)
             request.send_header("Retry-After", "1")
@@ -209,7 +264,9 @@ async def test_failures_are_records_and_the_crawl_goes_on(site: Site) -> None:
 
     site.add("/busy", handler=busy)
     try:
-        records = by_path(site, await crawl(site, settings={"fetch_deadline": 1.0}))
+        # /slow is held until the fetch deadline ends it; the deadline leaves the other
+        # pages room on a loaded machine, and the Retry-After pause costs no real time.
+        records = by_path(site, await paced_crawl(site, paced, settings={"fetch_deadline": 3.0}))
     finally:
         stall.set()
     assert records["/missing"]["outcome"] == "http_error"
@@ -219,6 +276,7 @@ async def test_failures_are_records_and_the_crawl_goes_on(site: Site) -> None:
     assert records["/fine"]["outcome"] == "ok"
     assert records["/busy"]["outcome"] == "ok"
     assert len(served) == 2
+    assert served[1] - served[0] >= 1.0 - 1e-9  # asked again only after the Retry-After pause
 
 
 async def test_llms_txt_and_markdown_tree(site: Site, tmp_path: Path) -> None:

@@ -114,10 +114,11 @@ class HostGate:
             await self.state.cache.delete(self.state._key(f"slot:{host}:{slot}"))
             self._freed.wake()
 
-    async def wait(self, host: str) -> None:
-        """Before each request: sit out a pause, then take the next free tick."""
+    async def wait(self, host: str) -> float:
+        """Before each request: sit out a pause, then take the next free tick. Returns the
+        start it was given, on ``clock``: what the spacing between requests is made of."""
         await self._pause(host)
-        await self._tick(host)
+        return await self._tick(host)
 
     async def _slot(self, host: str) -> int:
         async with self._queues.setdefault(host, asyncio.Lock()):
@@ -158,10 +159,10 @@ class HostGate:
         self._epochs[name] = epoch
         return epoch
 
-    async def _tick(self, host: str) -> None:
+    async def _tick(self, host: str) -> float:
         delay = self.delay(host)
         if delay <= 0:
-            return
+            return self.clock()
         epoch = await self._epoch(host, delay)
         grid = f"{host}:{delay}"
         tick = max(math.ceil((self.clock() - epoch) / delay), self._next_tick.get(grid, 0))
@@ -171,3 +172,4 @@ class HostGate:
         start = epoch + tick * delay
         while (wait := start - self.clock()) > 0:
             await self.sleep(wait)
+        return start
