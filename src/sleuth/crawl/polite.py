@@ -11,7 +11,12 @@ obey them together:
   request reserves a whole tick (first to raise ``tick:<host>:<n>`` to 1), then starts
   at the tick's beginning. The first request takes tick 0 and so never waits. A larger
   robots.txt ``Crawl-delay`` wins, and a 429/503 ``Retry-After`` pauses the host (the
-  crawler caps the pause) and doubles its delay.
+  crawler caps the pause) and doubles its delay, for every worker. A new delay starts a
+  new grid of ticks, and a worker's first tick on it comes a whole delay after its last.
+
+Why ticks on the cache backend rather than a rate-limit library (``limits``): see
+"Politeness" in docs/architecture.md; in short, the default delay is 0.25 s and the
+library's Redis windows are whole seconds.
 
 The clock and the sleep are attributes, so a test can run a day's pause in no time.
 """
@@ -88,6 +93,7 @@ class HostGate:
         self._freed = Wakeup()
         self._queues: dict[str, asyncio.Lock] = {}  # FIFO: pages get slots in frontier order
         self._next_tick: dict[str, int] = {}
+        self._last_start: dict[str, float] = {}  # host -> the latest start granted here
         self._epochs: dict[str, float] = {}
         self.clock: Callable[[], float] = time.time  # shared by workers: wall time
         self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
@@ -100,9 +106,10 @@ class HostGate:
         return self._delays.get(host, self.base_delay)
 
     async def slow_down(self, host: str, seconds: float) -> None:
-        """A 429/503 with Retry-After: pause the host for everyone, double our delay."""
+        """A 429/503 with Retry-After: pause the host and double its delay, for everyone."""
         await self.state.set_value(f"pause:{host}", self.clock() + seconds, max(seconds, 1.0) + 5)
         self._delays[host] = max(self.delay(host) * 2, 0.05)
+        await self.state.set_value(f"slow:{host}", self._delays[host])
 
     @asynccontextmanager
     async def slot(self, host: str) -> AsyncIterator[None]:
@@ -118,6 +125,9 @@ class HostGate:
         """Before each request: sit out a pause, then take the next free tick. Returns the
         start it was given, on ``clock``: what the spacing between requests is made of."""
         await self._pause(host)
+        slowed = await self.state.get_value(f"slow:{host}")  # by another worker's 429
+        if isinstance(slowed, int | float):
+            self.set_crawl_delay(host, slowed)
         return await self._tick(host)
 
     async def _slot(self, host: str) -> int:
@@ -162,14 +172,21 @@ class HostGate:
     async def _tick(self, host: str) -> float:
         delay = self.delay(host)
         if delay <= 0:
-            return self.clock()
+            self._last_start[host] = now = self.clock()
+            return now
         epoch = await self._epoch(host, delay)
         grid = f"{host}:{delay}"
-        tick = max(math.ceil((self.clock() - epoch) / delay), self._next_tick.get(grid, 0))
+        # A new delay (a Crawl-delay read, a 429) starts a new grid, whose tick 0 may be
+        # now: the first tick on it still comes a whole delay after our last request.
+        earliest = max(self.clock(), self._last_start.get(host, -math.inf) + delay)
+        # (less a hair of a tick: float error must not push a start to the tick after)
+        first = math.ceil((earliest - epoch) / delay - 1e-9)
+        tick = max(first, self._next_tick.get(grid, 0))
         while await self.state.counter(f"tick:{grid}:{tick}", ttl=60 + delay * 4) != 1:
             tick += 1
         self._next_tick[grid] = tick + 1
         start = epoch + tick * delay
+        self._last_start[host] = max(start, self._last_start.get(host, start))
         while (wait := start - self.clock()) > 0:
             await self.sleep(wait)
         return start
