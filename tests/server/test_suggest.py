@@ -78,6 +78,10 @@ def test_bad_bodies_are_400_and_never_reach_the_model(launch: Launch, wire: Wire
         ({"url": "javascript:alert(1)"}, "not an absolute http(s) URL"),
         ({"url": "/relative/path"}, "not an absolute http(s) URL"),
         ({"url": 42}, "url"),
+        # Keys it does not know are ignored, but not one asking what HTTP never grants.
+        ({"url": URL, "ignore_content_signals": True}, "ignore_content_signals is not accepted"),
+        ({"url": URL, "respect_content_signals": False}, "Content-Signal is always obeyed"),
+        ({"url": URL, "ignore_robots": True}, "ignore_robots is not accepted"),
     ]
     for body, message in cases:
         reply = server.post("/api/v1/links/suggest", body)

@@ -118,3 +118,18 @@ def test_every_error_gets_its_family_status(error: errors.SleuthError, status: i
     response = from_error(error)
     assert response.status_code == status
     assert json.loads(bytes(response.body))["code"] == error.code.upper()
+
+
+@pytest.mark.parametrize(
+    "field",
+    ["ignore_robots", "ignore_content_signals", "respect_content_signals", "resolve"],
+)
+def test_no_route_body_grants_what_http_never_offers(field: str) -> None:
+    """Strict bodies and the lenient links body alike: a 400, never silently ignored."""
+    from sleuth.server.routes import parse, served
+
+    models = [op.operation.model("http") for op in served()]
+    assert any(model.model_config.get("extra") == "ignore" for model in models)
+    for model in models:
+        with pytest.raises(errors.UsageError, match=f"{field} is not accepted"):
+            parse(model, {"url": "https://example.org/", field: True})

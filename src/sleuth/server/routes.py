@@ -73,9 +73,16 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-# Options the CLI has that a remote caller must not have.
+# Options the CLI (or Python) has that a remote caller must not have, by either spelling.
+# Refused on every route, a lenient body's too: that body ignores keys it does not know
+# yet, but a caller asking for one of these would be told yes and not get it.
+_ROBOTS = "robots.txt is always obeyed over HTTP"
+_SIGNALS = "a site's Content-Signal is always obeyed over HTTP"
 _NOT_SERVED = {
-    "ignore_robots": "robots.txt is always obeyed over HTTP",
+    "ignore_robots": _ROBOTS,
+    "respect_robots": _ROBOTS,
+    "ignore_content_signals": _SIGNALS,
+    "respect_content_signals": _SIGNALS,
     "resolve": "address pinning is not offered over HTTP",
 }
 
@@ -148,7 +155,7 @@ async def read_json(request: Request, cap: int) -> dict[str, Any]:
 
 def parse(model: type[M], value: dict[str, Any]) -> M:
     for name, why in _NOT_SERVED.items():
-        if name in value and model.model_config.get("extra") == "forbid":
+        if name in value:
             raise UsageError(f"{name} is not accepted: {why}")
     try:
         return model.model_validate(value)
