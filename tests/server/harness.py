@@ -85,6 +85,19 @@ class ServerProcess:
         assert event is not None, f"the server never logged {name!r}:\n{self.log}"
         return event
 
+    def wait_events(self, name: str, count: int, timeout: float = 30) -> list[dict[str, Any]]:
+        """The JSON log events called ``name``, once the server wrote ``count`` of them: a
+        reply can reach the client before its log line reaches stderr."""
+
+        def found() -> list[dict[str, Any]]:
+            return [e for e in self.log_events() if e.get("event") == name]
+
+        with self._changed:
+            self._changed.wait_for(lambda: len(found()) >= count or self._ended, timeout)
+            events = found()
+        assert len(events) >= count, f"the server logged {len(events)} {name!r}:\n{self.log}"
+        return events
+
     def wait_ready(self, timeout: float = 60) -> ServerProcess:
         line = self._ready.get(timeout=timeout)
         assert line, f"the server exited before listening:\n{self.log}"

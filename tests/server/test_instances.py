@@ -119,7 +119,7 @@ def test_two_instances_share_one_redis_and_outlive_it(
 
     for server in pair:
         # Each says once why results stopped being shared.
-        fallbacks = [e for e in server.log_events() if e.get("event") == "cache_fallback"]
+        fallbacks = server.wait_events("cache_fallback", 1)
         assert len(fallbacks) == 1, server.log
         assert fallbacks[0]["backend"] == "redis"
         assert fallbacks[0]["fallback"] == "memory"

@@ -192,7 +192,7 @@ def test_a_reply_that_is_not_the_json_asked_for_is_502_and_only_logged(
         assert "blah" not in reply.text
         assert "nginx" not in reply.text
         assert "onboarding" not in reply.text.lower()
-    logged = [e for e in server.log_events() if e.get("event") == "suggest_malformed_reply"]
+    logged = server.wait_events("suggest_malformed_reply", 4)
     assert len(logged) == 4
     assert logged[0]["raw"] == rambling[:2048]
     assert logged[1]["raw"] == '["onboarding", "handbook"]'
