@@ -5,6 +5,10 @@ Two loopback servers on two ports are two origins; both log the headers they wer
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from http.cookiejar import Cookie
@@ -348,3 +352,59 @@ async def test_a_map_reads_robots_and_sitemaps_with_the_sites_credentials(
     assert site.origin + "/a" in [item.url for item in found.entries]
     for path in ("/robots.txt", "/sitemap.xml"):
         assert [carried(headers) for headers in seen(site, path)] == [True]
+
+
+def test_two_processes_sharing_a_file_cache_keep_credentialed_pages_apart(
+    site: Site, tmp_path: Path
+) -> None:
+    """The same split as above, across two `sleuth fetch` processes with different files."""
+    site.add("/robots.txt", ROBOTS, headers={"Content-Type": "text/plain"})
+    _varying(site, "/private", "Members only", "Please sign in")
+    cookies = tmp_path / "cookies.txt"
+    cookies.write_text(cookies_text("127.0.0.1"), encoding="utf-8")
+    signed = tmp_path / "signed.toml"
+    signed.write_text(
+        "[[sites]]\n"
+        f'origin = "{site.origin}"\n'
+        'headers = { Authorization = "env:SITE_TOKEN" }\n'
+        f'cookies_file = "{cookies}"\n'
+        "allow_http = true\n",
+        encoding="utf-8",
+    )
+    anonymous = tmp_path / "anonymous.toml"
+    anonymous.write_text("", encoding="utf-8")
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("SLEUTH_")}
+    base = {
+        **clean,
+        "SITE_TOKEN": TOKEN,
+        "SLEUTH_ALLOW_HOSTS": f"127.0.0.1:{site.port}",
+        "SLEUTH_RENDER": "never",
+        "SLEUTH_CACHE": "file",
+        "SLEUTH_CACHE_DIR": str(tmp_path / "cache"),
+    }
+
+    def fetch(config: Path) -> dict[str, Any]:
+        done = subprocess.run(
+            [sys.executable, "-m", "sleuth", "fetch", site.origin + "/private", "--json"],
+            capture_output=True,
+            text=True,
+            env={**base, "SLEUTH_CONFIG": str(config)},
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        answer: dict[str, Any] = json.loads(done.stdout)
+        return answer
+
+    first = fetch(signed)
+    other = fetch(anonymous)
+    again = fetch(signed)
+    assert first["title"] == again["title"] == "Members only"
+    assert other["title"] == "Please sign in"
+    assert other["cache"] == "miss"  # never the signed-in copy
+    assert again["cache"] == "hit"
+    assert [carried(headers) for headers in seen(site, "/private")] == [True, False]
+    for path in (tmp_path / "cache").rglob("*"):
+        if path.is_file():
+            assert TOKEN.encode() not in path.read_bytes()
+            assert COOKIE_VALUE.encode() not in path.read_bytes()
