@@ -3,16 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
-import json
 import logging
 import threading
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import pytest
@@ -20,7 +13,7 @@ from sitegen import page, paragraph, tree_site
 from starlette.testclient import TestClient
 from test_http_jobs import wait_for
 
-from loopback import Site, _QuietServer
+from loopback import Site
 from redis_server import running_redis
 from sleuth import log
 from sleuth.cache.memory import MemoryCache
@@ -29,67 +22,9 @@ from sleuth.config import Settings
 from sleuth.jobs import webhook
 from sleuth.server.app import create_app
 from sleuth.web import Web
+from webhook_receiver import SECRET, Receiver, receiving, verified
 
-SECRET = "whsec-test-4f1c2a9e"
 PAYLOAD_KEYS = {"id", "status", "pages", "errors", "error_code", "created_at", "updated_at"}
-
-
-@dataclass
-class Delivery:
-    headers: dict[str, str]
-    body: bytes
-
-    def json(self) -> dict[str, Any]:
-        found: dict[str, Any] = json.loads(self.body)
-        return found
-
-
-@dataclass
-class Receiver:
-    """A loopback endpoint that records each POST and answers with ``statuses`` in turn
-    (200 once they run out)."""
-
-    statuses: list[int] = field(default_factory=list)
-    posts: list[Delivery] = field(default_factory=list)
-    changed: threading.Condition = field(default_factory=threading.Condition)
-    url: str = ""
-
-    def wait(self, count: int) -> list[Delivery]:
-        with self.changed:
-            assert self.changed.wait_for(lambda: len(self.posts) >= count, 30), self.posts
-            return list(self.posts)
-
-
-@contextmanager
-def receiving(*statuses: int) -> Iterator[Receiver]:
-    receiver = Receiver(list(statuses))
-
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-        def do_POST(self) -> None:
-            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-            with receiver.changed:
-                status = receiver.statuses.pop(0) if receiver.statuses else 200
-                receiver.posts.append(Delivery(dict(self.headers.items()), body))
-                receiver.changed.notify_all()
-            self.send_response(status)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-    server = _QuietServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    receiver.url = f"http://127.0.0.1:{server.server_address[1]}/hooks/sleuth"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield receiver
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 class Delivered(logging.Handler):
@@ -141,7 +76,7 @@ def make_client(site: Site, receiver: Receiver) -> Iterator[Any]:
     opened: list[TestClient] = []
 
     def make(**extra: Any) -> TestClient:
-        port = receiver.url.split(":")[2].split("/")[0]
+        port = receiver.port
         options: dict[str, Any] = {"webhook_secret": SECRET, **extra}
         settings = Settings(  # type: ignore[call-arg]
             allow_hosts=[f"127.0.0.1:{site.port}", f"127.0.0.1:{port}"],
@@ -158,16 +93,6 @@ def make_client(site: Site, receiver: Receiver) -> Iterator[Any]:
     yield make
     for client in opened:
         client.__exit__(None, None, None)
-
-
-def verified(delivery: Delivery) -> dict[str, Any]:
-    """The payload, once its signature checks out the way docs/server.md tells receivers."""
-    stamp = delivery.headers["X-Sleuth-Timestamp"]
-    mac = hmac.new(SECRET.encode(), stamp.encode() + b"." + delivery.body, hashlib.sha256)
-    assert hmac.compare_digest(delivery.headers["X-Sleuth-Signature"], "sha256=" + mac.hexdigest())
-    assert abs(time.time() - int(stamp)) < 300
-    assert delivery.headers["Content-Type"] == "application/json"
-    return delivery.json()
 
 
 def test_a_done_job_posts_once_signed_without_page_text(
@@ -305,7 +230,7 @@ def _record(status: str = "done") -> dict[str, Any]:
 
 
 def _web(receiver: Receiver) -> Web:
-    port = receiver.url.split(":")[2].split("/")[0]
+    port = receiver.port
     settings = Settings(allow_hosts=[f"127.0.0.1:{port}"], cache="memory", _env_file=None)  # type: ignore[call-arg]
     return Web(settings, MemoryCache())
 
