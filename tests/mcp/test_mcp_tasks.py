@@ -9,12 +9,16 @@ through its typed ``send_request``.
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
     INVALID_PARAMS,
@@ -32,10 +36,11 @@ from mcp.types import (
     ListTasksRequest,
     ListTasksResult,
 )
-from mcp_web import SearxngWeb
+from mcp_web import SearxngWeb, ServerProcess
 
 from loopback import article
 from mcp_cancel import hold_page, wait_thread_event
+from server.harness import ServerProcess as ServeProcess
 from sleuth.api import AsyncSleuth
 from sleuth.server.mcp import build_server
 from sleuth.server.mcp_tasks import RELATED_TASK
@@ -164,3 +169,51 @@ async def test_only_crawl_site_runs_as_a_task(sleuth: AsyncSleuth) -> None:
     assert refused.value.code == METHOD_NOT_FOUND
     assert unknown.value.code == INVALID_PARAMS
     assert missing.value.code == INVALID_PARAMS
+
+
+@pytest.fixture(params=["sleuth mcp", "sleuth mcp --transport http", "sleuth serve /mcp"])
+def server(
+    request: pytest.FixtureRequest, web: SearxngWeb, tmp_path: Path
+) -> Iterator[str | StdioServerParameters]:
+    """A server in its own process, as a client reaches it. Over HTTP each task request is
+    a request of its own (``/mcp`` of ``sleuth serve`` is stateless); the task outlives it."""
+    if request.param == "sleuth mcp":
+        yield StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "sleuth.server.mcp", "--transport", "stdio"],
+            env={**os.environ, **web.env(tmp_path)},
+        )
+        return
+    if request.param == "sleuth serve /mcp":
+        served = ServeProcess(web.env(tmp_path))
+        try:
+            yield served.wait_ready().url + "/mcp"
+        finally:
+            served.kill()
+        return
+    process = ServerProcess(web.env(tmp_path))
+    try:
+        yield process.wait_ready()
+    finally:
+        process.kill()
+
+
+async def test_every_server_polls_a_task_to_its_result_and_cancels_another(
+    server: str | StdioServerParameters, web: SearxngWeb
+) -> None:
+    held = hold_page(web.site)
+    start = web.site.origin + "/docs/timeouts"
+    async with Client(server, mode="legacy") as client:
+        done = await start_task(client, "crawl_site", {"url": start, "max_pages": 1})
+        result = await task_result(client, done.task.task_id)
+        polled = await get_task(client, done.task.task_id)
+        stopped = await start_task(client, "crawl_site", {"url": held.url, "max_pages": 1})
+        assert await wait_thread_event(held.asked, 30)
+        cancelled = await cancel_task(client, stopped.task.task_id)
+        assert await wait_thread_event(held.dropped, 30)
+        after = await get_task(client, stopped.task.task_id)
+    assert polled.status == "completed"
+    assert result.structured_content is not None
+    assert [p["outcome"] for p in result.structured_content["pages"]] == ["ok"]
+    assert (cancelled.status, after.status) == ("cancelled", "cancelled")
+    assert not held.answered.is_set()
