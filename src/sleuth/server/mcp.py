@@ -14,6 +14,8 @@ That is the MCP surface's one error shape; a crawl or map that read nothing
 is one too. Only a call of a tool this server does not list is a protocol
 error (``-32602``, as MCP 2025-11-25 has it): the call never reached a tool. While
 a tool runs, its progress (the research stages) goes to clients that asked.
+``crawl_site`` also runs as an MCP task when the client asks for one
+(:mod:`sleuth.server.mcp_tasks`).
 
 Only ``sleuth mcp`` imports this module, so the ``mcp`` extra stays optional.
 """
