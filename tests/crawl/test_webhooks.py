@@ -303,3 +303,18 @@ def test_the_secret_is_masked_in_config_show() -> None:
     (shown,) = [value for name, value, _ in describe(settings) if name == "webhook_secret"]
     assert SECRET not in shown
     assert shown.endswith("******")
+
+
+async def test_an_instance_without_the_secret_sends_nothing() -> None:
+    """An instance set up unlike the one that took the job cannot sign: it sends nothing
+    rather than an unsigned POST, and leaves the transition unclaimed."""
+    cache = MemoryCache()
+    with receiving() as receiver:
+        web = _web(receiver)
+        try:
+            assert not await webhook.deliver(web, cache, None, receiver.url, _record())
+            assert await webhook.deliver(web, cache, SECRET, receiver.url, _record())
+        finally:
+            await web.aclose()
+    assert len(receiver.posts) == 1
+    verified(receiver.posts[0])

@@ -75,11 +75,17 @@ def payload(record: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-async def deliver(web: Web, cache: Cache, secret: str, url: str, record: Mapping[str, Any]) -> bool:
+async def deliver(
+    web: Web, cache: Cache, secret: str | None, url: str, record: Mapping[str, Any]
+) -> bool:
     """Post the job's transition to ``url`` unless another process claimed it; True once a
-    receiver answered 2xx. Never raises: a job's end does not depend on its receiver."""
+    receiver answered 2xx. Never raises: a job's end does not depend on its receiver. An
+    instance without the secret (set unlike the one that took the job) sends nothing."""
     job, status = record["id"], record["status"]
     if status not in TRANSITIONS:
+        return False
+    if not secret:
+        warn("crawl_webhook_unsigned", job=job, status=status)
         return False
     try:
         if await cache.incr(f"crawljob:{job}:webhook:{status}", CLAIM_TTL) != 1:

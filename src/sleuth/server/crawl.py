@@ -124,7 +124,8 @@ async def _run(state: ServerState, record: dict[str, Any], body: Any) -> None:
         await state.cache.incr(f"crawljobs:running:{who}", JOB_TTL, -1)
         _TASKS.pop(job, None)
         event("crawl_job", job=job, status=record["status"], pages=record["pages"])
-        if body.webhook and (secret := state.settings.secret("webhook_secret")):
+        if body.webhook:
+            secret = state.settings.secret("webhook_secret")
             await webhook.deliver(state.client.web, state.cache, secret, body.webhook, record)
 
 
