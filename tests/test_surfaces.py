@@ -34,6 +34,8 @@ CLI_OWN = {"json_output", "resolve", "links", "format", "help", "out", "llms_txt
 COMMANDS = {"map": "map", "crawl": "crawl"}
 ROUTES = {"suggest": "/api/v1/links/suggest", "crawl": "/api/v1/crawl"}
 BODIES = {"crawl": CrawlBody}
+# Body fields a route has of its own, which the operation never receives (a job's webhook).
+HTTP_OWN = {"crawl": {"webhook"}}
 # Each operation lives on one line of the project: this many, by name.
 EXPECTED = {
     "extract",
@@ -203,10 +205,15 @@ def test_http_shows_the_declaration(name: str) -> None:
         assert _route(op) not in paths
         return
     body = _body(op)
-    _check_json(op, "http", body.model_json_schema(by_alias=True), set())
-    # The description serves the same body (with this server's own narrowing).
+    own = HTTP_OWN.get(name, set())
+    _check_json(op, "http", body.model_json_schema(by_alias=True), own)
+    # The description serves the same body (with this server's own narrowing: a webhook
+    # only where the server has a key to sign it).
     served = spec["components"]["schemas"][body.__name__]
     assert set(served["properties"]) == {p.wire for p in op.on("http")}
+    signing = build_spec(Settings(cache="memory", webhook_secret="k"))  # type: ignore[call-arg]
+    shown = signing["components"]["schemas"][body.__name__]["properties"]
+    assert set(shown) == {p.wire for p in op.on("http")} | own
     assert "requestBody" in paths[_route(op)]["post"]
 
 

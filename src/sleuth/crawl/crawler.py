@@ -521,7 +521,13 @@ class Crawler:
         tasks = [asyncio.create_task(work()) for _ in range(workers)]
         heart = asyncio.create_task(beat())
         done = asyncio.gather(*tasks)
-        done.add_done_callback(lambda _: out.put_nowait(None))
+
+        def ended(future: asyncio.Future[Any]) -> None:
+            if not future.cancelled():
+                future.exception()  # raised by ``await done``, unless the caller gave up
+            out.put_nowait(None)
+
+        done.add_done_callback(ended)
         try:
             while (entry := await out.get()) is not None:
                 record, taken = entry
@@ -532,8 +538,11 @@ class Crawler:
             heart.cancel()
             for task in tasks:
                 task.cancel()
+            # Wait without cancelling them again: awaiting the gather from a cancelled
+            # caller would cancel each worker a second time, inside its connection's
+            # clean-up, and leave the page's socket open.
             with contextlib.suppress(BaseException):
-                await done
+                await asyncio.wait(tasks)
             event("crawl_done", crawl=self.id, pages=self.progress.pages)
 
     async def all_summaries(self) -> list[dict[str, Any]]:

@@ -84,6 +84,9 @@ class Http:
     stream: bool = False  # with Accept: text/event-stream, progress events then the result
     job: bool = False  # started as a job whose records are read later (crawl)
     needs_suggester: bool = False  # 503 before anything else when the server has no model
+    # Body fields that are the route's own, not the operation's (a job's webhook): in the
+    # body and its schema, never passed to the operation. As ``Operation.model``'s extra.
+    own: tuple[tuple[str, Any], ...] = ()
 
     def answer(self, result: Any) -> Any:
         return self.present(result) if self.present else result.model_dump(mode="json")
@@ -105,6 +108,11 @@ class Op:
     @property
     def name(self) -> str:
         return self.operation.name
+
+    def body(self) -> type[BaseModel]:
+        """The HTTP request body: the declaration as HTTP offers it, and the route's own."""
+        assert self.http is not None
+        return self.operation.model("http", **dict(self.http.own))
 
     def statuses(self) -> tuple[int, ...]:
         """The HTTP statuses this operation may answer: the transport's and its errors'."""

@@ -247,6 +247,21 @@ CRAWL = Op(
         "SLEUTH_CRAWL_JOBS_PER_TOKEN jobs.",
         uris=("url",),
         job=True,
+        own=(
+            (
+                "webhook",
+                (
+                    str | None,
+                    Field(
+                        None,
+                        max_length=2000,
+                        description="POSTed, signed, when the job ends (done, failed or "
+                        "cancelled); needs SLEUTH_WEBHOOK_SECRET",
+                        json_schema_extra={"format": "uri"},
+                    ),
+                ),
+            ),
+        ),
     ),
     tool=CRAWL_SITE,
 )

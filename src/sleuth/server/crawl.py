@@ -21,6 +21,7 @@ from starlette.responses import JSONResponse, Response
 
 from sleuth.cache.base import get_json, set_json
 from sleuth.errors import SleuthError, TooManyRequests, UsageError
+from sleuth.jobs import webhook
 from sleuth.log import LOGGER, event
 from sleuth.ops.crawl import CRAWL as CRAWL_OP
 from sleuth.server.responses import error_response
@@ -36,7 +37,7 @@ _TASKS: dict[str, asyncio.Task[None]] = {}  # this instance's running jobs
 
 
 CRAWL = CRAWL_OP.operation
-CrawlBody = CRAWL.model("http")
+CrawlBody = CRAWL_OP.body()
 assert CRAWL_OP.http is not None
 PATH = CRAWL_OP.http.path
 
@@ -123,6 +124,9 @@ async def _run(state: ServerState, record: dict[str, Any], body: Any) -> None:
         await state.cache.incr(f"crawljobs:running:{who}", JOB_TTL, -1)
         _TASKS.pop(job, None)
         event("crawl_job", job=job, status=record["status"], pages=record["pages"])
+        if body.webhook:
+            secret = state.settings.secret("webhook_secret")
+            await webhook.deliver(state.client.web, state.cache, secret, body.webhook, record)
 
 
 async def start(state: ServerState, request: Request) -> Response:
@@ -142,6 +146,11 @@ async def start(state: ServerState, request: Request) -> Response:
     from sleuth.pages.fetcher import normalize_input_url
 
     normalize_input_url(body.url)  # a bad URL is a 400 now, not a failed job later
+    if body.webhook is not None:
+        check_uri("webhook", body.webhook)
+        if not state.settings.secret("webhook_secret"):
+            raise UsageError("this server signs no webhooks: SLEUTH_WEBHOOK_SECRET is not set")
+        await webhook.check_target(state.client.web, body.webhook)
     running = f"crawljobs:running:{who}"
     if await state.cache.incr(running, JOB_TTL) > state.settings.crawl_jobs_per_token:
         await state.cache.incr(running, JOB_TTL, -1)

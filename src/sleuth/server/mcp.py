@@ -14,6 +14,8 @@ That is the MCP surface's one error shape; a crawl or map that read nothing
 is one too. Only a call of a tool this server does not list is a protocol
 error (``-32602``, as MCP 2025-11-25 has it): the call never reached a tool. While
 a tool runs, its progress (the research stages) goes to clients that asked.
+``crawl_site`` also runs as an MCP task when the client asks for one
+(:mod:`sleuth.server.mcp_tasks`).
 
 Only ``sleuth mcp`` imports this module, so the ``mcp`` extra stays optional.
 """
@@ -29,7 +31,7 @@ import socket
 import sys
 import threading
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager, suppress
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any, Literal
@@ -48,6 +50,7 @@ from mcp.types import (
     PaginatedRequestParams,
     RequestId,
     TextContent,
+    ToolExecution,
 )
 from mcp.types import Tool as ToolDeclaration
 from pydantic import BaseModel
@@ -63,6 +66,7 @@ from sleuth.ops.crawl import CrawlSiteOutput
 from sleuth.ops.map import MapSiteOutput
 from sleuth.pages.result import ErrorInfo
 from sleuth.server.guard import is_loopback_name
+from sleuth.server.mcp_tasks import TASK_TOOLS, Tasks, TaskServer, install
 from sleuth.toolkit.declare import mcp_declaration
 from sleuth.tools import CallRecord, CitationLedger, Registry, Tool, ToolContext
 
@@ -93,6 +97,7 @@ class McpShared:
 
     client: AsyncSleuth
     ledger: CitationLedger = field(default_factory=CitationLedger)
+    tasks: Tasks | None = None  # the calls a client asked to run as tasks (crawl_site)
 
 
 def mcp_registry(*, local: bool = True) -> Registry:
@@ -118,14 +123,17 @@ def build_server(
 
     @asynccontextmanager
     async def lifespan(_server: Server[McpShared]) -> AsyncIterator[McpShared]:
-        if client is not None:
-            yield McpShared(client)
-            return
-        owned = AsyncSleuth(settings)
-        try:
-            yield McpShared(owned)
-        finally:
-            await owned.aclose()
+        async with AsyncExitStack() as stack:
+            if client is not None:
+                state = McpShared(client)
+            else:
+                state = McpShared(AsyncSleuth(settings))
+                stack.push_async_callback(state.client.aclose)
+            # A task's work belongs to the run, not to the request that started it.
+            group = await stack.enter_async_context(anyio.create_task_group())
+            state.tasks = Tasks(group, lambda name, arguments: answer(state, name, arguments))
+            stack.callback(state.tasks.close)
+            yield state
 
     async def list_tools(
         _ctx: ServerRequestContext[McpShared], _params: PaginatedRequestParams | None
@@ -140,27 +148,35 @@ def build_server(
                 INVALID_PARAMS,
                 f"Unknown tool: {params.name!r}; available tools: {', '.join(tools.names())}",
             )
-        state = ctx.lifespan_context
         async with _progress_reporter(ctx, params.name) as on_progress:
-            context = ToolContext(client=state.client, ledger=state.ledger, on_progress=on_progress)
-            try:
-                record = await tools.call(context, params.name, params.arguments)
-            except anyio.get_cancelled_exc_class():
-                # Over HTTP: the client dropped the connection, or the shutdown grace ran out.
-                log.event("mcp_call_cancelled", tool=params.name)
-                raise
-            except Exception:  # a bug in a tool must not end the session; its text stays here
-                LOGGER.exception("tool %r crashed", params.name)
-                return _error_result(
-                    "error internal_error: the tool failed unexpectedly",
-                    ErrorInfo(code="internal_error", message="the tool failed unexpectedly"),
-                )
+            return await answer(ctx.lifespan_context, params.name, params.arguments, on_progress)
+
+    async def answer(
+        state: McpShared,
+        name: str,
+        arguments: dict[str, Any] | None,
+        on_progress: Progress | None = None,
+    ) -> CallToolResult:
+        """One call of a listed tool, as a call's answer or a task's result."""
+        context = ToolContext(client=state.client, ledger=state.ledger, on_progress=on_progress)
+        try:
+            record = await tools.call(context, name, arguments)
+        except anyio.get_cancelled_exc_class():
+            # The client cancelled it (a request or a task), or dropped the connection.
+            log.event("mcp_call_cancelled", tool=name)
+            raise
+        except Exception:  # a bug in a tool must not end the session; its text stays here
+            LOGGER.exception("tool %r crashed", name)
+            return _error_result(
+                "error internal_error: the tool failed unexpectedly",
+                ErrorInfo(code="internal_error", message="the tool failed unexpectedly"),
+            )
         return to_result(record)
 
     def input_schema(name: str) -> dict[str, Any] | None:
         return tools.get(name).parameters if name in tools else None
 
-    return Server(
+    server: Server[McpShared] = TaskServer(
         SERVER_NAME,
         version=__version__,
         title="sleuth",
@@ -171,11 +187,23 @@ def build_server(
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
+    install(server, _tasks_of, lambda name: name in tools)
+    return server
+
+
+def _tasks_of(ctx: ServerRequestContext[McpShared]) -> Tasks:
+    tasks = ctx.lifespan_context.tasks
+    assert tasks is not None, "the lifespan makes them"
+    return tasks
 
 
 def declare(tool: Tool) -> ToolDeclaration:
-    """``tool`` as ``tools/list`` declares it (the same entry ``sleuth tools --format mcp``)."""
-    return ToolDeclaration.model_validate(mcp_declaration(tool))
+    """``tool`` as ``tools/list`` declares it (the same entry ``sleuth tools --format mcp``),
+    and whether a client may run it as a task."""
+    declared = ToolDeclaration.model_validate(mcp_declaration(tool))
+    if tool.name in TASK_TOOLS:
+        declared.execution = ToolExecution(task_support="optional")
+    return declared
 
 
 def to_result(record: CallRecord) -> CallToolResult:

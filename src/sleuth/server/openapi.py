@@ -111,7 +111,7 @@ def build_spec(settings: Settings | None = None) -> dict[str, Any]:
     for op in served():
         http = op.http
         assert http is not None
-        body = op.operation.model("http")
+        body = op.body()
         result = http.schema or (CrawlJob if http.job else op.operation.result_model())
         path = api(
             http.summary, body, result, http.description, statuses=op.statuses(), stream=http.stream
@@ -153,6 +153,8 @@ def build_spec(settings: Settings | None = None) -> dict[str, Any]:
         },
     }
     _most(components["CrawlBody"], "max_pages", settings.crawl_job_max_pages if settings else 500)
+    if not (settings and settings.secret("webhook_secret")):  # then a webhook is a 400
+        del components["CrawlBody"]["properties"]["webhook"]
     _tighten_suggest(components["SuggestBody"])
     _fill_sources(components["FillBody"])
     # The names the routes accept, as they stand when the server starts (plugins included).

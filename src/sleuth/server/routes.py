@@ -69,7 +69,7 @@ def __getattr__(name: str) -> Any:
     offers it (made once, by :meth:`~sleuth.operation.Operation.model`)."""
     for op in served():
         if f"{pascal(op.name)}Body" == name:
-            return op.operation.model("http")
+            return op.body()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -190,7 +190,7 @@ def handler(op: Op) -> Handler:
     """The route of ``op``: its declared body in, its answer (or its stream) out."""
     http, operation = op.http, op.operation
     assert http is not None
-    body_model = operation.model("http")
+    body_model = op.body()
 
     async def handle(state: ServerState, request: Request) -> Response:
         body: Any = parse(body_model, await read_json(request, state.settings.max_body_bytes))

@@ -1,0 +1,219 @@
+"""crawl_site as an MCP task (2025-11-25): the SDK's client polls one to its result and
+cancels another, in process and over ``sleuth mcp --transport http``.
+
+The SDK defines the task types but its client has no task-augmented call (it checks any
+``tools/call`` answer as a tool result), so that one request goes through the client's
+dispatcher, raw; ``tasks/get``, ``tasks/result``, ``tasks/cancel`` and ``tasks/list`` go
+through its typed ``send_request``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
+from mcp.types import (
+    INVALID_PARAMS,
+    METHOD_NOT_FOUND,
+    CallToolResult,
+    CancelTaskRequest,
+    CancelTaskRequestParams,
+    CancelTaskResult,
+    CreateTaskResult,
+    GetTaskPayloadRequest,
+    GetTaskPayloadRequestParams,
+    GetTaskRequest,
+    GetTaskRequestParams,
+    GetTaskResult,
+    ListTasksRequest,
+    ListTasksResult,
+)
+from mcp_web import SearxngWeb, ServerProcess
+
+from loopback import article
+from mcp_cancel import hold_page, wait_thread_event
+from server.harness import ServerProcess as ServeProcess
+from sleuth.api import AsyncSleuth
+from sleuth.server.mcp import build_server
+from sleuth.server.mcp_tasks import RELATED_TASK
+
+CRAWLED = "A slow Nimbus page"
+
+
+@pytest.fixture
+async def sleuth(web: SearxngWeb) -> AsyncIterator[AsyncSleuth]:
+    async with AsyncSleuth(web.settings()) as client:
+        yield client
+
+
+def connect(sleuth: AsyncSleuth) -> Client:
+    """The SDK's in-process client over the initialize handshake (2025-11-25)."""
+    return Client(build_server(client=sleuth), mode="legacy")
+
+
+async def start_task(client: Client, name: str, arguments: dict[str, Any]) -> CreateTaskResult:
+    raw = await client.session._dispatcher.send_raw_request(
+        "tools/call", {"name": name, "arguments": arguments, "task": {"ttl": 60_000}}
+    )
+    return CreateTaskResult.model_validate(raw, by_name=False)
+
+
+async def get_task(client: Client, task_id: str) -> GetTaskResult:
+    request = GetTaskRequest(params=GetTaskRequestParams(task_id=task_id))
+    return await client.session.send_request(request, GetTaskResult)
+
+
+async def task_result(client: Client, task_id: str) -> CallToolResult:
+    request = GetTaskPayloadRequest(params=GetTaskPayloadRequestParams(task_id=task_id))
+    return await client.session.send_request(request, CallToolResult)
+
+
+async def cancel_task(client: Client, task_id: str) -> CancelTaskResult:
+    request = CancelTaskRequest(params=CancelTaskRequestParams(task_id=task_id))
+    return await client.session.send_request(request, CancelTaskResult)
+
+
+async def test_the_server_offers_crawl_site_as_a_task(sleuth: AsyncSleuth) -> None:
+    async with connect(sleuth) as client:
+        tasks = client.server_capabilities.tasks
+        listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+    assert tasks is not None
+    assert tasks.requests is not None
+    assert tasks.requests.tools is not None
+    assert tasks.requests.tools.call is not None
+    assert tasks.cancel is not None
+    assert tasks.list is not None
+    crawl = listed["crawl_site"].execution
+    assert crawl is not None
+    assert crawl.task_support == "optional"
+    assert all(tool.execution is None for name, tool in listed.items() if name != "crawl_site")
+
+
+async def test_a_crawl_site_task_is_polled_to_its_result(
+    sleuth: AsyncSleuth, web: SearxngWeb
+) -> None:
+    stall = threading.Event()
+    start = web.site.origin + "/slow/start"
+    paragraph = "Nimbus answers slowly on this page, and the crawl waits for it patiently."
+    web.site.add("/slow/start", article(CRAWLED, [paragraph] * 3), stall=stall)
+    async with connect(sleuth) as client:
+        try:
+            created = await start_task(client, "crawl_site", {"url": start, "max_pages": 1})
+            task_id = created.task.task_id
+            assert created.task.status == "working"
+            assert created.task.ttl == 60_000
+            assert created.task.poll_interval is not None
+            polled = await get_task(client, task_id)
+            assert (polled.task_id, polled.status) == (task_id, "working")  # the page waits
+        finally:
+            stall.set()
+        result = await task_result(client, task_id)
+        ended = await get_task(client, task_id)
+        listed = await client.session.send_request(ListTasksRequest(), ListTasksResult)
+        with pytest.raises(MCPError) as late:
+            await cancel_task(client, task_id)
+    assert ended.status == "completed"
+    assert not result.is_error
+    assert result.meta is not None
+    assert result.meta[RELATED_TASK] == {"taskId": task_id}
+    assert result.structured_content is not None
+    pages = result.structured_content["pages"]
+    assert [(p["url"], p["outcome"]) for p in pages] == [(start, "ok")]
+    assert CRAWLED in pages[0]["title"]
+    assert [task.task_id for task in listed.tasks] == [task_id]
+    assert late.value.code == INVALID_PARAMS  # an ended task cannot be cancelled
+
+
+async def test_a_crawl_site_task_is_cancelled_before_its_next_request(
+    sleuth: AsyncSleuth, web: SearxngWeb
+) -> None:
+    held = hold_page(web.site)
+    async with connect(sleuth) as client:
+        created = await start_task(client, "crawl_site", {"url": held.url, "max_pages": 5})
+        task_id = created.task.task_id
+        assert await wait_thread_event(held.asked, 30)
+        cancelled = await cancel_task(client, task_id)
+        # sleuth hangs up on the page it was reading: the crawl has stopped.
+        assert await wait_thread_event(held.dropped, 30)
+        after = await get_task(client, task_id)
+        with pytest.raises(MCPError) as no_result:
+            await task_result(client, task_id)
+        # The session goes on: a plain call is still a bounded call.
+        plain = await client.call_tool(
+            "crawl_site", {"url": web.site.origin + "/docs/timeouts", "max_pages": 1}
+        )
+    assert cancelled.status == "cancelled"
+    assert after.status == "cancelled"
+    assert no_result.value.code == INVALID_PARAMS
+    assert not held.answered.is_set()
+    assert not plain.is_error
+    assert web.site.paths().count("/slow/held") == 1  # asked once, never again
+
+
+async def test_only_crawl_site_runs_as_a_task(sleuth: AsyncSleuth) -> None:
+    async with connect(sleuth) as client:
+        with pytest.raises(MCPError) as refused:
+            await start_task(client, "web_search", {"query": "nimbus"})
+        with pytest.raises(MCPError) as unknown:
+            await start_task(client, "no_such_tool", {})
+        with pytest.raises(MCPError) as missing:
+            await get_task(client, "no-such-task")
+    assert refused.value.code == METHOD_NOT_FOUND
+    assert unknown.value.code == INVALID_PARAMS
+    assert missing.value.code == INVALID_PARAMS
+
+
+@pytest.fixture(params=["sleuth mcp", "sleuth mcp --transport http", "sleuth serve /mcp"])
+def server(
+    request: pytest.FixtureRequest, web: SearxngWeb, tmp_path: Path
+) -> Iterator[str | StdioServerParameters]:
+    """A server in its own process, as a client reaches it. Over HTTP each task request is
+    a request of its own (``/mcp`` of ``sleuth serve`` is stateless); the task outlives it."""
+    if request.param == "sleuth mcp":
+        yield StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "sleuth.server.mcp", "--transport", "stdio"],
+            env={**os.environ, **web.env(tmp_path)},
+        )
+        return
+    if request.param == "sleuth serve /mcp":
+        served = ServeProcess(web.env(tmp_path))
+        try:
+            yield served.wait_ready().url + "/mcp"
+        finally:
+            served.kill()
+        return
+    process = ServerProcess(web.env(tmp_path))
+    try:
+        yield process.wait_ready()
+    finally:
+        process.kill()
+
+
+async def test_every_server_polls_a_task_to_its_result_and_cancels_another(
+    server: str | StdioServerParameters, web: SearxngWeb
+) -> None:
+    held = hold_page(web.site)
+    start = web.site.origin + "/docs/timeouts"
+    async with Client(server, mode="legacy") as client:
+        done = await start_task(client, "crawl_site", {"url": start, "max_pages": 1})
+        result = await task_result(client, done.task.task_id)
+        polled = await get_task(client, done.task.task_id)
+        stopped = await start_task(client, "crawl_site", {"url": held.url, "max_pages": 1})
+        assert await wait_thread_event(held.asked, 30)
+        cancelled = await cancel_task(client, stopped.task.task_id)
+        assert await wait_thread_event(held.dropped, 30)
+        after = await get_task(client, stopped.task.task_id)
+    assert polled.status == "completed"
+    assert result.structured_content is not None
+    assert [p["outcome"] for p in result.structured_content["pages"]] == ["ok"]
+    assert (cancelled.status, after.status) == ("cancelled", "cancelled")
+    assert not held.answered.is_set()
