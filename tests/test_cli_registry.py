@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import types
@@ -43,9 +44,9 @@ class Echoed(BaseModel):
     text: str
 
 
-def test_a_new_operation_is_a_command_without_editing_the_cli(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+@pytest.fixture
+def echo_op(monkeypatch: pytest.MonkeyPatch) -> Op:
+    """A new operation, declared and added to the registry as a new module would be."""
     monkeypatch.setattr(operation, "OPERATIONS", dict(operation.OPERATIONS))
 
     @declare("echo", summary="Say it back.", surfaces=("cli",))
@@ -55,9 +56,34 @@ def test_a_new_operation_is_a_command_without_editing_the_cli(
         return Echoed(text=text)
 
     op = Op(echo)
+    monkeypatch.setattr(sleuth.ops, "REGISTRY", (*REGISTRY, op))
+    return op
+
+
+def _listed() -> list[str]:
+    return list(getattr(typer.main.get_command(cli._whole.__wrapped__()), "commands", {}))
+
+
+def test_a_new_operation_is_a_command_without_editing_the_cli(
+    echo_op: Op, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # No sleuth.commands.echo: its command prints the result as JSON, listed after the
+    # other commands (the groups come last).
+    names = _listed()
+    assert names[-3:] == ["echo", "config", "cache"]
+    monkeypatch.setenv("SLEUTH_CACHE", "memory")
+    cli._invoked(["echo", "hello"])(["echo", "hello"], standalone_mode=False)
+    assert json.loads(capsys.readouterr().out) == {"text": "hello"}
+    alone = typer.main.get_command(cli._invoked(["echo", "--help"]))
+    assert list(getattr(alone, "commands", {})) == ["echo"]
+
+
+def test_a_new_operation_with_words_of_its_own_is_listed_at_its_place(
+    echo_op: Op, monkeypatch: pytest.MonkeyPatch
+) -> None:
     said: list[dict[str, Any]] = []
 
-    @derive.command(op, place=65)
+    @derive.command(echo_op, place=65)
     def echo_command(arguments: dict[str, Any]) -> None:
         """Say it back."""
         said.append(arguments)
@@ -65,14 +91,8 @@ def test_a_new_operation_is_a_command_without_editing_the_cli(
     module = types.ModuleType("sleuth.commands.echo")
     module.echo_command = echo_command  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "sleuth.commands.echo", module)
-    monkeypatch.setattr(sleuth.ops, "REGISTRY", (*REGISTRY, op))
-
-    whole = typer.main.get_command(cli._whole.__wrapped__())
-    names = list(getattr(whole, "commands", {}))
-    assert "echo" in names
+    names = _listed()
     assert names.index("echo") == names.index("tools") + 1  # by its place, 65
-    alone = typer.main.get_command(cli._invoked(["echo", "hello"]))
-    assert list(getattr(alone, "commands", {})) == ["echo"]
     cli._invoked(["echo", "hello"])(["echo", "hello"], standalone_mode=False)
     assert said == [{"text": "hello"}]
 

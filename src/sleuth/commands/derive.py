@@ -10,6 +10,7 @@ command), so a run of another command never pays for it.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import importlib
 import inspect
@@ -86,13 +87,57 @@ def offered(op: Op) -> bool:
     return "cli" in op.operation.surfaces
 
 
+# Where an operation's command without a place of its own is listed: after the others.
+LAST = 1000
+
+
 def command_of(op: Op) -> Command:
-    """The command of ``op``: the one its module ``sleuth.commands.<name>`` declares."""
-    module = importlib.import_module(f"sleuth.commands.{op.name}")
+    """The command of ``op``: the one its module ``sleuth.commands.<name>`` declares, or,
+    when it has no such module, one that prints its result as JSON."""
+    name = f"sleuth.commands.{op.name}"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as missing:
+        if missing.name != name:
+            raise
+        return _as_json(op)
     found = [made for made in vars(module).values() if isinstance(made, Command) and made.op is op]
     if len(found) != 1:
         raise LookupError(f"{module.__name__} declares no command of {op.name} (derive.command)")
     return found[0]
+
+
+def _as_json(op: Op) -> Command:
+    """The command of an operation that writes no presenter of its own: its result (or each
+    item it yields) as JSON, so a new operation is a command before it has its own words."""
+
+    def run_json(arguments: dict[str, Any]) -> None:
+        from sleuth.commands import output
+        from sleuth.commands.options import STATE, session
+
+        STATE.json = True
+        client = session()
+
+        async def run() -> Any:
+            async with client:
+                made = op.method(client, **arguments)
+                if inspect.isasyncgen(made):
+                    return [item async for item in made]
+                return await made
+
+        output.print_json(_plain(asyncio.run(run())))
+
+    run_json.__name__ = op.name
+    run_json.__doc__ = op.operation.summary
+    return Command(op, run_json, LAST)
+
+
+def _plain(value: Any) -> Any:
+    """A result as JSON values: models dumped, lists of them too."""
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    dump = getattr(value, "model_dump", None)
+    return dump(mode="json") if callable(dump) else value
 
 
 def _cli_type(param: Param) -> Any:
@@ -157,4 +202,4 @@ def _from_cli(param: Param, value: Any) -> Any:
     return value
 
 
-__all__ = ["Command", "command", "command_of", "offered"]
+__all__ = ["LAST", "Command", "command", "command_of", "offered"]
