@@ -17,24 +17,27 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from sleuth.stack.confidence import CONFIDENT
-from sleuth.stack.finding import Finding, Workspace
 from sleuth.stack.model import Build, Evidence, Project, Run, Source
 from sleuth.stack.modes import MODES, Mode, normalize_mode
 from sleuth.stack.render import render_json, render_table
 
 if TYPE_CHECKING:
     from sleuth.stack.candidate import Candidate, WorkspaceContext
+    from sleuth.stack.confidence import CONFIDENT
     from sleuth.stack.detector import Detector, FallbackDetector
+    from sleuth.stack.finding import Finding, Workspace
     from sleuth.stack.registry import default_detectors
     from sleuth.stack.walk import DEFAULT_MAX_FILE_BYTES, detect_path, detect_projects
 
-# The walk and the detectors load when first named, not with the models.
+# The walk, the detectors and their findings load when first named, not with the models.
 _LATER = {
     "Candidate": "candidate",
     "WorkspaceContext": "candidate",
+    "CONFIDENT": "confidence",
     "Detector": "detector",
     "FallbackDetector": "detector",
+    "Finding": "finding",
+    "Workspace": "finding",
     "default_detectors": "registry",
     "DEFAULT_MAX_FILE_BYTES": "walk",
     "detect_path": "walk",
