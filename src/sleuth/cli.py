@@ -1,4 +1,5 @@
-"""The ``sleuth`` command: the app, its global options, the commands it registers (each in
+"""The ``sleuth`` command: the app, its global options, its commands (every operation's in
+the registry, :data:`sleuth.ops.REGISTRY`, and the few others listed here; each in
 :mod:`sleuth.commands`) and :func:`main`, which turns every outcome into one line and its
 own exit code (see :data:`sleuth.errors.EXIT_CODES`), in the CLI's words
 (:func:`sleuth.commands.output.error_text`).
@@ -24,7 +25,7 @@ from typer._click import ClickException
 from typer.models import CommandInfo
 
 from sleuth._version import __version__
-from sleuth.commands import serve, tools
+from sleuth.commands import derive, serve, tools
 from sleuth.commands.cache import cache_app
 from sleuth.commands.config import config_app
 from sleuth.commands.options import STATE, PlainHelp
@@ -112,8 +113,7 @@ def _with(commands: list[tuple[str, Callable[..., None]]], groups: list[str]) ->
 
 def _operations() -> list[tuple[int, str, Callable[..., None]]]:
     """Every operation's command, from the registry: its place, name and callback."""
-    from sleuth.commands import derive
-    from sleuth.ops import REGISTRY
+    from sleuth.ops import REGISTRY  # here, not above: --version loads no operation
 
     made = [derive.command_of(op) for op in REGISTRY if derive.offered(op)]
     return [(command.place, command.op.name, command) for command in made]
@@ -142,8 +142,7 @@ def _named(name: str) -> typer.Typer | None:
     own = [callback for _, callback in OWN_COMMANDS if _name(callback) == name]
     if own:
         return _with([(name, own[0])], [])
-    from sleuth.commands import derive
-    from sleuth.ops import REGISTRY
+    from sleuth.ops import REGISTRY  # here, not above: --version loads no operation
 
     for op in REGISTRY:
         if op.name == name and derive.offered(op):
