@@ -1,4 +1,5 @@
-"""The ``sleuth`` command: the app, its global options, the commands it registers (each in
+"""The ``sleuth`` command: the app, its global options, its commands (every operation's in
+the registry, :data:`sleuth.ops.REGISTRY`, and the few others listed here; each in
 :mod:`sleuth.commands`) and :func:`main`, which turns every outcome into one line and its
 own exit code (see :data:`sleuth.errors.EXIT_CODES`), in the CLI's words
 (:func:`sleuth.commands.output.error_text`).
@@ -9,43 +10,44 @@ Results go to stdout, progress and logs to stderr.
 from __future__ import annotations
 
 import copy
+import functools
 import gc
 import json
 import os
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer._click import ClickException
 from typer.models import CommandInfo
 
 from sleuth._version import __version__
-from sleuth.commands import (
-    ask,
-    crawl,
-    detect,
-    discover,
-    extract,
-    fetch,
-    fill,
-    research,
-    search,
-    serve,
-    sitemap,
-    suggest,
-    tools,
-)
+from sleuth.commands import derive, serve, tools
 from sleuth.commands.cache import cache_app
 from sleuth.commands.config import config_app
 from sleuth.commands.options import STATE, PlainHelp
 from sleuth.commands.output import ReaderGone, error_text, out
 from sleuth.errors import SleuthError
 
+if TYPE_CHECKING:
+    app: typer.Typer  # every command; built on first use (see __getattr__)
+
 __all__ = ["STATE", "app", "main"]
 
-app = typer.Typer(
+# The commands that are not operations, written by hand in sleuth.commands, each with its
+# place in ``sleuth --help`` among the operations' commands (those come from the registry,
+# sleuth.ops.REGISTRY, each placed by its own command: derive.command(place=...)).
+OWN_COMMANDS: tuple[tuple[int, Callable[..., None]], ...] = (
+    (60, tools.tools),
+    (70, serve.serve),
+    (90, serve.mcp),
+)
+OWN_GROUPS: tuple[tuple[str, typer.Typer], ...] = (("config", config_app), ("cache", cache_app))
+
+_root = typer.Typer(
     name="sleuth",
     help="Safe, fast, cited access to the web for people and LLM agents.",
     no_args_is_help=True,
@@ -53,25 +55,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-app.add_typer(config_app, name="config")
-app.add_typer(cache_app, name="cache")
-for command in (
-    fetch.fetch,
-    extract.extract,
-    search.search,
-    research.research,
-    ask.ask,
-    tools.tools,
-    serve.serve,
-    suggest.suggest,
-    serve.mcp,
-    discover.discover,
-    detect.detect,
-    fill.fill,
-):
-    app.command(cls=PlainHelp)(command)
-app.command("map", cls=PlainHelp)(sitemap.map_command)
-app.command("crawl", cls=PlainHelp)(crawl.crawl_command)
 
 
 def _version(value: bool) -> None:
@@ -80,7 +63,7 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
+@_root.callback()
 def main_options(
     ctx: typer.Context,
     verbose: Annotated[
@@ -115,35 +98,77 @@ def _report(error: dict[str, Any]) -> None:
         out(json.dumps({"error": error}, ensure_ascii=False) + "\n")
 
 
+def _with(commands: list[tuple[str, Callable[..., None]]], groups: list[str]) -> typer.Typer:
+    """The root app (its options, no commands yet) with these commands and groups."""
+    made = copy.copy(_root)
+    made.registered_commands = [
+        CommandInfo(name=name, cls=PlainHelp, callback=callback) for name, callback in commands
+    ]
+    made.registered_groups = []
+    for name, group in OWN_GROUPS:
+        if name in groups:
+            made.add_typer(group, name=name)
+    return made
+
+
+def _operations() -> list[tuple[int, str, Callable[..., None]]]:
+    """Every operation's command, from the registry: its place, name and callback."""
+    from sleuth.ops import REGISTRY  # here, not above: --version loads no operation
+
+    made = [derive.command_of(op) for op in REGISTRY if derive.offered(op)]
+    return [(command.place, command.op.name, command) for command in made]
+
+
+@functools.cache
+def _whole() -> typer.Typer:
+    """The app with every command, in the order ``sleuth --help`` lists them."""
+    own = [(place, _name(callback), callback) for place, callback in OWN_COMMANDS]
+    listed = sorted([*_operations(), *own], key=lambda found: found[0])
+    return _with([(name, callback) for _, name, callback in listed], [n for n, _ in OWN_GROUPS])
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """``app`` is built when first named: a run builds only the command it names, and
+    ``--version`` loads no operation at all."""
+    if name == "app":
+        return _whole()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _named(name: str) -> typer.Typer | None:
+    """The app with only the command (or group) called ``name``; None when none is."""
+    if name in dict(OWN_GROUPS):
+        return _with([], [name])
+    own = [callback for _, callback in OWN_COMMANDS if _name(callback) == name]
+    if own:
+        return _with([(name, own[0])], [])
+    from sleuth.ops import REGISTRY  # here, not above: --version loads no operation
+
+    for op in REGISTRY:
+        if op.name == name and derive.offered(op):
+            return _with([(name, derive.command_of(op))], [])
+    return None
+
+
 def _invoked(argv: list[str]) -> typer.Typer:
-    """The app with only the command this run names, so that start-up builds one command's
-    options rather than every command's. Anything unclear gets the whole app."""
+    """The app with only the command this run names, so that start-up builds (and imports)
+    one command rather than every command. Anything unclear gets the whole app."""
     if "--version" in argv:  # answered before any command is built (or its declaration read)
-        slim = copy.copy(app)
-        slim.registered_commands, slim.registered_groups = [], []
-        return slim
+        return _with([], [])
     args = iter(argv)
     for arg in args:
         if arg == "--config":
             next(args, None)
         elif arg.startswith("-"):
             if arg not in ("-v", "-vv", "-vvv", "--verbose") and not arg.startswith("--config="):
-                return app
+                return _whole()
         else:
-            commands = [c for c in app.registered_commands if _name(c) == arg]
-            groups = [g for g in app.registered_groups if g.name == arg]
-            if not commands and not groups:
-                return app
-            slim = copy.copy(app)
-            slim.registered_commands, slim.registered_groups = commands, groups
-            return slim
-    return app
+            return _named(arg) or _whole()
+    return _whole()
 
 
-def _name(command: CommandInfo) -> str:
-    if command.name:
-        return command.name
-    return getattr(command.callback, "__name__", "").replace("_", "-")
+def _name(callback: Callable[..., Any]) -> str:
+    return getattr(callback, "__name__", "").replace("_", "-")
 
 
 def _run() -> int:

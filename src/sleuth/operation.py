@@ -466,15 +466,17 @@ def _model(
     for param in operation.on(surface):
         fields[param.field] = _field(param, surface, strict=strict)
     fields.update(dict(extra))
+    # Its validator and schema are built when first used, not when a tool is declared at
+    # import: a command that never calls the tool never pays for them.
+    extras: Literal["forbid", "ignore"] = "forbid"
     if surface == "http":
         name = f"{pascal(operation.name)}Body"
-        config = ConfigDict(extra="forbid", validate_by_name=False)
         if operation.lenient:
-            config = ConfigDict(extra="ignore", validate_by_name=False)
+            extras = "ignore"
     else:
         assert operation.tool is not None
         name = f"{pascal(operation.tool.name)}Args"
-        config = ConfigDict(extra="forbid", validate_by_name=False)
+    config = ConfigDict(extra=extras, validate_by_name=False, defer_build=True)
     model: type[BaseModel] = create_model(name, __config__=config, **fields)
     return model
 

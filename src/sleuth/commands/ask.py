@@ -11,12 +11,13 @@ import typer
 
 from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, MarkdownOrJson, session
+from sleuth.ops.ask import ASK
 
 if TYPE_CHECKING:
     from sleuth.agent import Answer
 
 
-@derive.command("sleuth.api:AsyncSleuth.ask")
+@derive.command(ASK, place=50)
 def ask(
     arguments: dict[str, Any],
     format: Annotated[

@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import typer
 
 from sleuth.commands import derive, output
+from sleuth.commands.map import FormatOption, JsonlFlag, ListFormat
 from sleuth.commands.options import ResolveOption, session
 from sleuth.commands.progress import CrawlProgress
-from sleuth.commands.sitemap import FormatOption, JsonlFlag, ListFormat
 from sleuth.errors import EXIT_CODES
+from sleuth.ops.crawl import CRAWL
 
 if TYPE_CHECKING:
     from sleuth.crawl.run import CrawlRun
@@ -74,7 +75,7 @@ class CrawlFiles:
             self.llms_txt.write_text(llms_txt(pages, start=run.start), encoding="utf-8")
 
 
-@derive.command("sleuth.api:AsyncSleuth.crawl")
+@derive.command(CRAWL, place=140)
 def crawl_command(
     arguments: dict[str, Any],
     *,

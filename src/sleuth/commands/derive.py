@@ -1,13 +1,16 @@
-"""A command's options, derived from its operation's declaration.
+"""A command's options, derived from its operation's declaration, and the one command of
+each operation the CLI offers.
 
 A command module writes only what is the CLI's own (``--json``, where output goes, how it
 is shown); the operation's parameters, their flags, help and bounds come from
-:mod:`sleuth.operation`. The declaration is read when typer builds the command, so a run
-of another command (or ``--version``) never imports the session.
+:mod:`sleuth.operation`. The command of operation ``name`` lives in
+``sleuth.commands.<name>``, which is imported only when a run names it (or lists every
+command), so a run of another command never pays for it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import importlib
 import inspect
@@ -17,8 +20,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args, get_origin
 
 import typer
 
-if TYPE_CHECKING:  # the declarations load when typer builds a command, not at start-up
+if TYPE_CHECKING:
     from sleuth.operation import Operation, Param
+    from sleuth.ops import Op
 
 
 class Command:
@@ -28,19 +32,16 @@ class Command:
     Python's terms (``--ignore-robots`` already turned into ``respect_robots=False``).
     """
 
-    def __init__(self, method: str, function: Callable[..., None]) -> None:
-        self._method = method  # "sleuth.api:AsyncSleuth.fetch", resolved on first use
+    def __init__(self, op: Op, function: Callable[..., None], place: int) -> None:
+        self.op = op
+        self.place = place  # where ``sleuth --help`` lists it, among every command
         self._function = function
         functools.update_wrapper(self, function, assigned=("__module__", "__name__", "__doc__"))
         delattr(self, "__wrapped__")  # typer must read our signature, not the function's
 
-    @functools.cached_property
+    @property
     def operation(self) -> Operation:
-        module, _, path = self._method.partition(":")
-        owner, name = path.split(".")
-        method = getattr(getattr(importlib.import_module(module), owner), name)
-        found: Operation = method.__operation__
-        return found
+        return self.op.operation
 
     @functools.cached_property
     def _params(self) -> tuple[Param, ...]:
@@ -70,13 +71,73 @@ class Command:
         self._function(arguments, **values)
 
 
-def command(method: str) -> Callable[[Callable[..., None]], Command]:
-    """Make the decorated function the command of ``method`` (``"module:Class.name"``)."""
+def command(op: Op, *, place: int) -> Callable[[Callable[..., None]], Command]:
+    """Make the decorated function the command of ``op``, listed by ``sleuth --help`` at
+    ``place`` among every command (the hand-written ones' places are in :mod:`sleuth.cli`).
+    """
 
     def wrap(function: Callable[..., None]) -> Command:
-        return Command(method, function)
+        return Command(op, function, place)
 
     return wrap
+
+
+def offered(op: Op) -> bool:
+    """Whether ``op`` is a command of ``sleuth``: its declaration names the CLI."""
+    return "cli" in op.operation.surfaces
+
+
+# Where an operation's command without a place of its own is listed: after the others.
+LAST = 1000
+
+
+def command_of(op: Op) -> Command:
+    """The command of ``op``: the one its module ``sleuth.commands.<name>`` declares, or,
+    when it has no such module, one that prints its result as JSON."""
+    name = f"sleuth.commands.{op.name}"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as missing:
+        if missing.name != name:
+            raise
+        return _as_json(op)
+    found = [made for made in vars(module).values() if isinstance(made, Command) and made.op is op]
+    if len(found) != 1:
+        raise LookupError(f"{module.__name__} declares no command of {op.name} (derive.command)")
+    return found[0]
+
+
+def _as_json(op: Op) -> Command:
+    """The command of an operation that writes no presenter of its own: its result (or each
+    item it yields) as JSON, so a new operation is a command before it has its own words."""
+
+    def run_json(arguments: dict[str, Any]) -> None:
+        from sleuth.commands import output
+        from sleuth.commands.options import STATE, session
+
+        STATE.json = True
+        client = session()
+
+        async def run() -> Any:
+            async with client:
+                made = op.method(client, **arguments)
+                if inspect.isasyncgen(made):
+                    return [item async for item in made]
+                return await made
+
+        output.print_json(_plain(asyncio.run(run())))
+
+    run_json.__name__ = op.name
+    run_json.__doc__ = op.operation.summary
+    return Command(op, run_json, LAST)
+
+
+def _plain(value: Any) -> Any:
+    """A result as JSON values: models dumped, lists of them too."""
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    dump = getattr(value, "model_dump", None)
+    return dump(mode="json") if callable(dump) else value
 
 
 def _cli_type(param: Param) -> Any:
@@ -141,4 +202,4 @@ def _from_cli(param: Param, value: Any) -> Any:
     return value
 
 
-__all__ = ["Command", "command"]
+__all__ = ["LAST", "Command", "command", "command_of", "offered"]

@@ -9,9 +9,10 @@ from typing import Any
 
 from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, session
+from sleuth.ops.detect import DETECT
 
 
-@derive.command("sleuth.api:AsyncSleuth.detect")
+@derive.command(DETECT, place=110)
 def detect(arguments: dict[str, Any], json_output: JsonFlag = False) -> None:
     """Find every project in a repository: its stack, build and run."""
     from sleuth.stack import render_json, render_table

@@ -10,9 +10,10 @@ from typing import Any
 from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, session
 from sleuth.errors import SleuthError, UsageError
+from sleuth.ops.discover import DISCOVER
 
 
-@derive.command("sleuth.api:AsyncSleuth.discover")
+@derive.command(DISCOVER, place=100)
 def discover(arguments: dict[str, Any], json_output: JsonFlag = False) -> None:
     """Find a tool's official source and how to install it.
 

@@ -14,6 +14,7 @@ import typer
 from sleuth.commands import derive, output, progress
 from sleuth.commands.options import STATE, session
 from sleuth.errors import EXIT_CODES, UsageError
+from sleuth.ops.extract import EXTRACT
 
 
 class ExtractFormat(StrEnum):
@@ -23,7 +24,7 @@ class ExtractFormat(StrEnum):
     jsonl = "jsonl"
 
 
-@derive.command("sleuth.api:AsyncSleuth.extract")
+@derive.command(EXTRACT, place=20)
 def extract(
     arguments: dict[str, Any],
     format: Annotated[

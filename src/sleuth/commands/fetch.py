@@ -11,9 +11,10 @@ import typer
 from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, ResolveOption, session
 from sleuth.errors import EXIT_CODES
+from sleuth.ops.fetch import FETCH
 
 
-@derive.command("sleuth.api:AsyncSleuth.fetch")
+@derive.command(FETCH, place=10)
 def fetch(
     arguments: dict[str, Any],
     resolve: ResolveOption = None,

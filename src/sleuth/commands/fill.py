@@ -8,9 +8,10 @@ from typing import Any
 from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, session
 from sleuth.errors import EXIT_CODES
+from sleuth.ops.fill import FILL
 
 
-@derive.command("sleuth.api:AsyncSleuth.fill")
+@derive.command(FILL, place=120)
 def fill(arguments: dict[str, Any], json_output: JsonFlag = False) -> None:
     """Fill a JSON Schema from pages, each value quoted.
 

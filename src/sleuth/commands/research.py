@@ -10,12 +10,13 @@ import typer
 from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, MarkdownOrJson, session
 from sleuth.errors import EXIT_CODES
+from sleuth.ops.research import RESEARCH
 
 if TYPE_CHECKING:
     from sleuth.digest import Digest
 
 
-@derive.command("sleuth.api:AsyncSleuth.research")
+@derive.command(RESEARCH, place=40)
 def research(
     arguments: dict[str, Any],
     format: Annotated[

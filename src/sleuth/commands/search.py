@@ -9,9 +9,10 @@ from typing import Any
 from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, session
 from sleuth.errors import EXIT_CODES
+from sleuth.ops.search import SEARCH
 
 
-@derive.command("sleuth.api:AsyncSleuth.search")
+@derive.command(SEARCH, place=30)
 def search(arguments: dict[str, Any], json_output: JsonFlag = False) -> None:
     """Search the web with provider fallback.
 

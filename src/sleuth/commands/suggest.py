@@ -8,9 +8,10 @@ from typing import Any
 
 from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, session
+from sleuth.ops.suggest import SUGGEST
 
 
-@derive.command("sleuth.api:AsyncSleuth.suggest")
+@derive.command(SUGGEST, place=80)
 def suggest(arguments: dict[str, Any], json_output: JsonFlag = False) -> None:
     """Suggest a link's slug, title, description and tags.
 

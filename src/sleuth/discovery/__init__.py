@@ -6,7 +6,11 @@ parallel, and an LLM that searches the web and whose answer sleuth verifies
 against GitHub. See :func:`sleuth.discovery.chain.discover`.
 """
 
-from sleuth.discovery.chain import Chooser, discover
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
 from sleuth.discovery.models import (
     BUILDERS,
     STAGES,
@@ -16,6 +20,22 @@ from sleuth.discovery.models import (
     ProbeResult,
     RepoMetadata,
 )
+
+if TYPE_CHECKING:
+    from sleuth.discovery.chain import Chooser, discover
+
+# The chain (ecosystems, GitHub, LLM) loads when first named, not with the models.
+_LATER = {
+    "Chooser": "chain",
+    "discover": "chain",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _LATER:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_LATER[name]}"), name)
+
 
 __all__ = [
     "BUILDERS",

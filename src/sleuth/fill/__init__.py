@@ -1,9 +1,32 @@
 """Structured data from pages: the model proposes each value with a quote, and sleuth keeps
 only values it finds on the page as a reader sees it."""
 
-from sleuth.fill.engine import fill_pages
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
 from sleuth.fill.models import FieldEvidence, FillAnswer, FillUsage, PageRead, Proposal, Unsupported
-from sleuth.fill.schema import MAX_DEPTH, MAX_LEAVES, Schema, check_schema
+
+if TYPE_CHECKING:
+    from sleuth.fill.engine import fill_pages
+    from sleuth.fill.schema import MAX_DEPTH, MAX_LEAVES, Schema, check_schema
+
+# The engine and the schema checks (jsonschema) load when first named, not with the models.
+_LATER = {
+    "fill_pages": "engine",
+    "MAX_DEPTH": "schema",
+    "MAX_LEAVES": "schema",
+    "Schema": "schema",
+    "check_schema": "schema",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _LATER:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_LATER[name]}"), name)
+
 
 __all__ = [
     "MAX_DEPTH",

@@ -92,14 +92,27 @@ class Http:
         return self.present(result) if self.present else result.model_dump(mode="json")
 
 
-@dataclass(frozen=True, eq=False)
 class Op:
     """One operation as the surfaces offer it."""
 
-    method: Callable[..., Any]  # the declared function (or session method)
-    http: Http | None = None
-    progress: Wording = describe
-    tool: Tool | None = None
+    def __init__(
+        self,
+        method: Callable[..., Any],  # the declared function (or session method)
+        *,
+        http: Http | None = None,
+        progress: Wording = describe,
+        tool: Tool | Callable[[], Tool] | None = None,
+    ) -> None:
+        self.method = method
+        self.http = http
+        self.progress = progress
+        self._tool = tool
+
+    @functools.cached_property
+    def tool(self) -> Tool | None:
+        """The tool it becomes. An operation may name a function that builds it, so that the
+        models its tool returns load when a surface first offers it, not with the CLI."""
+        return self._tool() if callable(self._tool) else self._tool
 
     @functools.cached_property
     def operation(self) -> Operation:

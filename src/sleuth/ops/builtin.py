@@ -9,11 +9,11 @@ from sleuth.ops.crawl import CRAWL_SITE
 from sleuth.ops.detect import DETECT_TOOL
 from sleuth.ops.fetch import FETCH_PAGE
 from sleuth.ops.map import MAP_SITE
-from sleuth.ops.research import RESEARCH_TOOL
+from sleuth.ops.research import research_tool
 from sleuth.ops.search import WEB_SEARCH
 from sleuth.toolkit import Registry
 
-BUILTIN_TOOLS = (WEB_SEARCH, FETCH_PAGE, RESEARCH_TOOL, MAP_SITE, CRAWL_SITE, DETECT_TOOL)
+BUILTIN_TOOLS = (WEB_SEARCH, FETCH_PAGE, research_tool(), MAP_SITE, CRAWL_SITE, DETECT_TOOL)
 
 
 def default_registry(*, local: bool = True, ask: bool = False) -> Registry:

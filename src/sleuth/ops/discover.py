@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from sleuth.discovery.models import DiscoveryResult
 from sleuth.log import Progress
 from sleuth.operation import Arg, Own, ToolOffer, declare
 from sleuth.ops.base import Http, Op
@@ -14,6 +14,7 @@ from sleuth.toolkit import Tool, ToolContext, ToolOutput
 
 if TYPE_CHECKING:
     from sleuth.discovery import Chooser
+    from sleuth.discovery.models import DiscoveryResult
 
 # discover's rules for a tool name and a BUILDER:SOURCE, written out for the schemas
 # (the discovery code checks them; pydantic's regex engine has no look-ahead).
@@ -187,6 +188,14 @@ async def run(context: ToolContext, args: Any) -> ToolOutput:
     return ToolOutput(text, result)
 
 
+@functools.cache
+def discover_tool() -> Tool:
+    """The discover tool, built when first offered: the result's models load then."""
+    from sleuth.discovery.models import DiscoveryResult
+
+    return Tool.declared(discover, run, DiscoveryResult)
+
+
 DISCOVER = Op(
     discover,
     http=Http(
@@ -197,5 +206,5 @@ DISCOVER = Op(
         "equally good sources are a 409 AMBIGUOUS whose choices are the from strings.",
         present=lambda result: result.to_json(),
     ),
-    tool=Tool.declared(discover, run, DiscoveryResult),
+    tool=discover_tool,
 )

@@ -6,13 +6,13 @@ HTTP sends it with 200 and MCP as structured content; only the CLI's exit code (
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from sleuth.extract.text import clean_line
-from sleuth.fill import FillAnswer
 from sleuth.log import Progress
 from sleuth.operation import BLANK_PATTERN, Arg, Own, ToolOffer, declare
 from sleuth.ops.base import Http, Op, describe
@@ -25,6 +25,9 @@ from sleuth.session import (
     check_page_url,
 )
 from sleuth.toolkit import Tool, ToolContext, ToolOutput
+
+if TYPE_CHECKING:
+    from sleuth.fill.models import FillAnswer
 
 MAX_FILL_PAGES = 10  # a fill's pages, given or searched
 
@@ -152,6 +155,14 @@ async def run(context: ToolContext, args: Any) -> ToolOutput:
     return ToolOutput(f"{render(answer)}\ndata: {data}", answer)
 
 
+@functools.cache
+def fill_tool() -> Tool:
+    """The fill tool, built when first offered: the answer's models load then."""
+    from sleuth.fill.models import FillAnswer
+
+    return Tool.declared(fill, run, FillAnswer)
+
+
 FILL = Op(
     fill,
     http=Http(
@@ -163,5 +174,5 @@ FILL = Op(
         "neither of urls and question, 503 LLM_NOT_CONFIGURED when no model is set up.",
     ),
     progress=progress,
-    tool=Tool.declared(fill, run, FillAnswer),
+    tool=fill_tool,
 )

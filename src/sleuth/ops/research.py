@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from sleuth.digest.models import Digest
 from sleuth.log import Progress
 from sleuth.operation import BLANK_PATTERN, Arg, Own, ToolOffer, declare, operation_of
 from sleuth.ops.base import Http, Op, describe, session_of
@@ -19,6 +19,9 @@ from sleuth.session import (
     AsyncSession,
 )
 from sleuth.toolkit import Tool, ToolContext, ToolOutput
+
+if TYPE_CHECKING:
+    from sleuth.digest.models import Digest
 
 
 @declare(
@@ -149,7 +152,14 @@ async def run(context: ToolContext, args: Any) -> ToolOutput:
     return ToolOutput("\n".join(lines), digest)
 
 
-RESEARCH_TOOL = Tool.declared(research, run, Digest)
+@functools.cache
+def research_tool() -> Tool:
+    """The research tool, built when first offered: the digest's models load then."""
+    from sleuth.digest.models import Digest
+
+    return Tool.declared(research, run, Digest)
+
+
 RESEARCH = Op(
     research,
     http=Http(
@@ -160,5 +170,5 @@ RESEARCH = Op(
         stream=True,
     ),
     progress=progress,
-    tool=RESEARCH_TOOL,
+    tool=research_tool,
 )

@@ -12,15 +12,44 @@ Each member is reported too and carries the orchestrator of the innermost worksp
 lists it; a member that is itself a workspace root keeps its own.
 """
 
-from sleuth.stack.candidate import Candidate, WorkspaceContext
-from sleuth.stack.confidence import CONFIDENT
-from sleuth.stack.detector import Detector, FallbackDetector
-from sleuth.stack.finding import Finding, Workspace
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
 from sleuth.stack.model import Build, Evidence, Project, Run, Source
 from sleuth.stack.modes import MODES, Mode, normalize_mode
-from sleuth.stack.registry import default_detectors
 from sleuth.stack.render import render_json, render_table
-from sleuth.stack.walk import DEFAULT_MAX_FILE_BYTES, detect_path, detect_projects
+
+if TYPE_CHECKING:
+    from sleuth.stack.candidate import Candidate, WorkspaceContext
+    from sleuth.stack.confidence import CONFIDENT
+    from sleuth.stack.detector import Detector, FallbackDetector
+    from sleuth.stack.finding import Finding, Workspace
+    from sleuth.stack.registry import default_detectors
+    from sleuth.stack.walk import DEFAULT_MAX_FILE_BYTES, detect_path, detect_projects
+
+# The walk, the detectors and their findings load when first named, not with the models.
+_LATER = {
+    "Candidate": "candidate",
+    "WorkspaceContext": "candidate",
+    "CONFIDENT": "confidence",
+    "Detector": "detector",
+    "FallbackDetector": "detector",
+    "Finding": "finding",
+    "Workspace": "finding",
+    "default_detectors": "registry",
+    "DEFAULT_MAX_FILE_BYTES": "walk",
+    "detect_path": "walk",
+    "detect_projects": "walk",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _LATER:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_LATER[name]}"), name)
+
 
 __all__ = [
     "CONFIDENT",

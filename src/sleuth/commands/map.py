@@ -13,6 +13,7 @@ import typer
 
 from sleuth.commands import derive, output
 from sleuth.commands.options import ResolveOption, session
+from sleuth.ops.map import MAP
 
 
 class ListFormat(StrEnum):
@@ -27,7 +28,7 @@ FormatOption = Annotated[
 JsonlFlag = Annotated[bool, typer.Option("--json", help="Same as --format jsonl.")]
 
 
-@derive.command("sleuth.api:AsyncSleuth.map")
+@derive.command(MAP, place=130)
 def map_command(
     arguments: dict[str, Any],
     format: FormatOption = ListFormat.text,
