@@ -121,3 +121,21 @@ def test_html_output_strips_attributes_and_unknown_tags() -> None:
     )
     html = render(lxml_html.fragment_fromstring(source), "html")
     assert html == "<article><p>Hi there friend</p>inside</article>"
+
+
+def test_a_layout_table_reads_each_entry_once() -> None:
+    # a page laid out with tables: the list of entries is a table inside the layout's cell
+    entries = "".join(
+        f"<tr><td>{n}.</td><td>Entry {n} of the harbour ledger</td></tr>" for n in range(1, 4)
+    )
+    source = (
+        "<table><tr><td>Harbour news</td></tr>"
+        f"<tr><td><p>Ledgers of the bay.</p><table>{entries}</table></td></tr></table>"
+    )
+    for output in ("text", "markdown"):
+        rendered = render(lxml_html.fragment_fromstring(source), output)
+        for n in range(1, 4):
+            assert rendered.count(f"Entry {n} of the harbour ledger") == 1, output
+        assert rendered.count("Ledgers of the bay.") == 1
+    text = render(lxml_html.fragment_fromstring(source), "text")
+    assert "1. | Entry 1 of the harbour ledger" in text

@@ -45,3 +45,27 @@ def test_a_landing_page_of_short_blurbs_stays_a_service_page() -> None:
 def test_prose_without_a_date_or_an_article_element_is_not_called_an_article() -> None:
     result = extract(_page("<h1>About us</h1>" + f"<p>{PROSE}</p>" * 4), url="https://a.example/")
     assert result.metadata["page_type"] == "service"
+
+
+def _news_index() -> str:
+    entries = "".join(
+        f"<div class='entry'><h3><a href='/news/item-{n}'>Harbour report {n}</a></h3>"
+        f"<p>Entry {n}: {PROSE}</p></div>"
+        for n in range(6)
+    )
+    head = '<meta property="og:type" content="article">'
+    return _page(f"<h1>News</h1><div class='entries'>{entries}</div>", head)
+
+
+@pytest.mark.parametrize("path", ["/news", "/about/news/", "/blog/"])
+def test_a_sections_index_is_a_listing_that_keeps_every_entry(path: str) -> None:
+    # a CMS writes og:type "article" on every page, its news index too
+    result = extract(_news_index(), url=f"https://harbour.example{path}")
+    assert result.metadata["page_type"] == "listing"
+    for n in range(6):
+        assert f"Entry {n}:" in result.text
+
+
+def test_an_entry_below_a_section_stays_an_article() -> None:
+    result = extract(_news_index(), url="https://harbour.example/news/harbour-report")
+    assert result.metadata["page_type"] == "article"

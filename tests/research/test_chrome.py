@@ -9,6 +9,7 @@ from sleuth.digest.chrome import (
     call_to_action,
     finding_span,
     label_line,
+    link_lines,
     link_run,
     prose_share,
     teaser_spans,
@@ -185,3 +186,23 @@ def test_a_paragraph_under_a_title_linking_elsewhere_describes_that_page() -> No
     ]
     # headings that link nowhere ("Descaling with vinegar") head the page's own content
     assert teaser_spans(text, frozenset()) == []
+
+
+def test_a_line_of_nothing_but_links_names_other_pages() -> None:
+    links = [
+        *("electric-kettle", "citric-acid", "hard-water", "kettle-care", "Home", "Kettles"),
+        *("Descaling guides", "white vinegar"),
+    ]
+    lines = [
+        "electric-kettle citric-acid hard-water kettle-care",  # a row of tags
+        "Home | Kettles | Descaling guides",  # a menu
+        "Kettles and Descaling guides",  # a word of its own: not only links
+        "citric-acid hard-water",  # two links: too few to be a row
+        "Boil white vinegar in the electric-kettle with citric-acid and hard-water.",
+        "electric-kettle citric-acid hard-water kettle-care.",  # a sentence, linked
+        STATEMENT,
+    ]
+    text = "\n\n".join(lines)
+    spans = link_lines(text, links)
+    assert [text[start:end] for start, end in spans] == lines[:2]
+    assert link_lines(text, links[:2]) == []  # fewer than three names: no row

@@ -22,13 +22,17 @@ the shape of a passage, not at any site's words:
 * a *link run* is many words without one punctuation mark: link texts run
   together by extraction (tags, teaser titles, menus);
 * a *repeated line* (a short line the page carries twice or more) is a menu
-  entry or a widget, not a finding.
+  entry or a widget, not a finding;
+* a *teaser* is a paragraph under a title that links to another page, and a *link
+  line* a line of nothing but the texts of several links to other pages (a row of
+  tags, a menu, titles run together): both describe other pages.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 
 from sleuth.digest.segment import Span, sentence_spans
 
@@ -38,6 +42,7 @@ _PUNCTUATION = re.compile(r"[.,;:!?\u3001\u3002\uff0c\uff1b\uff1a\uff01\uff1f\u0
 _CLOSERS = frozenset(")]\"'\u201d\u2019\u300d\u300f")
 _LABEL = re.compile(r"([^\W\d_][\w'\u2019-]*(?: [^\W\d_][\w'\u2019-]*)?)\s?:\s")
 _LEAD = re.compile(r"[^\w]+")
+_LINK_WORD = re.compile(r"\w+")
 _YOU = re.compile(r"\b(?:you|your|you're|you've|you'd|you'll)\b", re.IGNORECASE)
 # "If you liked this guide, share it", "To learn more about our method, read ...": the
 # imperative follows the condition or the purpose; "Also check out ...": an adverb
@@ -85,6 +90,8 @@ MIN_RUN_WORDS = 15
 MIN_FINDING_CHARS = 40
 MIN_LIST_ITEMS = 3
 MAX_LIST_ITEM_WORDS = 4
+MIN_LINE_LINKS = 3
+MAX_LINK_LINE = 1000
 PROSE_REACH = 1500
 PROSE_LINE_CHARS = 100
 
@@ -288,3 +295,48 @@ def teaser_spans(text: str, titles: frozenset[str]) -> list[Span]:
             under_title = False
         position = end + 1
     return spans
+
+
+def link_lines(text: str, link_texts: Iterable[str]) -> list[Span]:
+    """The lines of nothing but the texts of ``MIN_LINE_LINKS`` or more links to other
+    pages (a row of tags, a menu, titles run together): every word on them names
+    another page. A line that ends a sentence is prose, even if it links.
+
+    ``link_texts`` are the texts of the page's links to other pages, whitespace collapsed.
+    """
+    names = {tuple(words) for name in link_texts if (words := _LINK_WORD.findall(name))}
+    if len(names) < MIN_LINE_LINKS:
+        return []
+    linked = {word for name in names for word in name}
+    lengths = sorted({len(name) for name in names})
+    spans: list[Span] = []
+    position = 0
+    for line in text.split("\n"):
+        end = position + len(line)
+        words = _LINK_WORD.findall(line)
+        if (
+            len(words) >= MIN_LINE_LINKS
+            and len(line) <= MAX_LINK_LINE
+            and linked.issuperset(words)  # a cheap first look
+            and not ends_sentence(line)
+            and _names_in(words, names, lengths) >= MIN_LINE_LINKS
+        ):
+            spans.append((position, end))
+        position = end + 1
+    return spans
+
+
+def _names_in(words: list[str], names: set[tuple[str, ...]], lengths: list[int]) -> int:
+    """The most link names ``words`` splits into, one after another with nothing left
+    over; 0 when it does not split into names."""
+    most = [-1] * (len(words) + 1)  # the most names the first i words split into
+    most[0] = 0
+    for i in range(len(words)):
+        if most[i] < 0:
+            continue
+        for length in lengths:
+            if i + length > len(words):
+                break
+            if tuple(words[i : i + length]) in names:
+                most[i + length] = max(most[i + length], most[i] + 1)
+    return max(most[-1], 0)

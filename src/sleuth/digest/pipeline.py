@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from sleuth.config import ResearchSettings
-from sleuth.digest.chrome import teaser_spans
+from sleuth.digest.chrome import link_lines, teaser_spans
 from sleuth.digest.compose import Page, compose
 from sleuth.digest.models import Digest, DigestError, DigestMeta
 from sleuth.digest.rank import KeySpan, build_query, rank_passages, select
@@ -194,25 +194,29 @@ async def _read(
     return sorted(read, key=lambda pair: order[pair[0].url])
 
 
-def _link_titles(result: FetchResult, url: str) -> frozenset[str]:
-    """Texts (two words or more) of the page's links to other pages: what titles a card."""
+def _link_texts(result: FetchResult, url: str) -> list[str]:
+    """Texts of the page's links to other pages, whitespace collapsed: what names them."""
     here = url.split("#", 1)[0].rstrip("/")
-    titles = set()
+    texts = []
     for link in result.links:  # absolute and canonical, as extraction writes them
-        text = " ".join(str(link.get("text") or "").split()).lower()
+        text = " ".join(str(link.get("text") or "").split())
         target = str(link.get("url") or "").split("#", 1)[0].rstrip("/")
-        if len(text.split()) >= 2 and target and target != here:
-            titles.add(text)
-    return frozenset(titles)
+        if text and target and target != here:
+            texts.append(text)
+    return texts
 
 
 def _quotable(result: FetchResult, url: str) -> str:
     """The text a digest may quote, offsets unchanged: what a reader does not find on the
-    page as written, and cards that describe other pages, are blanked."""
+    page as written, cards that describe other pages (a paragraph under a title of two
+    words or more that links elsewhere) and lines of nothing but links are blanked."""
     text = result.text[:MAX_RANKED_CHARS]
+    links = _link_texts(result, url)
+    titles = frozenset(t.lower() for t in links if len(t.split()) >= 2)
     unquotable = [
         *(result.metadata.get("not_verbatim") or ()),
-        *teaser_spans(text, _link_titles(result, url)),
+        *teaser_spans(text, titles),
+        *link_lines(text, links),
     ]
     return blank(text, unquotable)
 

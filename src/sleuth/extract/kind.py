@@ -110,8 +110,11 @@ def page_type(root: etree._Element, url: str | None, json_ld: list[dict[str, Any
         return "documentation"
     if "itemlist" in types and not types & _ARTICLE_TYPES:
         return "listing"
-    if types & _ARTICLE_TYPES or og_type == "article" or segments & _ARTICLE_SEGMENTS:
+    if types & _ARTICLE_TYPES:
         return "article"
+    if og_type == "article" or segments & _ARTICLE_SEGMENTS:
+        # a CMS calls every page an article; the index of its news or blog is a listing
+        return "listing" if _section_index(url) else "article"
     if number(_CARDS, root) >= _MANY_CARDS:
         return "listing"
     if number(_PRICES, root) >= _PRICED_GRID:
@@ -119,6 +122,15 @@ def page_type(root: etree._Element, url: str | None, json_ld: list[dict[str, Any
     if _reads_as_article(root):
         return "article"
     return "service"
+
+
+def _section_index(url: str | None) -> bool:
+    """An address that ends at a section word (``/news``, ``/blog/``) is that section's
+    index: its entries have addresses below it."""
+    if not url:
+        return False
+    path = [segment for segment in urlsplit(url).path.lower().split("/") if segment]
+    return bool(path) and path[-1] in _ARTICLE_SEGMENTS
 
 
 def _reads_as_article(root: etree._Element) -> bool:

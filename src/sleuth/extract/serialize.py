@@ -228,9 +228,18 @@ class _Writer:
             self.emit(code)
 
     def table(self, element: etree._Element) -> None:
+        own = [row for row in element.iter("tr") if next(row.iterancestors("table")) is element]
+        if element.find(".//table") is not None:
+            # a layout table (tables in its cells): each cell is a block, read once, and
+            # the tables inside it are tables of their own
+            for row in own:
+                for cell in row:
+                    if _tag(cell) in ("td", "th"):
+                        self.container(cell)
+            return
         rows = [
             [_one_line(self.inline_text(cell)) for cell in row if _tag(cell) in ("td", "th")]
-            for row in element.iter("tr")
+            for row in own
         ]
         rows = [row for row in rows if any(row)]
         if not rows:
