@@ -118,4 +118,9 @@ def test_a_run_builds_only_what_its_command_uses() -> None:
     # The operations are declared, not run: their engines load when a command runs them.
     for engine in ("sleuth.crawl.crawler", "sleuth.fill.engine", "sleuth.stack.walk"):
         assert engine not in extract
+    # ... and only the named operation's declaration is read.
+    assert [name for name in extract if name.startswith("sleuth.ops.")] == [
+        "sleuth.ops.base",
+        "sleuth.ops.extract",
+    ]
     assert "sleuth.ops" not in _loaded_by(["--version"])

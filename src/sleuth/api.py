@@ -14,7 +14,17 @@ import inspect
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeAlias, TypeVar
 
-from sleuth import ops
+import sleuth.ops.ask
+import sleuth.ops.crawl
+import sleuth.ops.detect
+import sleuth.ops.discover
+import sleuth.ops.extract
+import sleuth.ops.fetch
+import sleuth.ops.fill
+import sleuth.ops.map
+import sleuth.ops.research
+import sleuth.ops.search
+import sleuth.ops.suggest
 from sleuth.config import Settings
 from sleuth.errors import UsageError
 from sleuth.operation import OPERATIONS, Bound, Operation
@@ -36,17 +46,17 @@ class AsyncSleuth(AsyncSession):
     one line each so their methods stay typed.
     """
 
-    fetch = Bound(ops.fetch.fetch)
-    search = Bound(ops.search.search)
-    research = Bound(ops.research.research)
-    map = Bound(ops.map.map)
-    crawl = Bound(ops.crawl.crawl)
-    detect = Bound(ops.detect.detect)
-    ask = Bound(ops.ask.ask)
-    discover = Bound(ops.discover.discover)
-    suggest = Bound(ops.suggest.suggest)
-    fill = Bound(ops.fill.fill)
-    extract = Bound(ops.extract.extract)
+    fetch = Bound(sleuth.ops.fetch.fetch)
+    search = Bound(sleuth.ops.search.search)
+    research = Bound(sleuth.ops.research.research)
+    map = Bound(sleuth.ops.map.map)
+    crawl = Bound(sleuth.ops.crawl.crawl)
+    detect = Bound(sleuth.ops.detect.detect)
+    ask = Bound(sleuth.ops.ask.ask)
+    discover = Bound(sleuth.ops.discover.discover)
+    suggest = Bound(sleuth.ops.suggest.suggest)
+    fill = Bound(sleuth.ops.fill.fill)
+    extract = Bound(sleuth.ops.extract.extract)
 
 
 def operations() -> dict[str, Operation]:

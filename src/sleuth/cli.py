@@ -142,11 +142,12 @@ def _named(name: str) -> typer.Typer | None:
     own = [callback for _, callback in OWN_COMMANDS if _name(callback) == name]
     if own:
         return _with([(name, own[0])], [])
-    from sleuth.ops import REGISTRY  # here, not above: --version loads no operation
+    from sleuth import ops  # here, not above: --version loads no operation
 
-    for op in REGISTRY:
-        if op.name == name and derive.offered(op):
-            return _with([(name, derive.command_of(op))], [])
+    # A built-in operation's declaration alone, so a run reads no other operation's module.
+    op = ops.find(name) or next((op for op in ops.REGISTRY if op.name == name), None)
+    if op is not None and derive.offered(op):
+        return _with([(name, derive.command_of(op))], [])
     return None
 
 

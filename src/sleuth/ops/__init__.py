@@ -7,45 +7,74 @@ the MCP tools, ``sleuth tools`` and the progress lines are all made by iterating
 
 from __future__ import annotations
 
-from sleuth.ops import (
-    ask,
-    crawl,
-    detect,
-    discover,
-    extract,
-    fetch,
-    fill,
-    map,
-    research,
-    search,
-    suggest,
-)
+import functools
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from sleuth.ops.base import Http, LLMUse, Op, Refusal, Wording, describe
 
-REGISTRY: tuple[Op, ...] = (
-    search.SEARCH,
-    fetch.FETCH,
-    research.RESEARCH,
-    map.MAP,
-    crawl.CRAWL,
-    detect.DETECT,
-    discover.DISCOVER,
-    extract.EXTRACT,
-    ask.ASK,
-    suggest.SUGGEST,
-    fill.FILL,
+# Each operation's module, in the order tools are listed; the module ``sleuth.ops.NAME``
+# declares it as ``NAME.upper()``. Adding an operation is its module and a name here.
+NAMES: tuple[str, ...] = (
+    "search",
+    "fetch",
+    "research",
+    "map",
+    "crawl",
+    "detect",
+    "discover",
+    "extract",
+    "ask",
+    "suggest",
+    "fill",
 )
+
+if TYPE_CHECKING:
+    REGISTRY: tuple[Op, ...]
+
+
+def find(name: str) -> Op | None:
+    """The operation called ``name``, importing its module alone: a CLI run that names one
+    command reads one declaration."""
+    if name not in NAMES:
+        return None
+    found: Op = getattr(importlib.import_module(f"sleuth.ops.{name}"), name.upper())
+    return found
+
+
+@functools.cache
+def _registry() -> tuple[Op, ...]:
+    found = tuple(find(name) for name in NAMES)
+    return tuple(op for op in found if op is not None)
+
+
+def __getattr__(name: str) -> Any:
+    """``REGISTRY``: every operation, imported when first read."""
+    if name == "REGISTRY":
+        return _registry()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def served() -> tuple[Op, ...]:
     """The operations ``sleuth serve`` offers under its API."""
-    return tuple(op for op in REGISTRY if op.http is not None)
+    return tuple(op for op in _registry() if op.http is not None)
 
 
 def wording(tool: str) -> Wording:
     """The progress wording of the operation behind the tool named ``tool``."""
-    found = (op.progress for op in REGISTRY if op.tool is not None and op.tool.name == tool)
+    found = (op.progress for op in _registry() if op.tool is not None and op.tool.name == tool)
     return next(found, describe)
 
 
-__all__ = ["REGISTRY", "Http", "LLMUse", "Op", "Refusal", "describe", "served", "wording"]
+__all__ = [
+    "NAMES",
+    "REGISTRY",
+    "Http",
+    "LLMUse",
+    "Op",
+    "Refusal",
+    "describe",
+    "find",
+    "served",
+    "wording",
+]
