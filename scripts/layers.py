@@ -40,6 +40,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("tools",),
     ("api",),
     ("toolset",),
+    ("jobs",),
     ("server",),
     ("commands",),
     ("cli",),

@@ -581,6 +581,9 @@ class ServerSettings(Section):
     shutdown_grace: float = Field(10.0, ge=0, description="seconds in-flight requests get")
     crawl_jobs_per_token: int = Field(2, ge=1, description="crawl jobs one caller may run at once")
     crawl_job_max_pages: int = Field(500, ge=1, description="pages one HTTP crawl job may read")
+    worker_lease: float = Field(
+        30.0, gt=0, description="seconds a silent worker keeps a crawl job's page before another"
+    )
 
 
 class SuggestSettings(Section):

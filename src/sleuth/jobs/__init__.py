@@ -1,0 +1,7 @@
+"""Jobs that outlive the process that accepted them, on a task engine (pydocket).
+
+``engine`` opens the engine from the settings (the shared Redis, else an in-process store
+with the same code path), ``crawljob`` is a crawl job (its record, its page task, the one
+place its status ends), ``worker`` runs the tasks (``sleuth serve`` in-process, ``sleuth
+worker`` on any machine). Needs the ``jobs`` extra; nothing imports it unless a job runs.
+"""
