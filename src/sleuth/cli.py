@@ -36,6 +36,7 @@ from sleuth.commands import (
     sitemap,
     suggest,
     tools,
+    worker,
 )
 from sleuth.commands.cache import cache_app
 from sleuth.commands.config import config_app
@@ -68,6 +69,7 @@ for command in (
     discover.discover,
     detect.detect,
     fill.fill,
+    worker.worker,
 ):
     app.command(cls=PlainHelp)(command)
 app.command("map", cls=PlainHelp)(sitemap.map_command)

@@ -584,6 +584,9 @@ class ServerSettings(Section):
     worker_lease: float = Field(
         30.0, gt=0, description="seconds a silent worker keeps a crawl job's page before another"
     )
+    serve_worker: bool = Field(
+        True, description="sleuth serve reads crawl jobs' pages too (off: sleuth worker does)"
+    )
 
 
 class SuggestSettings(Section):

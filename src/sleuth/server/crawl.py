@@ -75,17 +75,28 @@ class CrawlJob(BaseModel):
 async def run_jobs(state: ServerState) -> AsyncIterator[None]:
     """The job engine and this instance's worker, for as long as the server runs."""
     from sleuth.jobs.crawljob import Jobs, Pages
-    from sleuth.jobs.engine import open_engine
+    from sleuth.jobs.engine import engine_url, open_engine
     from sleuth.jobs.worker import working
 
-    async with open_engine(state.settings) as docket:
-        pages = Pages(state.client, Jobs(docket, state.settings))
-        async with working(docket, pages, state.settings):
+    settings = state.settings
+    async with open_engine(settings) as docket:
+        pages = Pages(state.client, Jobs(docket, settings))
+        # Without Redis nobody else can read the pages; with it, `sleuth worker`s may.
+        works = settings.serve_worker or engine_url(settings) is None
+        async with working(docket, pages, settings) if works else _idle(pages):
             state.jobs = pages
             try:
                 yield
             finally:
                 state.jobs = None
+
+
+@asynccontextmanager
+async def _idle(pages: Pages) -> AsyncIterator[None]:
+    try:
+        yield
+    finally:
+        await pages.aclose()
 
 
 def _pages(state: ServerState) -> Pages:
