@@ -14,10 +14,11 @@ from sleuth.errors import UsageError
 
 
 def worker() -> None:
-    """Work the crawl jobs of the servers on the same Redis (SLEUTH_CACHE=redis).
+    """Read crawl jobs' pages from the servers' Redis.
 
-    Needs sleuth[jobs]. Stops on SIGTERM or Ctrl-C; the pages it was reading go to
-    another worker after SLEUTH_WORKER_LEASE. See docs/server.md.
+    Takes the settings of the rest of sleuth; needs SLEUTH_CACHE=redis and sleuth[jobs].
+    Stops on SIGTERM or Ctrl-C; the pages it was reading go to another worker after
+    SLEUTH_WORKER_LEASE. See docs/server.md.
     """
     loaded = settings()
     from sleuth.jobs.engine import need_redis
