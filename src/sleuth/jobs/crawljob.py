@@ -387,6 +387,13 @@ class JobCrawler(Crawler):
         async with self.jobs.request(self.job, url):
             yield
 
+    def until(self, ends_at: float) -> None:
+        """The job's deadline (wall time, one for every worker) on this crawler's clock."""
+        self._ends = self.clock() + max(0.0, ends_at - time.time())
+
+    def late(self) -> bool:
+        return self._ends is not None and self.clock() >= self._ends
+
 
 def _run_of(session: AsyncSession, url: str, options: dict[str, Any]) -> Any:
     """The crawl the job's options describe, as the crawl operation builds it."""
@@ -413,6 +420,7 @@ class Pages:
             run = _run_of(self.session, record["url"], record["options"])
             options = replace(run.options, deadline=None)  # the job's own deadline rules
             found = JobCrawler(self.session.web, run.start, options, self.jobs, job)
+            found.until(record["ends_at"])
             if len(self._crawlers) >= 64:
                 self._crawlers.pop(next(iter(self._crawlers)))
             self._crawlers[job] = found
@@ -429,8 +437,9 @@ class Pages:
 
     async def start(self, owner: str, url: str, options: dict[str, Any]) -> dict[str, Any]:
         """A new job with its start page queued; its record as the routes show it."""
-        record = await self.jobs.create(owner, url, options)
-        job = record["id"]
+        job = (await self.jobs.create(owner, url, options))["id"]
+        record = await self.jobs.read(job)
+        assert record is not None
         crawler = self.crawler(job, record)
         token = _PAGE.set("")
         try:
@@ -464,7 +473,8 @@ class Pages:
         if record["status"] in TERMINAL or record["cancelled"]:
             await jobs.page_done(job, page, None)
             return
-        if time.time() > record["ends_at"]:
+        crawler = self.crawler(job, record)
+        if crawler.late():  # no page starts after the deadline; the job is done with these
             deadline = self.session.settings.crawl_job_deadline
             await jobs.note(
                 job, [f"stopped at the {deadline:g}s deadline with the pages read so far"]
@@ -472,7 +482,6 @@ class Pages:
             await jobs.page_done(job, page, None)
             await jobs.finish(job, "done")
             return
-        crawler = self.crawler(job, record)
         _PAGE.set(page)
         _ATTEMPT.set(secrets.token_hex(8))
         try:
