@@ -271,3 +271,21 @@ def test_a_worker_without_redis_is_a_config_error(tmp_path: Path) -> None:
     assert done.stderr.startswith("sleuth: error: sleuth worker needs the Redis")
     assert "SLEUTH_REDIS_URL" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_per_caller_job_limit_holds_across_instances(
+    site: Site, serve: Callable[..., ServerProcess]
+) -> None:
+    tree_site(site, 3, fanout=2)
+    stall = threading.Event()
+    site.routes["/"].stall = stall
+    try:
+        first, second = (serve(SLEUTH_CRAWL_JOBS_PER_TOKEN="1") for _ in range(2))
+        job = start_job(first, site, 3)
+        refused = second.post("/api/v1/crawl", {"url": site.origin + "/", "max_pages": 3})
+        assert refused.status_code == 429
+        assert refused.json()["code"] == "TOO_MANY_REQUESTS"
+        assert second.client().delete(f"/api/v1/crawl/{job}").json()["status"] == "cancelled"
+    finally:
+        stall.set()
+    assert start_job(second, site, 1, "/p/1")  # the cancelled job gave its slot back

@@ -92,7 +92,7 @@ _ADMIT = """
 if redis.call('HGET', KEYS[1], ARGV[1]) then return 2 end
 local admitted = tonumber(redis.call('HGET', KEYS[2], 'admitted') or '0')
 if admitted >= tonumber(ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], '1')
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
 redis.call('HINCRBY', KEYS[2], 'admitted', 1)
 redis.call('HINCRBY', KEYS[2], 'pending', 1)
 redis.call('EXPIRE', KEYS[1], ARGV[3])
@@ -294,16 +294,14 @@ class Jobs:
         """Queue a page (once, within the page budget) as a task any worker may run."""
         url = item["url"]
         page = digest(url)
-        verdict = await self._eval(
-            _ADMIT, [self._k(job, "admitted"), self._k(job)], page, max_pages, JOB_TTL
-        )
+        depth = int(item["depth"])
+        keys = [self._k(job, "admitted"), self._k(job)]  # page -> its depth, and the counters
+        verdict = await self._eval(_ADMIT, keys, page, max_pages, JOB_TTL, depth)
         if not verdict:
             return False
         # Again for a page read again: the engine keeps one task per key, and a page
         # already done is not read twice (its task sees it done).
-        await self.docket.add(crawl_page, key=f"{job}:{page}")(
-            job, url, int(item["depth"]), item.get("parent")
-        )
+        await self.docket.add(crawl_page, key=f"{job}:{page}")(job, url, depth, item.get("parent"))
         return True
 
     async def page_done(self, job: str, page: str, record: dict[str, Any] | None) -> int:
