@@ -12,8 +12,9 @@ from sitegen import tree_site
 
 from loopback import Site
 from sleuth.config import Settings
-from sleuth.jobs.crawljob import Jobs, Pages, digest
+from sleuth.jobs.crawljob import Pages
 from sleuth.jobs.engine import open_engine
+from sleuth.jobs.store import Jobs, digest
 from sleuth.session import AsyncSession
 
 

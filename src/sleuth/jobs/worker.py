@@ -17,8 +17,9 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from sleuth.config import mask_url
-from sleuth.jobs.crawljob import Jobs, Pages, serve_pages
+from sleuth.jobs.crawljob import Pages, serve_pages
 from sleuth.jobs.engine import need_redis, open_engine
+from sleuth.jobs.store import Jobs
 from sleuth.log import event
 
 if TYPE_CHECKING:

@@ -74,8 +74,9 @@ class CrawlJob(BaseModel):
 @asynccontextmanager
 async def run_jobs(state: ServerState) -> AsyncIterator[None]:
     """The job engine and this instance's worker, for as long as the server runs."""
-    from sleuth.jobs.crawljob import Jobs, Pages
+    from sleuth.jobs.crawljob import Pages
     from sleuth.jobs.engine import engine_url, open_engine
+    from sleuth.jobs.store import Jobs
     from sleuth.jobs.worker import working
 
     settings = state.settings
