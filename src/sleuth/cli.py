@@ -25,7 +25,7 @@ from typer._click import ClickException
 from typer.models import CommandInfo
 
 from sleuth._version import __version__
-from sleuth.commands import derive, serve, tools
+from sleuth.commands import derive, serve, tools, worker
 from sleuth.commands.cache import cache_app
 from sleuth.commands.config import config_app
 from sleuth.commands.options import STATE, PlainHelp
@@ -44,6 +44,7 @@ OWN_COMMANDS: tuple[tuple[int, Callable[..., None]], ...] = (
     (60, tools.tools),
     (70, serve.serve),
     (90, serve.mcp),
+    (125, worker.worker),
 )
 OWN_GROUPS: tuple[tuple[str, typer.Typer], ...] = (("config", config_app), ("cache", cache_app))
 

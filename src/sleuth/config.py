@@ -584,6 +584,12 @@ class ServerSettings(Section):
     webhook_secret: SecretStr | None = Field(
         None, description="the key that signs crawl jobs' webhooks, shared by every instance"
     )
+    worker_lease: float = Field(
+        30.0, gt=0, description="seconds a silent worker keeps a crawl job's page before another"
+    )
+    serve_worker: bool = Field(
+        True, description="sleuth serve reads crawl jobs' pages too (off: sleuth worker does)"
+    )
 
 
 class SuggestSettings(Section):

@@ -119,14 +119,13 @@ def test_a_job_that_fails_ends_as_failed_in_the_apis_words(
 ) -> None:
     """A failing job ends (it does not stay running until it expires), says why in the
     API's words, and frees its caller's slot for the next job."""
-    from sleuth.crawl.run import CrawlRun
+    from sleuth.crawl.crawler import Crawler
 
-    async def failing(self: CrawlRun) -> Any:
+    async def failing(self: Crawler, *args: Any) -> Any:
         raise failure
-        yield  # pragma: no cover - an async generator that fails at once
 
     tree_site(site, 3, fanout=2)
-    monkeypatch.setattr(CrawlRun, "_pages", failing)
+    monkeypatch.setattr(Crawler, "_process", failing)  # a page's reading, wherever it runs
     client = make_client(crawl_jobs_per_token=1)
     first = client.post("/api/v1/crawl", json={"url": site.origin}).json()["id"]
     failed = wait_for(client, first, "failed")

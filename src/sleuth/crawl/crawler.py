@@ -384,7 +384,8 @@ class Crawler:
         for attempt in range(_RETRIES + 1):
             waits.clear()
             await self.gate.wait(host)
-            result = await self.fetcher.fetch(url, refresh=attempt > 0, **kwargs)
+            async with self.request(url):
+                result = await self.fetcher.fetch(url, refresh=attempt > 0, **kwargs)
             slow = result.outcome == "rate_limited" or result.status == 503
             wait = waits[-1] if waits else None
             if not slow or wait is None:
@@ -393,6 +394,20 @@ class Crawler:
             if wait > ceiling or attempt == _RETRIES:  # a day's Retry-After ends the page
                 break
         return result
+
+    @contextlib.asynccontextmanager
+    async def request(self, url: str) -> AsyncIterator[None]:
+        """Around each page request, after its politeness wait: a crawl job checks its
+        cancel flag here (:mod:`sleuth.jobs.crawljob`); a plain crawl has nothing to do."""
+        yield
+
+    async def page(self, url: str, depth: int, parent: str | None) -> dict[str, Any]:
+        """One page read under the crawl's rules (robots.txt's delay, the host's slots):
+        its record, its links already in the frontier. What a job's page task runs."""
+        host = urlsplit(url).netloc.lower()
+        await self._host_rules(url)
+        async with self.gate.slot(host):
+            return await self._process(url, depth, parent, host)
 
     async def _process(self, url: str, depth: int, parent: str | None, host: str) -> dict[str, Any]:
         if host in self._too_slow:

@@ -1,1 +1,9 @@
-"""Jobs that outlive the request that started them: crawl jobs and what they send."""
+"""Jobs that outlive the process that accepted them, on a task engine (pydocket).
+
+``engine`` opens the engine from the settings (the shared Redis, else an in-process store
+with the same code path), ``crawljob`` is a crawl job (its page task and the crawler that
+reads it), ``store`` its record and the one place its status ends, ``worker`` runs the tasks
+(``sleuth serve`` in-process, ``sleuth worker`` on any machine), and ``webhook`` tells the
+caller's URL, signed, when a job ends. Needs the ``jobs`` extra; nothing imports it unless
+a job runs.
+"""

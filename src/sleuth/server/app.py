@@ -150,7 +150,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         try:
-            async with mcp_lifespan():
+            async with mcp_lifespan(), crawl_jobs.run_jobs(state):
                 yield
         finally:
             await state.aclose()

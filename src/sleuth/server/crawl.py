@@ -1,39 +1,38 @@
 """Crawl jobs over HTTP: a POST to the crawl operation's path starts one, a GET of
 ``PATH/{id}`` pages through its status and pages, a DELETE of it cancels it.
 
-A job runs as a task in the instance that accepted it; its status, its pages and a cancel
-flag live in the cache backend, so with a shared Redis any instance answers a GET or a
-DELETE. Each caller (token, or address without tokens) sees only its own jobs, runs at most
-``SLEUTH_CRAWL_JOBS_PER_TOKEN`` at once and at most ``SLEUTH_CRAWL_JOB_MAX_PAGES`` pages a
-job. robots.txt is always obeyed and the politeness floor is the CLI's default.
+A job is queued on the task engine (:mod:`sleuth.jobs`): its pages are tasks that any
+worker runs (this server's own, and every ``sleuth worker`` on the same Redis), and its
+record lives in the engine's Redis, so any instance answers a GET or a DELETE and the job
+outlives the instance that accepted it. Without Redis the engine and its worker are in
+this process. Each caller (token, or address without tokens) sees only its own jobs, runs
+at most ``SLEUTH_CRAWL_JOBS_PER_TOKEN`` at once (across instances) and at most
+``SLEUTH_CRAWL_JOB_MAX_PAGES`` pages a job. robots.txt is always obeyed and the
+politeness floor is the CLI's default.
 """
 
 from __future__ import annotations
 
-import asyncio
-import secrets
-import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from sleuth.cache.base import get_json, set_json
-from sleuth.errors import SleuthError, TooManyRequests, UsageError
+from sleuth.errors import UsageError
 from sleuth.jobs import webhook
-from sleuth.log import LOGGER, event
 from sleuth.ops.crawl import CRAWL as CRAWL_OP
 from sleuth.server.responses import error_response
 from sleuth.server.routes import check_uri, parse, read_json
 
 if TYPE_CHECKING:
+    from sleuth.jobs.crawljob import Pages
     from sleuth.server.state import ServerState
 
 
-JOB_TTL = 24 * 3600.0  # a job's status and pages stay readable this long
 PAGE_SIZE = 20
-_TASKS: dict[str, asyncio.Task[None]] = {}  # this instance's running jobs
 
 
 CRAWL = CRAWL_OP.operation
@@ -50,6 +49,9 @@ class CrawlJob(BaseModel):
     status: Literal["running", "done", "failed", "cancelled", "cancelling"]
     pages: int = Field(ge=0, description="pages read so far")
     errors: int = Field(ge=0, description="pages whose outcome is not ok")
+    rereads: int = Field(
+        0, ge=0, description="requests sent again for a page whose worker died while reading it"
+    )
     created_at: float
     updated_at: float
     options: dict[str, Any] = Field(description="the request's options, url aside")
@@ -70,63 +72,44 @@ class CrawlJob(BaseModel):
     )
 
 
-def _key(job: str, part: str = "") -> str:
-    return f"crawljob:{job}" + (f":{part}" if part else "")
+@asynccontextmanager
+async def run_jobs(state: ServerState) -> AsyncIterator[None]:
+    """The job engine and this instance's worker, for as long as the server runs."""
+    from sleuth.jobs.crawljob import Pages
+    from sleuth.jobs.engine import engine_url, open_engine
+    from sleuth.jobs.store import Jobs
+    from sleuth.jobs.worker import working
+
+    settings = state.settings
+    async with open_engine(settings) as docket:
+        pages = Pages(state.client, Jobs(docket, settings))
+        # Without Redis nobody else can read the pages; with it, `sleuth worker`s may.
+        works = settings.serve_worker or engine_url(settings) is None
+        async with working(docket, pages, settings) if works else _idle(pages):
+            state.jobs = pages
+            try:
+                yield
+            finally:
+                state.jobs = None
+
+
+@asynccontextmanager
+async def _idle(pages: Pages) -> AsyncIterator[None]:
+    try:
+        yield
+    finally:
+        await pages.aclose()
+
+
+def _pages(state: ServerState) -> Pages:
+    if state.jobs is None:
+        raise RuntimeError("the server's job engine is not running")
+    return state.jobs
 
 
 async def _job(state: ServerState, job: str, who: str) -> dict[str, Any] | None:
-    found = await get_json(state.cache, _key(job))
-    return found if isinstance(found, dict) and found.get("owner") == who else None
-
-
-async def _save(state: ServerState, record: dict[str, Any]) -> None:
-    record["updated_at"] = time.time()
-    await set_json(state.cache, _key(record["id"]), record, JOB_TTL)
-
-
-async def _run(state: ServerState, record: dict[str, Any], body: Any) -> None:
-    """The job itself: each page's record goes to the cache as it is done."""
-    job, who = record["id"], record["owner"]
-    deadline = state.settings.crawl.crawl_job_deadline  # then the job is done with what it has
-    try:
-        async with state.client.crawl(**CRAWL.arguments("http", body), deadline=deadline) as run:
-            async for page in run:
-                index = await state.cache.incr(_key(job, "count"), JOB_TTL)
-                await set_json(state.cache, _key(job, f"page:{index}"), page, JOB_TTL)
-                record["pages"] = index
-                record["errors"] += page["outcome"] != "ok"
-                if await state.cache.get(_key(job, "cancel")) is not None:
-                    record["status"] = "cancelled"
-                    break
-                await _save(state, record)
-        record["notes"] = run.notes  # complete once the run is left; a deadline's among them
-        if record["status"] == "running":
-            record["status"] = "done"
-    except asyncio.CancelledError:
-        record["status"] = "cancelled"
-        raise
-    except SleuthError as error:
-        # In the library's words, as every other error a caller of this server reads.
-        shown = {"code": error.code, "message": str(error), "retryable": error.retryable}
-        record.update(status="failed", error=shown)
-    except Exception:  # a job must end, not stay "running" until it expires
-        LOGGER.exception("crawl_job_crashed", extra={"job": job})
-        record.update(
-            status="failed",
-            error={
-                "code": "internal_error",
-                "message": "the crawl failed unexpectedly",
-                "retryable": False,
-            },
-        )
-    finally:
-        await _save(state, record)
-        await state.cache.incr(f"crawljobs:running:{who}", JOB_TTL, -1)
-        _TASKS.pop(job, None)
-        event("crawl_job", job=job, status=record["status"], pages=record["pages"])
-        if body.webhook:
-            secret = state.settings.secret("webhook_secret")
-            await webhook.deliver(state.client.web, state.cache, secret, body.webhook, record)
+    found = await _pages(state).jobs.read(job)
+    return found if found is not None and found.get("owner") == who else None
 
 
 async def start(state: ServerState, request: Request) -> Response:
@@ -151,33 +134,15 @@ async def start(state: ServerState, request: Request) -> Response:
         if not state.settings.secret("webhook_secret"):
             raise UsageError("this server signs no webhooks: SLEUTH_WEBHOOK_SECRET is not set")
         await webhook.check_target(state.client.web, body.webhook)
-    running = f"crawljobs:running:{who}"
-    if await state.cache.incr(running, JOB_TTL) > state.settings.crawl_jobs_per_token:
-        await state.cache.incr(running, JOB_TTL, -1)
-        raise TooManyRequests(
-            f"{state.settings.crawl_jobs_per_token} crawl jobs are already running for you",
-            retry_after=30,
-            hint="wait for one to finish or DELETE one",
-        )
-    job = secrets.token_urlsafe(12)
-    record: dict[str, Any] = {
-        "id": job,
-        "owner": who,
-        "url": body.url,
-        "status": "running",
-        "pages": 0,
-        "errors": 0,
-        "notes": [],
-        "created_at": time.time(),
-        "options": body.model_dump(exclude={"url"}),
-    }
-    await _save(state, record)
-    _TASKS[job] = asyncio.create_task(_run(state, record, body))
-    return JSONResponse(_public(record, f"{PATH}/{job}"), status_code=202)
+    record = await _pages(state).start(who, body.url, body.model_dump(exclude={"url"}))
+    return JSONResponse(_public(record, f"{PATH}/{record['id']}"), status_code=202)
+
+
+_HIDDEN = frozenset(("owner", "cancelled", "pending", "ends_at"))
 
 
 def _public(record: dict[str, Any], location: str | None = None) -> dict[str, Any]:
-    shown = {key: value for key, value in record.items() if key != "owner"}
+    shown = {key: value for key, value in record.items() if key not in _HIDDEN}
     if location:
         shown["location"] = location
     return shown
@@ -191,13 +156,8 @@ async def job(state: ServerState, request: Request) -> Response:
     if record is None:
         return error_response("not_found", f"no crawl job {job_id!r}", status=404)
     if request.method == "DELETE":
-        await state.cache.set(_key(job_id, "cancel"), b"1", JOB_TTL)
-        task = _TASKS.get(job_id)
-        if task is not None:
-            task.cancel()
-        if record["status"] == "running":
-            record["status"] = "cancelling" if task is None else "cancelled"
-            await _save(state, record)
+        await _pages(state).jobs.cancel(job_id)  # no worker sends another request after it
+        record = await _job(state, job_id, who) or record
         return JSONResponse(_public(record))
     try:
         cursor = int(request.query_params.get("cursor", "0"))
@@ -208,8 +168,8 @@ async def job(state: ServerState, request: Request) -> Response:
         raise UsageError("cursor must be >= 0 and limit 1-100")
     pages = []
     for index in range(cursor + 1, min(cursor + limit, int(record["pages"])) + 1):
-        page = await get_json(state.cache, _key(job_id, f"page:{index}"))
-        if isinstance(page, dict):
+        page = await _pages(state).jobs.page(job_id, index)
+        if page is not None:
             pages.append(page)
     body = _public(record)
     body["items"] = pages

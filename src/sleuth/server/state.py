@@ -9,7 +9,7 @@ other way round).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 
@@ -21,6 +21,9 @@ from sleuth.server.auth import Tokens
 from sleuth.server.metrics import Metrics
 from sleuth.server.ratelimit import RateLimiter
 from sleuth.suggest import Suggester
+
+if TYPE_CHECKING:
+    from sleuth.jobs.crawljob import Pages
 
 
 @dataclass
@@ -34,6 +37,7 @@ class ServerState:
     suggester: Suggester | None
     suggest_off_reason: str
     spec: dict[str, Any] = field(default_factory=dict)
+    jobs: Pages | None = None  # the crawl jobs' engine and this instance's worker, once up
 
     async def admit(self, request: Request, *, limit: bool = True) -> str:
         """Who is asking (a token's hash, or the client address without auth); raises

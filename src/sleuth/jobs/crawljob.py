@@ -1,0 +1,268 @@
+"""A crawl job on the engine: its pages as tasks, read by any worker.
+
+Each page is a task keyed by the job and the URL's hash (:func:`~sleuth.jobs.store.task_key`).
+The page's reading is the crawler's own (:meth:`sleuth.crawl.crawler.Crawler.page`: guard,
+robots.txt, politeness, scope, links); :class:`JobCrawler` only sends its frontier calls
+to the job's store (:mod:`sleuth.jobs.store`) and wraps each request in the cancel check.
+A task may run more than once (the engine delivers at least once): a page already done is
+not read again, and a job whose last worker died is finished by the next.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from sleuth.crawl.crawler import Crawler
+from sleuth.crawl.state import CrawlState
+from sleuth.errors import SleuthError
+from sleuth.jobs import webhook
+from sleuth.jobs.store import (
+    ATTEMPT,
+    PAGE,
+    TERMINAL,
+    JobCancelled,
+    Jobs,
+    digest,
+    failure,
+    task_key,
+)
+from sleuth.log import LOGGER
+
+if TYPE_CHECKING:
+    from docket import Docket
+
+    from sleuth.crawl.crawler import CrawlOptions
+    from sleuth.session import AsyncSession
+    from sleuth.web import Web
+
+TASK_TTL = 15 * 60  # seconds the engine keeps a finished task's state
+_BEAT = 1.0  # how often a worker tells the politeness state it is alive
+
+
+class JobFrontier(CrawlState):
+    """The crawler's frontier calls, answered by the job's store: claims are the reading
+    page's, and a URL pushed becomes a task. Only what the crawler's frontier asks."""
+
+    def __init__(self, jobs: Jobs, job: str, max_pages: int, shared: CrawlState) -> None:
+        super().__init__(shared.cache, shared.crawl, ttl=shared.ttl)
+        self.jobs = jobs
+        self.job = job
+        self.max_pages = max_pages
+
+    async def tail(self) -> int:
+        return await self.jobs.admitted(self.job)
+
+    async def first(self, kind: str, value: str) -> bool:
+        return await self.jobs.claim(self.job, kind, value)
+
+    async def count(self, kind: str, value: str) -> int:
+        return await self.jobs.count(self.job, kind, value)
+
+    async def push(self, item: dict[str, Any]) -> int:
+        if not await self.jobs.admit(self.job, item, self.max_pages):
+            return 0
+        # Asked again for a page read again: the engine keeps one task per key, and a page
+        # already done is not read twice (its task sees it done).
+        url, depth, parent = item["url"], int(item["depth"]), item.get("parent")
+        key = task_key(self.job, digest(url))
+        await self.jobs.docket.add(crawl_page, key=key)(self.job, url, depth, parent)
+        return 1
+
+
+class JobCrawler(Crawler):
+    """The crawler of one job in one worker: its pages' reading as any crawl's, its
+    frontier the job's, its requests marked and checked against the cancel flag."""
+
+    def __init__(self, web: Web, start: str, options: CrawlOptions, jobs: Jobs, job: str) -> None:
+        super().__init__(web, start, options)
+        self.shared = self.state  # the politeness gate's, shared by the crawl's workers
+        self.state = JobFrontier(jobs, job, options.max_pages, self.shared)
+        self.jobs = jobs
+        self.job = job
+
+    @contextlib.asynccontextmanager
+    async def request(self, url: str) -> AsyncIterator[None]:
+        async with self.jobs.request(self.job, url):
+            yield
+
+    def until(self, ends_at: float) -> None:
+        """The job's deadline (wall time, one for every worker) on this crawler's clock."""
+        self._ends = self.clock() + max(0.0, ends_at - time.time())
+
+    def late(self) -> bool:
+        return self._ends is not None and self.clock() >= self._ends
+
+
+def _run_of(session: AsyncSession, url: str, options: dict[str, Any]) -> Any:
+    """The crawl the job's options describe, as the crawl operation builds it."""
+    from sleuth.ops.crawl import CRAWL, crawl
+
+    operation = CRAWL.operation
+    own = {name for name, _ in CRAWL.http.own} if CRAWL.http else set()
+    given = {key: value for key, value in options.items() if key not in own}
+    body = operation.model("http").model_validate({"url": url, **given})
+    return crawl(session, **operation.arguments("http", body))
+
+
+class Pages:
+    """What runs a job's page tasks in one process: the session, one crawler per job."""
+
+    def __init__(self, session: AsyncSession, jobs: Jobs) -> None:
+        self.session = session
+        self.jobs = jobs
+        self._crawlers: dict[str, JobCrawler] = {}
+        self._beat: asyncio.Task[None] | None = None
+        self._running: set[asyncio.Task[Any]] = set()
+        self._telling: set[asyncio.Task[bool]] = set()
+        jobs.ended = self._tell
+
+    def _tell(self, record: dict[str, Any]) -> None:
+        """Send the job's end to its webhook, beside the work: a receiver never holds a
+        DELETE or a page. Whichever process ends the job sends it, once."""
+        url = record["options"].get("webhook")
+        if not url:
+            return
+        secret = self.session.settings.secret("webhook_secret")
+        web, cache = self.session.web, self.session.cache
+        sending = asyncio.create_task(webhook.deliver(web, cache, secret, url, record))
+        self._telling.add(sending)
+        sending.add_done_callback(self._telling.discard)
+
+    def crawler(self, job: str, record: dict[str, Any]) -> JobCrawler:
+        found = self._crawlers.get(job)
+        if found is None:
+            run = _run_of(self.session, record["url"], record["options"])
+            options = replace(run.options, deadline=None)  # the job's own deadline rules
+            found = JobCrawler(self.session.web, run.start, options, self.jobs, job)
+            found.until(record["ends_at"])
+            if len(self._crawlers) >= 64:
+                self._crawlers.pop(next(iter(self._crawlers)))
+            self._crawlers[job] = found
+        if self._beat is None:
+            self._beat = asyncio.create_task(self._heartbeat())
+        return found
+
+    async def _heartbeat(self) -> None:
+        while True:
+            for crawler in list(self._crawlers.values()):
+                with contextlib.suppress(Exception):
+                    await crawler.shared.heartbeat()
+            await asyncio.sleep(_BEAT)
+
+    async def start(self, owner: str, url: str, options: dict[str, Any]) -> dict[str, Any]:
+        """A new job with its start page queued; its record as the routes show it."""
+        job = (await self.jobs.create(owner, url, options))["id"]
+        record = await self.jobs.read(job)
+        assert record is not None
+        crawler = self.crawler(job, record)
+        token = PAGE.set("")
+        try:
+            await crawler.seed([(crawler.scope.start, 0, None)])
+        except BaseException:
+            await self.jobs.finish(job, "failed", failure(None))
+            raise
+        finally:
+            PAGE.reset(token)
+        found = await self.jobs.read(job)
+        assert found is not None
+        return found
+
+    async def _seeds(self, crawler: JobCrawler, record: dict[str, Any]) -> list[str]:
+        run = _run_of(self.session, record["url"], record["options"])
+        run.crawler = crawler  # the sitemaps' notes and scope are the job crawler's
+        seeds: list[str] = await run._seeds()
+        return seeds
+
+    async def run(self, job: str, url: str, depth: int, parent: str | None) -> None:
+        """One page of a job, however often the engine delivers it."""
+        jobs = self.jobs
+        page = digest(url)
+        record = await jobs.read(job)
+        if record is None:  # expired
+            return
+        if await jobs.is_done(job, page):  # delivered again after it was done
+            if record["pending"] <= 0:
+                await jobs.finish(job, "done")  # its worker died before it could say so
+            return
+        if record["status"] in TERMINAL or record["cancelled"]:
+            await jobs.page_done(job, page, None)
+            return
+        crawler = self.crawler(job, record)
+        if crawler.late():  # no page starts after the deadline; the job is done with these
+            deadline = self.session.settings.crawl_job_deadline
+            await jobs.note(
+                job, [f"stopped at the {deadline:g}s deadline with the pages read so far"]
+            )
+            await jobs.page_done(job, page, None)
+            await jobs.finish(job, "done")
+            return
+        PAGE.set(page)
+        ATTEMPT.set(secrets.token_hex(8))
+        try:
+            if depth == 0 and crawler.options.sitemaps:
+                await crawler.seed([(seed, 1, None) for seed in await self._seeds(crawler, record)])
+            result = await crawler.page(url, depth, parent)
+        except JobCancelled:
+            await jobs.page_done(job, page, None)
+            return
+        except SleuthError as error:
+            await jobs.finish(job, "failed", failure(error))
+            return
+        except Exception:  # a job must end, not stay "running" until it expires
+            LOGGER.exception("crawl_job_crashed", extra={"job": job})
+            await jobs.finish(job, "failed", failure(None))
+            return
+        finally:
+            await jobs.note(job, crawler.notes.lines)
+        if await jobs.page_done(job, page, result) == 0:
+            await jobs.finish(job, "done")
+
+    def stop_pages(self) -> None:
+        """Drop the pages running here: the engine hands each to another worker after
+        ``SLEUTH_WORKER_LEASE``, as if this one had died."""
+        for task in list(self._running):
+            task.cancel()
+
+    async def aclose(self) -> None:
+        if self._telling:  # a webhook under way is sent (its retries are bounded)
+            await asyncio.wait(self._telling)
+        if self._beat is not None:
+            self._beat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._beat
+
+
+_PAGES: dict[int, Pages] = {}  # the engine (by id) -> what runs its page tasks here
+
+
+def serve_pages(docket: Docket, pages: Pages | None) -> None:
+    """Let this process's worker run the engine's page tasks with ``pages`` (None: stop)."""
+    if pages is None:
+        _PAGES.pop(id(docket), None)
+    else:
+        _PAGES[id(docket)] = pages
+
+
+async def crawl_page(job: str, url: str, depth: int, parent: str | None) -> None:
+    """The engine's task for one page of a crawl job."""
+    from docket.dependencies import current_docket
+
+    pages = _PAGES.get(id(current_docket.get()))
+    if pages is None:
+        raise RuntimeError("no crawl job runner in this worker")
+    task = asyncio.current_task()
+    if task is not None:
+        pages._running.add(task)
+    try:
+        await pages.run(job, url, depth, parent)
+    finally:
+        pages._running.discard(task)
+
+
+TASKS = (crawl_page,)
