@@ -158,16 +158,15 @@ def test_a_failed_job_posts_failed_with_its_code_once(
     delivered: Delivered,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from sleuth.crawl.run import CrawlRun
+    from sleuth.crawl.crawler import Crawler
 
     secret_words = "the text of a page that must never leave"
 
-    async def failing(self: CrawlRun) -> Any:
+    async def failing(self: Crawler, *args: Any) -> Any:
         raise RuntimeError(secret_words)
-        yield  # pragma: no cover - an async generator that fails at once
 
     tree_site(site, 3, fanout=2)
-    monkeypatch.setattr(CrawlRun, "_pages", failing)
+    monkeypatch.setattr(Crawler, "_process", failing)
     client = make_client()
     job = client.post("/api/v1/crawl", json={"url": site.origin, "webhook": receiver.url})
     job_id = job.json()["id"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import pytest
 
@@ -41,16 +40,6 @@ def _env(web: SearxngWeb, receiver: Receiver, redis: RedisServer) -> dict[str, s
     }
 
 
-def _job(server: ServerProcess, job: str, status: str) -> dict[str, Any]:
-    """The job once ``server`` says it reached ``status`` (it logs each job's end)."""
-    ended = server.wait_event("crawl_job")
-    assert ended["job"] == job
-    reply = server.get(f"/api/v1/crawl/{job}")
-    assert reply.json()["status"] == status, reply.text
-    found: dict[str, Any] = reply.json()
-    return found
-
-
 def test_each_end_arrives_once_signed_and_a_private_target_is_refused(
     pair: list[ServerProcess], web: SearxngWeb, receiver: Receiver
 ) -> None:
@@ -66,22 +55,23 @@ def test_each_end_arrives_once_signed_and_a_private_target_is_refused(
     done = first.post("/api/v1/crawl", {"url": start, "max_pages": 1, "webhook": receiver.url})
     assert done.status_code == 202, done.text
     job = done.json()["id"]
-    assert _job(first, job, "done")["pages"] == 1
-    (post,) = receiver.wait(1)
+    (post,) = receiver.wait(1)  # whichever instance's worker ended the job sent it
     sent = verified(post)
     assert (sent["id"], sent["status"], sent["pages"]) == (job, "done", 1)
     assert "Nimbus" not in post.body.decode()
+    for server in pair:
+        assert server.get(f"/api/v1/crawl/{job}").json()["status"] == "done"
 
-    # A job running on the first instance, cancelled through the second: the first ends
-    # it after the page in flight, and only it posts.
+    # A job whose page is stalled, cancelled through the second instance: the job ends
+    # once, and its end is posted once, by the process that ended it.
     stall = threading.Event()
     slow = web.site.add("/slow/", "<html><body><a href='/slow/a'>a</a></body></html>", stall=stall)
     try:
         started = first.post("/api/v1/crawl", {"url": slow, "webhook": receiver.url})
         cancel = started.json()["id"]
         with second.client() as client:
-            cancelling = client.delete(f"/api/v1/crawl/{cancel}")
-        assert cancelling.json()["status"] == "cancelling"
+            cancelled = client.delete(f"/api/v1/crawl/{cancel}")
+        assert cancelled.json()["status"] == "cancelled"
     finally:
         stall.set()
     (_, post) = receiver.wait(2)
@@ -89,5 +79,4 @@ def test_each_end_arrives_once_signed_and_a_private_target_is_refused(
     assert (sent["id"], sent["status"]) == (cancel, "cancelled")
     for server in pair:
         assert server.get(f"/api/v1/crawl/{cancel}").json()["status"] == "cancelled"
-    assert len(receiver.posts) == 2
-    assert not [e for e in second.log_events() if e.get("event") == "crawl_webhook"]
+    assert len(receiver.posts) == 2  # each end posted once, by whichever process ended it
