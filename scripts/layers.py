@@ -23,7 +23,7 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "sleuth"
 
 # From the ground up. Units on one line share a floor and must not import each other.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("_version", "errors"),
+    ("_version", "_lazy", "errors"),
     ("operation",),
     ("config",),
     ("log",),

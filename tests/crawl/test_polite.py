@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 
 import pytest
+import redis.asyncio as aioredis
 
 from redis_server import RedisServer, running_redis
 from sleuth.cache import MemoryCache, RedisCache
@@ -137,3 +138,23 @@ async def test_a_new_delay_still_counts_from_the_last_request() -> None:
     second = await gate.wait(HOST)
     assert first == START
     assert second - first >= 1.5 - 1e-9
+
+
+async def test_repeated_429s_double_the_delay_only_up_to_the_ceiling_and_not_for_good(
+    redis: RedisServer,
+) -> None:
+    async with two_workers(redis, delay=1.0) as (one, two, _):
+        one.ceiling = two.ceiling = 5.0
+        for _ in range(10):  # 1 s doubled ten times would be over 17 minutes
+            await one.slow_down(HOST, 0.0)
+        assert one.delay(HOST) == 5.0
+        await two.wait(HOST)
+        assert two.delay(HOST) == 5.0  # shared with the other worker, at the ceiling
+    raw = aioredis.from_url(redis.url)
+    try:
+        keys = [key async for key in raw.scan_iter(match=f"*slow:{HOST}*")]
+        ttls = [await raw.ttl(key) for key in keys]
+    finally:
+        await raw.aclose()
+    assert len(ttls) == 1
+    assert 0 < ttls[0] <= 600  # the next crawl of the host starts afresh

@@ -160,6 +160,7 @@ class Crawler:
             concurrency=options.concurrency,
             delay=options.delay,
             lease=web.fetching.fetch_deadline * 2 + 5,
+            ceiling=web.crawl.max_crawl_delay,
         )
         self._hosts: set[str] = set()
         self._lock = asyncio.Lock()

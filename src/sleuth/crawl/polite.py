@@ -33,6 +33,7 @@ from email.utils import parsedate_to_datetime
 from sleuth.crawl.state import CrawlState
 
 _POLL = 0.02  # how often a waiting worker looks for a free slot
+SLOWED_FOR = 600.0  # seconds a 429's doubled delay outlives the last 429
 
 
 class Wakeup:
@@ -84,11 +85,13 @@ class HostGate:
         concurrency: int,
         delay: float,
         lease: float,
+        ceiling: float = 30.0,
     ) -> None:
         self.state = state
         self.concurrency = concurrency
         self.base_delay = delay
         self.lease = lease
+        self.ceiling = ceiling  # a 429 doubles the delay up to here (SLEUTH_MAX_CRAWL_DELAY)
         self._delays: dict[str, float] = {}
         self._freed = Wakeup()
         self._queues: dict[str, asyncio.Lock] = {}  # FIFO: pages get slots in frontier order
@@ -108,8 +111,11 @@ class HostGate:
     async def slow_down(self, host: str, seconds: float) -> None:
         """A 429/503 with Retry-After: pause the host and double its delay, for everyone."""
         await self.state.set_value(f"pause:{host}", self.clock() + seconds, max(seconds, 1.0) + 5)
-        self._delays[host] = max(self.delay(host) * 2, 0.05)
-        await self.state.set_value(f"slow:{host}", self._delays[host])
+        self._delays[host] = min(
+            max(self.delay(host) * 2, 0.05), max(self.ceiling, self.delay(host))
+        )
+        # Shared while the host may still be busy; then the next crawl starts afresh.
+        await self.state.set_value(f"slow:{host}", self._delays[host], SLOWED_FOR)
 
     @asynccontextmanager
     async def slot(self, host: str) -> AsyncIterator[None]:

@@ -7,9 +7,9 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
+from sleuth._lazy import later
 from sleuth.digest.markdown import render_markdown
 from sleuth.digest.models import (
     SCHEMA_VERSION,
@@ -24,15 +24,12 @@ if TYPE_CHECKING:
     from sleuth.digest.pipeline import run_research
 
 # The pipeline (search, fetch, rank) loads when first named, not with the models.
-_LATER = {
-    "run_research": "pipeline",
-}
-
-
-def __getattr__(name: str) -> object:
-    if name not in _LATER:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_LATER[name]}"), name)
+__getattr__ = later(
+    __name__,
+    {
+        "run_research": "pipeline",
+    },
+)
 
 
 __all__ = [

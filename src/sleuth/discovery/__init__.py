@@ -8,9 +8,9 @@ against GitHub. See :func:`sleuth.discovery.chain.discover`.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
+from sleuth._lazy import later
 from sleuth.discovery.models import (
     BUILDERS,
     STAGES,
@@ -25,16 +25,13 @@ if TYPE_CHECKING:
     from sleuth.discovery.chain import Chooser, discover
 
 # The chain (ecosystems, GitHub, LLM) loads when first named, not with the models.
-_LATER = {
-    "Chooser": "chain",
-    "discover": "chain",
-}
-
-
-def __getattr__(name: str) -> object:
-    if name not in _LATER:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_LATER[name]}"), name)
+__getattr__ = later(
+    __name__,
+    {
+        "Chooser": "chain",
+        "discover": "chain",
+    },
+)
 
 
 __all__ = [

@@ -3,9 +3,9 @@ only values it finds on the page as a reader sees it."""
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
+from sleuth._lazy import later
 from sleuth.fill.models import FieldEvidence, FillAnswer, FillUsage, PageRead, Proposal, Unsupported
 
 if TYPE_CHECKING:
@@ -13,19 +13,16 @@ if TYPE_CHECKING:
     from sleuth.fill.schema import MAX_DEPTH, MAX_LEAVES, Schema, check_schema
 
 # The engine and the schema checks (jsonschema) load when first named, not with the models.
-_LATER = {
-    "fill_pages": "engine",
-    "MAX_DEPTH": "schema",
-    "MAX_LEAVES": "schema",
-    "Schema": "schema",
-    "check_schema": "schema",
-}
-
-
-def __getattr__(name: str) -> object:
-    if name not in _LATER:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_LATER[name]}"), name)
+__getattr__ = later(
+    __name__,
+    {
+        "fill_pages": "engine",
+        "MAX_DEPTH": "schema",
+        "MAX_LEAVES": "schema",
+        "Schema": "schema",
+        "check_schema": "schema",
+    },
+)
 
 
 __all__ = [

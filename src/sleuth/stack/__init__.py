@@ -14,9 +14,9 @@ lists it; a member that is itself a workspace root keeps its own.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
+from sleuth._lazy import later
 from sleuth.stack.model import Build, Evidence, Project, Run, Source
 from sleuth.stack.modes import MODES, Mode, normalize_mode
 from sleuth.stack.render import render_json, render_table
@@ -30,25 +30,22 @@ if TYPE_CHECKING:
     from sleuth.stack.walk import DEFAULT_MAX_FILE_BYTES, detect_path, detect_projects
 
 # The walk, the detectors and their findings load when first named, not with the models.
-_LATER = {
-    "Candidate": "candidate",
-    "WorkspaceContext": "candidate",
-    "CONFIDENT": "confidence",
-    "Detector": "detector",
-    "FallbackDetector": "detector",
-    "Finding": "finding",
-    "Workspace": "finding",
-    "default_detectors": "registry",
-    "DEFAULT_MAX_FILE_BYTES": "walk",
-    "detect_path": "walk",
-    "detect_projects": "walk",
-}
-
-
-def __getattr__(name: str) -> object:
-    if name not in _LATER:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_LATER[name]}"), name)
+__getattr__ = later(
+    __name__,
+    {
+        "Candidate": "candidate",
+        "WorkspaceContext": "candidate",
+        "CONFIDENT": "confidence",
+        "Detector": "detector",
+        "FallbackDetector": "detector",
+        "Finding": "finding",
+        "Workspace": "finding",
+        "default_detectors": "registry",
+        "DEFAULT_MAX_FILE_BYTES": "walk",
+        "detect_path": "walk",
+        "detect_projects": "walk",
+    },
+)
 
 
 __all__ = [
