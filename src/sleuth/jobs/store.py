@@ -16,8 +16,9 @@ in-process store alike:
   checked the job's deadline) a worker marks the request in flight and reads the cancel
   flag, in one step; DELETE sets the flag and then waits until no request is marked, so
   after it returns no worker starts another *page* request for the job. robots.txt and
-  sitemap fetches are not marked: one a worker already began may still complete. A request
-  sent again for a page, because its first worker died, counts in ``rereads``;
+  sitemap fetches are not marked: a worker still inside a page of the job (interrupted,
+  but not at once) may make one after DELETE returns. A request sent again for a page,
+  because its first worker died, counts in ``rereads``;
 * each caller's running jobs are one key of their own (the job ids, each scored with the
   time its slot lapses), so a slot a lost job never gave back frees itself once that job's
   deadline is past, whatever the caller's other jobs do;
@@ -349,7 +350,8 @@ class Jobs:
             await self._eval(_AFTER_REQUEST, [self._k(job, "inflight")], token)
 
     async def cancel(self, job: str) -> None:
-        """Stop the job everywhere: no worker starts another request once this returns."""
+        """Stop the job everywhere: no worker starts another page request once this
+        returns (see the module's note on robots.txt and sitemaps)."""
         flat = await self._eval(_CANCEL, [self._k(job), self._k(job, "admitted")])
         await self.finish(job, "cancelled")
         for page in _pairs(flat):  # queued pages leave the engine; running ones are told
