@@ -32,10 +32,11 @@ class Delivery:
 @dataclass
 class Receiver:
     """A loopback endpoint that records each POST and answers with ``statuses`` in turn
-    (200 once they run out)."""
+    (200 once they run out); ``answered`` counts the answers sent to their last byte."""
 
     statuses: list[int] = field(default_factory=list)
     posts: list[Delivery] = field(default_factory=list)
+    answered: int = 0
     changed: threading.Condition = field(default_factory=threading.Condition)
     url: str = ""
 
@@ -50,7 +51,11 @@ class Receiver:
 
 
 @contextmanager
-def receiving(*statuses: int) -> Iterator[Receiver]:
+def receiving(
+    *statuses: int, hold: threading.Event | None = None, drip: threading.Event | None = None
+) -> Iterator[Receiver]:
+    """``hold``: answer nothing until it is set; ``drip``: send the status and one byte of
+    the body, and the rest only once it is set."""
     receiver = Receiver(list(statuses))
 
     class Handler(BaseHTTPRequestHandler):
@@ -65,9 +70,20 @@ def receiving(*statuses: int) -> Iterator[Receiver]:
                 status = receiver.statuses.pop(0) if receiver.statuses else 200
                 receiver.posts.append(Delivery(dict(self.headers.items()), body))
                 receiver.changed.notify_all()
+            if hold is not None:
+                hold.wait(60)
+            body = b"accepted, slowly" if drip is not None else b""
             self.send_response(status)
-            self.send_header("Content-Length", "0")
+            self.send_header("Content-Length", str(len(body)))
             self.end_headers()
+            if drip is not None:
+                self.wfile.write(body[:1])
+                self.wfile.flush()
+                drip.wait(60)
+                self.wfile.write(body[1:])
+            with receiver.changed:
+                receiver.answered += 1
+                receiver.changed.notify_all()
 
     server = _QuietServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True

@@ -92,3 +92,97 @@ async def test_finish_ends_a_job_once(site: Site, pages: Pages) -> None:
     found = await pages.jobs.read(job)
     assert found is not None
     assert found["status"] == ["cancelled", "failed", "done"][ended.index(True)]
+
+
+async def test_a_start_url_the_limits_refuse_ends_the_job_at_once_and_frees_the_slot(
+    site: Site, pages: Pages
+) -> None:
+    deep = site.origin + "/" + "/".join(f"s{n}" for n in range(17)) + "/"  # 17 segments
+    record = await pages.start("client:me", deep, {"max_pages": 5})
+    assert (record["status"], record["pages"], record["pending"]) == ("done", 0, 0)
+    assert any("start URL" in note for note in record["notes"])
+    assert site.paths() == []
+    # Its slot is back: the caller's one job at a time may start now.
+    tree_site(site, 1)
+    assert (await pages.start("client:me", site.origin + "/", {"max_pages": 1}))["status"]
+
+
+async def test_a_store_error_outside_the_page_fails_the_job_instead_of_the_task(
+    site: Site, pages: Pages, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tree_site(site, 1)
+    job = (await pages.start("client:me", site.origin + "/", {"max_pages": 1}))["id"]
+
+    async def unreachable(job: str, lines: list[str]) -> None:
+        raise ConnectionError("the store went away for a moment")
+
+    monkeypatch.setattr(pages.jobs, "note", unreachable)
+    await pages.run(job, site.origin + "/", 0, None)  # the task itself ends cleanly
+    found = await pages.jobs.read(job)
+    assert found is not None
+    assert found["status"] == "failed"
+    assert found["error"]["code"] == "internal_error"
+    assert "went away" not in found["error"]["message"]
+
+
+async def test_a_cancelled_job_whose_canceller_died_ends_with_its_last_page(
+    site: Site, pages: Pages, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tree_site(site, 1)
+    job = (await pages.start("client:me", site.origin + "/", {"max_pages": 1}))["id"]
+    finish = pages.jobs.finish
+
+    async def lost(job: str, status: str, error: dict[str, Any] | None = None) -> bool:
+        return False  # the process that set the cancel flag died before it ended the job
+
+    monkeypatch.setattr(pages.jobs, "finish", lost)
+    await pages.jobs.cancel(job)
+    monkeypatch.setattr(pages.jobs, "finish", finish)
+    await pages.run(job, site.origin + "/", 0, None)
+    found = await pages.jobs.read(job)
+    assert found is not None
+    assert (found["status"], found["pages"], found["pending"]) == ("cancelled", 0, 0)
+    assert site.paths() == []
+
+
+async def test_a_slot_a_lost_job_never_gave_back_lapses_after_its_deadline(
+    site: Site, pages: Pages, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A job nobody will finish (every worker that held it gone) frees its caller's slot
+    once its deadline is past, even while that caller keeps starting jobs; another
+    caller's jobs never kept it alive nor take it."""
+    tree_site(site, 1)
+    start = site.origin + "/"
+    await pages.start("client:me", start, {"max_pages": 1})  # never run: its slot leaks
+    await pages.start("client:other", start, {"max_pages": 1})
+    with pytest.raises(Exception, match="already running"):
+        await pages.start("client:me", start, {"max_pages": 1})
+    jobs = pages.jobs
+    later = jobs.clock() + jobs.settings.crawl_job_deadline + jobs.request_lease + 1
+    monkeypatch.setattr(jobs, "clock", lambda: later)
+    assert (await pages.start("client:me", start, {"max_pages": 1}))["status"] == "running"
+    with pytest.raises(Exception, match="already running"):
+        await pages.start("client:me", start, {"max_pages": 1})
+
+
+async def test_the_deadline_passing_during_the_politeness_wait_sends_no_request(
+    site: Site, pages: Pages
+) -> None:
+    tree_site(site, 1)
+    record = await pages.start("client:me", site.origin + "/", {"max_pages": 1})
+    job = record["id"]
+    crawler = pages.crawler(job, record)
+    wait = crawler.gate.wait
+
+    async def slow_wait(host: str) -> float:
+        waited = await wait(host)
+        crawler.until(0.0)  # the job's deadline passes while the page waits its turn
+        return waited
+
+    crawler.gate.wait = slow_wait  # type: ignore[method-assign]
+    await pages.run(job, site.origin + "/", 0, None)
+    found = await pages.jobs.read(job)
+    assert found is not None
+    assert (found["status"], found["pages"], found["pending"]) == ("done", 0, 0)
+    assert any("deadline" in note for note in found["notes"])
+    assert requested(site) == []

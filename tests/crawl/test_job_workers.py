@@ -25,6 +25,7 @@ from sitegen import tree_site
 from loopback import Site
 from redis_server import RedisServer, running_redis
 from server.harness import TOKEN, ServerProcess, stop_quietly
+from sleuth.jobs.worker import NO_SECRET
 
 pytestmark = pytest.mark.redis
 
@@ -212,6 +213,8 @@ def test_a_job_survives_a_kill_of_one_of_two_workers(
     site.routes["/p/1"].stall = stall
     api = serve(SLEUTH_SERVE_WORKER="false")  # it only accepts and answers
     doomed = worker()
+    # Set up without the webhook secret, it says it could not sign a job's end.
+    assert f"{NO_SECRET}\n" in doomed.lines
     try:
         job = start_job(api, site, 12)
         wait_until("the first worker reads /p/1", lambda: "/p/1" in pages_requested(site))

@@ -17,10 +17,13 @@ from loopback import Site
 from redis_server import running_redis
 from sleuth import log
 from sleuth.cache.memory import MemoryCache
-from sleuth.cache.redis import RedisCache
 from sleuth.config import Settings
 from sleuth.jobs import webhook
+from sleuth.jobs.crawljob import Pages
+from sleuth.jobs.engine import open_engine
+from sleuth.jobs.store import Jobs
 from sleuth.server.app import create_app
+from sleuth.session import AsyncSession
 from sleuth.web import Web
 from webhook_receiver import SECRET, Receiver, receiving, verified
 
@@ -28,18 +31,23 @@ PAYLOAD_KEYS = {"id", "status", "pages", "errors", "error_code", "created_at", "
 
 
 class Delivered(logging.Handler):
-    """The ``crawl_webhook`` events, each logged once an attempt is over."""
+    """The ``crawl_webhook`` events, each logged once an attempt is over, and the other
+    webhook events by name."""
 
     def __init__(self) -> None:
         super().__init__(logging.INFO)
         self.events: list[dict[str, Any]] = []
+        self.others: list[tuple[str, int]] = []  # (event, level)
         self.changed = threading.Condition()
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.getMessage() == "crawl_webhook":
-            with self.changed:
+        name = record.getMessage()
+        with self.changed:
+            if name == "crawl_webhook":
                 self.events.append(dict(getattr(record, "fields", {})))
-                self.changed.notify_all()
+            elif name.startswith("crawl_webhook_"):
+                self.others.append((name, record.levelno))
+            self.changed.notify_all()
 
     def wait_final(self) -> dict[str, Any]:
         """The attempt after which nothing more is sent (sent, or a final refusal)."""
@@ -71,6 +79,13 @@ def receiver() -> Iterator[Receiver]:
         yield found
 
 
+def shut(client: TestClient) -> None:
+    """Stop the app (its webhooks under way are drained), so counts taken after it are
+    final: a late duplicate would be among them."""
+    client.__exit__(None, None, None)
+    client.shut = True  # type: ignore[attr-defined]
+
+
 @pytest.fixture
 def make_client(site: Site, receiver: Receiver) -> Iterator[Any]:
     opened: list[TestClient] = []
@@ -92,7 +107,8 @@ def make_client(site: Site, receiver: Receiver) -> Iterator[Any]:
 
     yield make
     for client in opened:
-        client.__exit__(None, None, None)
+        if not getattr(client, "shut", False):
+            client.__exit__(None, None, None)
 
 
 def test_a_done_job_posts_once_signed_without_page_text(
@@ -107,8 +123,8 @@ def test_a_done_job_posts_once_signed_without_page_text(
     job = started.json()["id"]
     done = wait_for(client, job, "done")
     assert delivered.wait_final()["outcome"] == "sent"
-    (post,) = receiver.wait(1)
-    assert len(receiver.posts) == 1
+    shut(client)
+    (post,) = receiver.posts
     sent = verified(post)
     assert set(sent) == PAYLOAD_KEYS
     assert sent["id"] == job
@@ -143,12 +159,12 @@ def test_a_cancelled_job_posts_cancelled_once(
     finally:
         stall.set()
     wait_for(client, job_id, "cancelled")
-    (post,) = receiver.wait(1)
-    sent = verified(post)
-    assert (sent["id"], sent["status"], sent["error_code"]) == (job_id, "cancelled", None)
     # Asking to cancel an ended job again sends nothing more.
     assert client.delete(f"/api/v1/crawl/{job_id}").status_code == 200
-    assert len(receiver.posts) == 1
+    shut(client)
+    (post,) = receiver.posts
+    sent = verified(post)
+    assert (sent["id"], sent["status"], sent["error_code"]) == (job_id, "cancelled", None)
 
 
 def test_a_failed_job_posts_failed_with_its_code_once(
@@ -172,7 +188,8 @@ def test_a_failed_job_posts_failed_with_its_code_once(
     job_id = job.json()["id"]
     wait_for(client, job_id, "failed")
     assert delivered.wait_final()["outcome"] == "sent"
-    (post,) = receiver.wait(1)
+    shut(client)
+    (post,) = receiver.posts
     sent = verified(post)
     assert (sent["status"], sent["error_code"], sent["pages"]) == ("failed", "internal_error", 0)
     assert secret_words not in post.body.decode()
@@ -239,7 +256,7 @@ async def test_a_retry_follows_only_a_failed_attempt(monkeypatch: pytest.MonkeyP
     with receiving(503, 500) as receiver:
         web = _web(receiver)
         try:
-            sent = await webhook.deliver(web, MemoryCache(), SECRET, receiver.url, _record())
+            sent = await webhook.deliver(web, SECRET, receiver.url, _record())
         finally:
             await web.aclose()
     assert sent is True
@@ -255,44 +272,54 @@ async def test_a_refusal_is_final_and_attempts_are_bounded(
     with receiving(404) as refusing, receiving(*[503] * 10) as failing:
         web = _web(refusing)
         try:
-            assert not await webhook.deliver(web, MemoryCache(), SECRET, refusing.url, _record())
+            assert not await webhook.deliver(web, SECRET, refusing.url, _record())
         finally:
             await web.aclose()
         web = _web(failing)
         try:
-            assert not await webhook.deliver(web, MemoryCache(), SECRET, failing.url, _record())
+            assert not await webhook.deliver(web, SECRET, failing.url, _record())
         finally:
             await web.aclose()
     assert len(refusing.posts) == 1
     assert len(failing.posts) == webhook.ATTEMPTS
 
 
-async def test_each_transition_is_claimed_once_across_processes_sharing_redis() -> None:
-    """Two processes that both see a job end (as two instances or workers would) share
-    one Redis: the first to claim the transition posts it, the other sends nothing."""
+async def test_each_end_is_posted_once_by_whichever_process_ended_the_job(
+    site: Site,
+) -> None:
+    """Two processes on one Redis both try to end a job (as two instances or workers that
+    meet its end would): the store ends it once, and only that process posts. Counted
+    after both drained what they were sending."""
+    tree_site(site, 1)
     with running_redis() as redis, receiving() as receiver:
-        caches = [RedisCache(redis.url, prefix="hooks:") for _ in range(2)]
-        webs = [_web(receiver) for _ in range(2)]
-        try:
-            sent = await asyncio.gather(
-                *(
-                    webhook.deliver(web, cache, SECRET, receiver.url, _record())
-                    for web, cache in zip(webs, caches, strict=True)
-                )
+        settings = Settings(  # type: ignore[call-arg]
+            allow_hosts=[f"127.0.0.1:{site.port}", f"127.0.0.1:{receiver.port}"],
+            cache="redis",
+            redis_url=redis.url,
+            render="never",
+            webhook_secret=SECRET,
+            _env_file=None,
+        )
+        async with (
+            AsyncSession(settings) as one,
+            AsyncSession(settings) as two,
+            open_engine(settings) as first_engine,
+            open_engine(settings) as second_engine,
+        ):
+            first = Pages(one, Jobs(first_engine, settings))
+            second = Pages(two, Jobs(second_engine, settings))
+            options = {"max_pages": 1, "webhook": receiver.url}
+            job = (await first.start("client:me", site.origin + "/", options))["id"]
+            ended = await asyncio.gather(
+                first.jobs.finish(job, "done"),
+                second.jobs.finish(job, "done"),
+                second.jobs.finish(job, "cancelled"),
             )
-            again = await webhook.deliver(webs[0], caches[1], SECRET, receiver.url, _record())
-            other = await webhook.deliver(
-                webs[1], caches[0], SECRET, receiver.url, _record("cancelled")
-            )
-        finally:
-            for web in webs:
-                await web.aclose()
-            for cache in caches:
-                await cache.aclose()
-    assert sorted(sent) == [False, True]
-    assert again is False
-    assert other is True  # another transition is another claim
-    assert [verified(post)["status"] for post in receiver.posts] == ["done", "cancelled"]
+            await first.aclose()
+            await second.aclose()
+    assert sorted(ended) == [False, False, True]
+    (post,) = receiver.posts
+    assert verified(post)["status"] == ["done", "done", "cancelled"][ended.index(True)]
 
 
 def test_the_secret_is_masked_in_config_show() -> None:
@@ -304,16 +331,84 @@ def test_the_secret_is_masked_in_config_show() -> None:
     assert shown.endswith("******")
 
 
-async def test_an_instance_without_the_secret_sends_nothing() -> None:
-    """An instance set up unlike the one that took the job cannot sign: it sends nothing
-    rather than an unsigned POST, and leaves the transition unclaimed."""
-    cache = MemoryCache()
+async def test_an_instance_without_the_secret_sends_nothing_and_says_so(
+    delivered: Delivered,
+) -> None:
+    """A process set up unlike the one that took the job cannot sign: it sends nothing
+    rather than an unsigned POST, and logs the error ``crawl_webhook_unsigned``."""
     with receiving() as receiver:
         web = _web(receiver)
         try:
-            assert not await webhook.deliver(web, cache, None, receiver.url, _record())
-            assert await webhook.deliver(web, cache, SECRET, receiver.url, _record())
+            assert not await webhook.deliver(web, None, receiver.url, _record())
         finally:
             await web.aclose()
+    assert receiver.posts == []
+    assert delivered.others == [("crawl_webhook_unsigned", logging.ERROR)]
+
+
+async def test_a_receiver_dripping_its_answer_holds_nothing() -> None:
+    """Only the answer's status is read: a receiver that sends its body a byte at a time
+    has not finished answering when the delivery is over."""
+    drip = threading.Event()
+    with receiving(drip=drip) as receiver:
+        web = _web(receiver)
+        try:
+            assert await webhook.deliver(web, SECRET, receiver.url, _record())
+            assert receiver.answered == 0  # its body is still being dripped
+        finally:
+            drip.set()
+            await web.aclose()
     assert len(receiver.posts) == 1
-    verified(receiver.posts[0])
+
+
+async def test_each_attempt_ends_at_the_fetch_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A receiver that never answers holds each attempt no longer than the fetch deadline
+    (far below the read timeout), and the attempts stay bounded."""
+    monkeypatch.setattr(webhook, "BACKOFF", 0.0)
+    hold = threading.Event()
+    with receiving(hold=hold) as receiver:
+        settings = Settings(  # type: ignore[call-arg]
+            allow_hosts=[f"127.0.0.1:{receiver.port}"],
+            cache="memory",
+            fetch_deadline=0.2,
+            read_timeout=300,
+            _env_file=None,
+        )
+        web = Web(settings, MemoryCache())
+        try:
+            assert not await webhook.deliver(web, SECRET, receiver.url, _record())
+            assert receiver.answered == 0
+        finally:
+            hold.set()
+            await web.aclose()
+    assert len(receiver.posts) == webhook.ATTEMPTS
+
+
+async def test_closing_waits_for_a_webhook_only_the_shutdown_grace(
+    site: Site, delivered: Delivered, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    never = asyncio.Event()  # a delivery that would not end on its own
+
+    async def stuck(*args: Any) -> bool:
+        await never.wait()
+        return True
+
+    monkeypatch.setattr(webhook, "deliver", stuck)
+    tree_site(site, 1)
+    settings = Settings(  # type: ignore[call-arg]
+        allow_hosts=[f"127.0.0.1:{site.port}"],
+        cache="memory",
+        render="never",
+        webhook_secret=SECRET,
+        shutdown_grace=0,
+        _env_file=None,
+    )
+    async with AsyncSession(settings) as session, open_engine(settings) as docket:
+        pages = Pages(session, Jobs(docket, settings))
+        options = {"max_pages": 1, "webhook": "http://127.0.0.1:9/hook"}
+        job = (await pages.start("client:me", site.origin + "/", options))["id"]
+        assert await pages.jobs.finish(job, "done")
+        async with asyncio.timeout(30):  # a safety net only: it returns at once
+            await pages.aclose()
+    assert not never.is_set()
+    assert delivered.others == [("crawl_webhook_dropped", logging.ERROR)]

@@ -79,4 +79,6 @@ def test_each_end_arrives_once_signed_and_a_private_target_is_refused(
     assert (sent["id"], sent["status"]) == (cancel, "cancelled")
     for server in pair:
         assert server.get(f"/api/v1/crawl/{cancel}").json()["status"] == "cancelled"
+    for server in pair:  # stopped, each has drained what it was sending: counts are final
+        assert server.stop() == 0
     assert len(receiver.posts) == 2  # each end posted once, by whichever process ended it

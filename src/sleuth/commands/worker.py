@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 
 from sleuth.commands.options import settings
-from sleuth.errors import UsageError
 
 
 def worker() -> None:
@@ -24,11 +23,7 @@ def worker() -> None:
     from sleuth.jobs.engine import need_redis
 
     need_redis(loaded, "sleuth worker")  # exit 3 before anything starts
-    try:
-        from sleuth.jobs.worker import run_worker
-    except ImportError as exc:
-        raise UsageError(
-            f"sleuth worker needs the jobs extra ({exc.name} is missing)",
-            hint="pip install 'sleuth[jobs]'",
-        ) from None
+    # The engine is imported when it opens, where a missing jobs extra is a usage error.
+    from sleuth.jobs.worker import run_worker
+
     asyncio.run(run_worker(loaded))

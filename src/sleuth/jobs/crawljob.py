@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import time
 from collections.abc import AsyncIterator
@@ -32,7 +33,7 @@ from sleuth.jobs.store import (
     failure,
     task_key,
 )
-from sleuth.log import LOGGER
+from sleuth.log import LOGGER, event
 
 if TYPE_CHECKING:
     from docket import Docket
@@ -43,6 +44,14 @@ if TYPE_CHECKING:
 
 TASK_TTL = 15 * 60  # seconds the engine keeps a finished task's state
 _BEAT = 1.0  # how often a worker tells the politeness state it is alive
+UNADMITTED = (
+    "the start URL is outside what the crawl may read (too long, too many path segments, "
+    "or unusable): no page was read"
+)
+
+
+class JobLate(JobCancelled):
+    """The job's deadline passed before this page's request: no request is sent."""
 
 
 class JobFrontier(CrawlState):
@@ -88,6 +97,8 @@ class JobCrawler(Crawler):
 
     @contextlib.asynccontextmanager
     async def request(self, url: str) -> AsyncIterator[None]:
+        if self.late():  # the deadline may pass during the politeness wait
+            raise JobLate(self.job)
         async with self.jobs.request(self.job, url):
             yield
 
@@ -124,13 +135,13 @@ class Pages:
 
     def _tell(self, record: dict[str, Any]) -> None:
         """Send the job's end to its webhook, beside the work: a receiver never holds a
-        DELETE or a page. Whichever process ends the job sends it, once."""
+        DELETE or a page. Called where :meth:`Jobs.finish` ended the job, so whichever
+        process ends it sends it, once."""
         url = record["options"].get("webhook")
         if not url:
             return
         secret = self.session.settings.secret("webhook_secret")
-        web, cache = self.session.web, self.session.cache
-        sending = asyncio.create_task(webhook.deliver(web, cache, secret, url, record))
+        sending = asyncio.create_task(webhook.deliver(self.session.web, secret, url, record))
         self._telling.add(sending)
         sending.add_done_callback(self._telling.discard)
 
@@ -156,7 +167,9 @@ class Pages:
             await asyncio.sleep(_BEAT)
 
     async def start(self, owner: str, url: str, options: dict[str, Any]) -> dict[str, Any]:
-        """A new job with its start page queued; its record as the routes show it."""
+        """A new job with its start page queued; its record as the routes show it. A start
+        URL the crawl's limits refuse leaves nothing to read: the job ends ``done`` at
+        once, with 0 pages and a note saying why, as ``sleuth crawl`` of it would."""
         job = (await self.jobs.create(owner, url, options))["id"]
         record = await self.jobs.read(job)
         assert record is not None
@@ -169,6 +182,9 @@ class Pages:
             raise
         finally:
             PAGE.reset(token)
+        if not await self.jobs.admitted(job):
+            await self.jobs.note(job, [*crawler.notes.lines, UNADMITTED])
+            await self.jobs.finish(job, "done")
         found = await self.jobs.read(job)
         assert found is not None
         return found
@@ -180,7 +196,22 @@ class Pages:
         return seeds
 
     async def run(self, job: str, url: str, depth: int, parent: str | None) -> None:
-        """One page of a job, however often the engine delivers it."""
+        """One page of a job, however often the engine delivers it.
+
+        Whatever goes wrong (the page, the crawler, or the store itself) ends the job
+        ``failed`` here rather than failing the engine's task, which the engine would not
+        run again: a job whose page task died that way would stay ``running`` until it
+        expired. Retrying the task would not help a page that fails the same way each time,
+        and a store that cannot be reached cannot record the retry's end either."""
+        try:
+            await self._run(job, url, depth, parent)
+        except Exception as error:  # a job must end, not stay "running" until it expires
+            if not isinstance(error, SleuthError):
+                LOGGER.exception("crawl_job_crashed", extra={"job": job})
+            known = error if isinstance(error, SleuthError) else None
+            await self.jobs.finish(job, "failed", failure(known))
+
+    async def _run(self, job: str, url: str, depth: int, parent: str | None) -> None:
         jobs = self.jobs
         page = digest(url)
         record = await jobs.read(job)
@@ -191,16 +222,11 @@ class Pages:
                 await jobs.finish(job, "done")  # its worker died before it could say so
             return
         if record["status"] in TERMINAL or record["cancelled"]:
-            await jobs.page_done(job, page, None)
+            await self._unread(job, page, "cancelled")
             return
         crawler = self.crawler(job, record)
         if crawler.late():  # no page starts after the deadline; the job is done with these
-            deadline = self.session.settings.crawl_job_deadline
-            await jobs.note(
-                job, [f"stopped at the {deadline:g}s deadline with the pages read so far"]
-            )
-            await jobs.page_done(job, page, None)
-            await jobs.finish(job, "done")
+            await self._late(job, page)
             return
         PAGE.set(page)
         ATTEMPT.set(secrets.token_hex(8))
@@ -208,20 +234,29 @@ class Pages:
             if depth == 0 and crawler.options.sitemaps:
                 await crawler.seed([(seed, 1, None) for seed in await self._seeds(crawler, record)])
             result = await crawler.page(url, depth, parent)
+        except JobLate:
+            await self._late(job, page)
+            return
         except JobCancelled:
-            await jobs.page_done(job, page, None)
-            return
-        except SleuthError as error:
-            await jobs.finish(job, "failed", failure(error))
-            return
-        except Exception:  # a job must end, not stay "running" until it expires
-            LOGGER.exception("crawl_job_crashed", extra={"job": job})
-            await jobs.finish(job, "failed", failure(None))
+            await self._unread(job, page, "cancelled")
             return
         finally:
             await jobs.note(job, crawler.notes.lines)
         if await jobs.page_done(job, page, result) == 0:
             await jobs.finish(job, "done")
+
+    async def _unread(self, job: str, page: str, status: str) -> None:
+        """The page ends unread; the last one pending ends the job (a no-op if it has)."""
+        if await self.jobs.page_done(job, page, None) == 0:
+            await self.jobs.finish(job, status)
+
+    async def _late(self, job: str, page: str) -> None:
+        """No page starts after the deadline: the job is done with the pages it has."""
+        deadline = self.session.settings.crawl_job_deadline
+        why = f"stopped at the {deadline:g}s deadline with the pages read so far"
+        await self.jobs.note(job, [why])
+        await self.jobs.page_done(job, page, None)
+        await self.jobs.finish(job, "done")
 
     def stop_pages(self) -> None:
         """Drop the pages running here: the engine hands each to another worker after
@@ -230,8 +265,14 @@ class Pages:
             task.cancel()
 
     async def aclose(self) -> None:
-        if self._telling:  # a webhook under way is sent (its retries are bounded)
-            await asyncio.wait(self._telling)
+        if self._telling:  # a webhook under way gets the shutdown grace, then is dropped
+            grace = self.session.settings.shutdown_grace
+            _, late = await asyncio.wait(self._telling, timeout=grace)
+            for sending in late:
+                sending.cancel()
+                event("crawl_webhook_dropped", logging.ERROR, grace=grace)
+            if late:
+                await asyncio.wait(late)
         if self._beat is not None:
             self._beat.cancel()
             with contextlib.suppress(asyncio.CancelledError):

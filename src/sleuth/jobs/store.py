@@ -12,10 +12,16 @@ in-process store alike:
 * a page is done once: its record is stored and ``pending`` drops in one step, so a task
   run again after its worker died neither stores it twice nor ends the job early; the job
   is done when ``pending`` reaches 0;
-* before each request (after its politeness wait) a worker marks the request in flight and
-  reads the cancel flag, in one step; DELETE sets the flag and then waits until no request
-  is marked, so after it returns no worker starts another request for the job. A request
-  sent again for a page, because its first worker died, counts in ``rereads``;
+* immediately before each page request (after its politeness wait, and after the worker
+  checked the job's deadline) a worker marks the request in flight and reads the cancel
+  flag, in one step; DELETE sets the flag and then waits until no request is marked, so
+  after it returns no worker starts another *page* request for the job. robots.txt and
+  sitemap fetches are not marked: a worker still inside a page of the job (interrupted,
+  but not at once) may make one after DELETE returns. A request sent again for a page,
+  because its first worker died, counts in ``rereads``;
+* each caller's running jobs are one key of their own (the job ids, each scored with the
+  time its slot lapses), so a slot a lost job never gave back frees itself once that job's
+  deadline is past, whatever the caller's other jobs do;
 * :meth:`Jobs.finish` is the one place a job's status becomes done, failed or cancelled,
   exactly once, and where the caller's running-jobs slot is given back.
 """
@@ -50,12 +56,11 @@ PAGE: contextvars.ContextVar[str] = contextvars.ContextVar("job_page", default="
 ATTEMPT: contextvars.ContextVar[str] = contextvars.ContextVar("job_attempt", default="")
 
 _QUOTA = """
-local n = redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
-if n > tonumber(ARGV[2]) then
-  redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
-  return 0
-end
-redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2]
+redis.call('EXPIRE', KEYS[1], math.ceil(tonumber(last) - tonumber(ARGV[1])) + 1)
 return 1
 """
 _CREATE = """
@@ -129,7 +134,7 @@ if redis.call('HGET', KEYS[1], 'final') then return 0 end
 redis.call('HSET', KEYS[1], 'final', ARGV[1])
 redis.call('HSET', KEYS[1], 'record', ARGV[3])
 redis.call('HSET', KEYS[1], 'updated_at', ARGV[4])
-redis.call('HINCRBY', KEYS[2], ARGV[2], -1)
+redis.call('ZREM', KEYS[2], ARGV[2])
 return 1
 """
 _CANCEL = """
@@ -137,14 +142,15 @@ redis.call('HSET', KEYS[1], 'cancel', '1')
 return redis.call('HGETALL', KEYS[2])
 """
 _NOTE = """
-for _, line in ipairs(ARGV) do
+for i = 2, #ARGV do
+  local line = ARGV[i]
   if not redis.call('HGET', KEYS[1], line) then
     redis.call('HSET', KEYS[1], line, '1')
     redis.call('RPUSH', KEYS[2], line)
   end
 end
-redis.call('EXPIRE', KEYS[1], 86400)
-redis.call('EXPIRE', KEYS[2], 86400)
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+redis.call('EXPIRE', KEYS[2], ARGV[1])
 return 1
 """
 _READ = """
@@ -183,11 +189,13 @@ def failure(error: SleuthError | None) -> dict[str, Any]:
             "message": "the crawl failed unexpectedly",
             "retryable": False,
         }
-    return {"code": error.code, "message": str(error), "retryable": error.retryable}
+    return dict(error.to_dict())
 
 
 class Jobs:
     """The crawl jobs of one engine: what the HTTP routes and the page tasks change."""
+
+    clock: Callable[[], float] = staticmethod(time.time)  # when slots lapse; tests replace it
 
     def __init__(self, docket: Docket, settings: Settings) -> None:
         self.docket = docket
@@ -200,6 +208,10 @@ class Jobs:
     def _k(self, job: str, part: str = "") -> str:
         return f"sleuth:crawljob:{job}" + (f":{part}" if part else "")
 
+    def _running(self, owner: str) -> str:
+        """The key of one caller's running jobs."""
+        return f"sleuth:crawljobs:running:{digest(owner)}"
+
     async def _eval(self, script: str, keys: list[str], *args: object) -> Any:
         async with self.docket.redis() as redis:
             client: Any = redis  # Redis, or the in-process store: both take EVAL, of str
@@ -210,15 +222,21 @@ class Jobs:
     async def create(self, owner: str, url: str, options: dict[str, Any]) -> dict[str, Any]:
         """A new job (its caller's running-jobs slot taken), not yet seeded."""
         limit = self.settings.crawl_jobs_per_token
-        if not await self._eval(_QUOTA, ["sleuth:crawljobs:running"], owner, limit, JOB_TTL):
+        job = secrets.token_urlsafe(12)
+        now = self.clock()
+        ends = now + self.settings.crawl_job_deadline
+        # A slot lapses once its job's deadline is past and the last request it may have
+        # sent is through: a job nobody finished (every worker lost) frees it then.
+        lapses = ends + self.request_lease
+        quota = [self._running(owner)]
+        if not await self._eval(_QUOTA, quota, now, limit, lapses, job):
             raise TooManyRequests(
                 f"{limit} crawl jobs are already running for you",
                 retry_after=30,
                 hint="wait for one to finish or DELETE one",
             )
-        now = time.time()
         record: dict[str, Any] = {
-            "id": secrets.token_urlsafe(12),
+            "id": job,
             "owner": owner,
             "url": url,
             "status": "running",
@@ -226,7 +244,6 @@ class Jobs:
             "created_at": now,
             "options": options,
         }
-        ends = now + self.settings.crawl_job_deadline
         await self._eval(_CREATE, [self._k(record["id"])], json.dumps(record), ends, now, JOB_TTL)
         return record
 
@@ -256,7 +273,8 @@ class Jobs:
 
     async def note(self, job: str, lines: list[str]) -> None:
         if lines:
-            await self._eval(_NOTE, [self._k(job, "noteset"), self._k(job, "notes")], *lines)
+            keys = [self._k(job, "noteset"), self._k(job, "notes")]
+            await self._eval(_NOTE, keys, JOB_TTL, *lines)
 
     async def finish(self, job: str, status: str, error: dict[str, Any] | None = None) -> bool:
         """End the job (done, failed or cancelled): the one place its status ends, once;
@@ -267,8 +285,8 @@ class Jobs:
         stored = {k: record[k] for k in ("id", "owner", "url", "created_at", "options")}
         stored.update(status=status, error=error)
         now = time.time()
-        keys = [self._k(job), "sleuth:crawljobs:running"]
-        if not await self._eval(_FINISH, keys, status, record["owner"], json.dumps(stored), now):
+        keys = [self._k(job), self._running(record["owner"])]
+        if not await self._eval(_FINISH, keys, status, job, json.dumps(stored), now):
             return False
         event("crawl_job", job=job, status=status, pages=record["pages"])
         if self.ended is not None:
@@ -332,7 +350,8 @@ class Jobs:
             await self._eval(_AFTER_REQUEST, [self._k(job, "inflight")], token)
 
     async def cancel(self, job: str) -> None:
-        """Stop the job everywhere: no worker starts another request once this returns."""
+        """Stop the job everywhere: no worker starts another page request once this
+        returns (see the module's note on robots.txt and sitemaps)."""
         flat = await self._eval(_CANCEL, [self._k(job), self._k(job, "admitted")])
         await self.finish(job, "cancelled")
         for page in _pairs(flat):  # queued pages leave the engine; running ones are told

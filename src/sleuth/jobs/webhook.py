@@ -8,9 +8,10 @@ The target goes through the guard twice: when the job is submitted (a private or
 address is refused then, as ``BLOCKED``) and when the POST connects (the transport checks
 every address it dials, so a name that changes its answer meanwhile is still refused).
 
-Each transition is delivered once: whichever process ends the job first claims it with an
-atomic counter in the cache backend (Redis when shared), and only the claimant posts. A
-retry, with backoff, follows only a failed attempt.
+Each transition is delivered once: it is sent only where :meth:`sleuth.jobs.store.Jobs.finish`
+ended the job, which happens once (one script in the job's store). A retry, with backoff,
+follows only a failed attempt. Each attempt ends at the fetch deadline, and only the
+answer's status is read, never its body: a receiver cannot hold a process by dripping it.
 """
 
 from __future__ import annotations
@@ -19,17 +20,17 @@ import asyncio
 import hashlib
 import hmac
 import json
+import logging
 import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from sleuth.errors import BlockedError, CacheError, UsageError
-from sleuth.log import event, warn
+from sleuth.errors import BlockedError, UsageError
+from sleuth.log import event
 
 if TYPE_CHECKING:
-    from sleuth.cache.base import Cache
     from sleuth.web import Web
 
 SIGNATURE_HEADER = "X-Sleuth-Signature"
@@ -37,7 +38,6 @@ TIMESTAMP_HEADER = "X-Sleuth-Timestamp"
 TRANSITIONS = frozenset({"done", "failed", "cancelled"})
 ATTEMPTS = 5  # one POST, then up to four retries
 BACKOFF = 2.0  # seconds before the first retry, doubled for each one after
-CLAIM_TTL = 24 * 3600.0  # as long as the job's record stays readable
 # A receiver's answer that another attempt may change; any other non-2xx is final.
 _RETRYABLE = frozenset({408, 425, 429, 500, 502, 503, 504})
 
@@ -75,30 +75,29 @@ def payload(record: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-async def deliver(
-    web: Web, cache: Cache, secret: str | None, url: str, record: Mapping[str, Any]
-) -> bool:
-    """Post the job's transition to ``url`` unless another process claimed it; True once a
-    receiver answered 2xx. Never raises: a job's end does not depend on its receiver. An
-    instance without the secret (set unlike the one that took the job) sends nothing."""
+async def deliver(web: Web, secret: str | None, url: str, record: Mapping[str, Any]) -> bool:
+    """Post the job's transition to ``url``; True once a receiver answered 2xx. Called
+    once per transition, by the process whose :meth:`~sleuth.jobs.store.Jobs.finish` ended
+    the job. Never raises: a job's end does not depend on its receiver. A process without
+    the secret (set unlike the one that took the job) cannot sign: it logs the error
+    ``crawl_webhook_unsigned`` and sends nothing."""
     job, status = record["id"], record["status"]
     if status not in TRANSITIONS:
         return False
     if not secret:
-        warn("crawl_webhook_unsigned", job=job, status=status)
-        return False
-    try:
-        if await cache.incr(f"crawljob:{job}:webhook:{status}", CLAIM_TTL) != 1:
-            return False  # another instance or worker is sending it
-    except CacheError as error:
-        warn("crawl_webhook_unclaimed", job=job, status=status, error=error.message)
+        event("crawl_webhook_unsigned", logging.ERROR, job=job, status=status)
         return False
     body = json.dumps(payload(record), separators=(",", ":")).encode()
+    deadline = web.fetching.fetch_deadline
     async with web.clients() as client:  # no site credentials: a receiver is not a page
         for attempt in range(ATTEMPTS):
             if attempt:
                 await asyncio.sleep(BACKOFF * 2 ** (attempt - 1))
-            outcome = await _post(client, secret, url, body)
+            try:
+                async with asyncio.timeout(deadline):
+                    outcome = await _post(client, secret, url, body)
+            except TimeoutError:
+                outcome = "retry"
             event("crawl_webhook", job=job, status=status, attempt=attempt + 1, outcome=outcome)
             if outcome == "sent":
                 return True
@@ -116,11 +115,15 @@ async def _post(client: httpx.AsyncClient, secret: str, url: str, body: bytes) -
         SIGNATURE_HEADER: sign(secret, timestamp, body),
     }
     try:
-        response = await client.post(url, content=body, headers=headers, follow_redirects=False)
+        # Only the status counts: the answer's body is never read, however it trickles.
+        async with client.stream(
+            "POST", url, content=body, headers=headers, follow_redirects=False
+        ) as response:
+            status = response.status_code
     except BlockedError:
         return "blocked"
     except httpx.HTTPError:
         return "retry"
-    if response.is_success:
+    if 200 <= status < 300:
         return "sent"
-    return "retry" if response.status_code in _RETRYABLE else f"refused {response.status_code}"
+    return "retry" if status in _RETRYABLE else f"refused {status}"

@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 
 CONCURRENCY = 8  # pages one worker reads at once
 READY = "sleuth: worker ready on "
+NO_SECRET = (
+    "sleuth: warning: SLEUTH_WEBHOOK_SECRET is not set: a job with a webhook that this "
+    "worker ends is not posted (set the servers' secret here too)"
+)
 
 
 @asynccontextmanager
@@ -65,6 +69,9 @@ async def run_worker(settings: Settings) -> None:
     from sleuth.session import AsyncSession
 
     url = need_redis(settings, "sleuth worker")
+    if not settings.secret("webhook_secret"):
+        # A job with a webhook that this worker ends could not be signed, so not sent.
+        sys.stderr.write(f"{NO_SECRET}\n")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

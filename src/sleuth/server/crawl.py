@@ -46,7 +46,7 @@ class CrawlJob(BaseModel):
 
     id: str
     url: str
-    status: Literal["running", "done", "failed", "cancelled", "cancelling"]
+    status: Literal["running", "done", "failed", "cancelled"]
     pages: int = Field(ge=0, description="pages read so far")
     errors: int = Field(ge=0, description="pages whose outcome is not ok")
     rereads: int = Field(
