@@ -43,7 +43,7 @@ from mcp_cancel import hold_page, wait_thread_event
 from server.harness import ServerProcess as ServeProcess
 from sleuth.api import AsyncSleuth
 from sleuth.server.mcp import build_server
-from sleuth.server.mcp_tasks import RELATED_TASK
+from sleuth.server.mcp_tasks import KEPT_MS, RELATED_TASK
 
 CRAWLED = "A slow Nimbus page"
 
@@ -109,10 +109,11 @@ async def test_a_crawl_site_task_is_polled_to_its_result(
             created = await start_task(client, "crawl_site", {"url": start, "max_pages": 1})
             task_id = created.task.task_id
             assert created.task.status == "working"
-            assert created.task.ttl == 60_000
+            assert created.task.ttl == KEPT_MS  # a task is kept as long as its job
             assert created.task.poll_interval is not None
             polled = await get_task(client, task_id)
             assert (polled.task_id, polled.status) == (task_id, "working")  # the page waits
+            assert polled.status_message == "0 of 0 pages read, 1 to go"
         finally:
             stall.set()
         result = await task_result(client, task_id)
@@ -121,6 +122,7 @@ async def test_a_crawl_site_task_is_polled_to_its_result(
         with pytest.raises(MCPError) as late:
             await cancel_task(client, task_id)
     assert ended.status == "completed"
+    assert ended.status_message == "1 of 1 pages read"
     assert not result.is_error
     assert result.meta is not None
     assert result.meta[RELATED_TASK] == {"taskId": task_id}

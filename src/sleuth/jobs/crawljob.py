@@ -99,11 +99,19 @@ class JobCrawler(Crawler):
         return self._ends is not None and self.clock() >= self._ends
 
 
+TOOL = "tool"  # a job's options key holding the crawl_site tool's arguments (an MCP task)
+
+
 def _run_of(session: AsyncSession, url: str, options: dict[str, Any]) -> Any:
-    """The crawl the job's options describe, as the crawl operation builds it."""
+    """The crawl the job's options describe, as the crawl operation builds it: the HTTP
+    body's, or for an MCP task the crawl_site tool's arguments, with that tool's bounds."""
     from sleuth.ops.crawl import CRAWL, crawl
 
     operation = CRAWL.operation
+    if TOOL in options:
+        assert CRAWL.tool is not None
+        args = CRAWL.tool.arguments.model_validate({**options[TOOL], "url": url})
+        return crawl(session, **operation.arguments("tool", args))
     own = {name for name, _ in CRAWL.http.own} if CRAWL.http else set()
     given = {key: value for key, value in options.items() if key not in own}
     body = operation.model("http").model_validate({"url": url, **given})
@@ -155,9 +163,11 @@ class Pages:
                     await crawler.shared.heartbeat()
             await asyncio.sleep(_BEAT)
 
-    async def start(self, owner: str, url: str, options: dict[str, Any]) -> dict[str, Any]:
+    async def start(
+        self, owner: str, url: str, options: dict[str, Any], deadline: float | None = None
+    ) -> dict[str, Any]:
         """A new job with its start page queued; its record as the routes show it."""
-        job = (await self.jobs.create(owner, url, options))["id"]
+        job = (await self.jobs.create(owner, url, options, deadline))["id"]
         record = await self.jobs.read(job)
         assert record is not None
         crawler = self.crawler(job, record)
@@ -195,7 +205,7 @@ class Pages:
             return
         crawler = self.crawler(job, record)
         if crawler.late():  # no page starts after the deadline; the job is done with these
-            deadline = self.session.settings.crawl_job_deadline
+            deadline = record["ends_at"] - record["created_at"]
             await jobs.note(
                 job, [f"stopped at the {deadline:g}s deadline with the pages read so far"]
             )

@@ -207,8 +207,11 @@ class Jobs:
 
     # ---- the record ------------------------------------------------------------------
 
-    async def create(self, owner: str, url: str, options: dict[str, Any]) -> dict[str, Any]:
-        """A new job (its caller's running-jobs slot taken), not yet seeded."""
+    async def create(
+        self, owner: str, url: str, options: dict[str, Any], deadline: float | None = None
+    ) -> dict[str, Any]:
+        """A new job (its caller's running-jobs slot taken), not yet seeded; it ends after
+        ``deadline`` seconds (default ``SLEUTH_CRAWL_JOB_DEADLINE``) with what it has."""
         limit = self.settings.crawl_jobs_per_token
         if not await self._eval(_QUOTA, ["sleuth:crawljobs:running"], owner, limit, JOB_TTL):
             raise TooManyRequests(
@@ -226,7 +229,7 @@ class Jobs:
             "created_at": now,
             "options": options,
         }
-        ends = now + self.settings.crawl_job_deadline
+        ends = now + (self.settings.crawl_job_deadline if deadline is None else deadline)
         await self._eval(_CREATE, [self._k(record["id"])], json.dumps(record), ends, now, JOB_TTL)
         return record
 
