@@ -304,10 +304,13 @@ async def test_two_serve_instances_on_one_redis_answer_for_each_other_tasks(
                 cancelled = await cancel_task(other, held_task.task.task_id)
                 assert await wait_thread_event(held.dropped, 30)
                 after = await get_task(one, held_task.task.task_id)
+            # The task is the caller's crawl job, under the same id on the HTTP API.
+            job = second.get(f"/api/v1/crawl/{done.task.task_id}").json()
         finally:
             first.kill()
             second.kill()
     assert (polled.task_id, polled.status) == (done.task.task_id, "completed")
+    assert (job["status"], job["pages"], job["options"]["tool"]["max_pages"]) == ("done", 1, 1)
     assert result.structured_content is not None
     assert [(p["url"], p["outcome"]) for p in result.structured_content["pages"]] == [(start, "ok")]
     assert not_theirs.value.code == INVALID_PARAMS  # another token's task is no task of theirs
