@@ -304,6 +304,10 @@ async def test_two_serve_instances_on_one_redis_answer_for_each_other_tasks(
                 cancelled = await cancel_task(other, held_task.task.task_id)
                 assert await wait_thread_event(held.dropped, 30)
                 after = await get_task(one, held_task.task.task_id)
+                # The caller's HTTP job is no task of theirs.
+                http_job = first.post("/api/v1/crawl", {"url": start, "max_pages": 1}).json()
+                with pytest.raises(MCPError) as not_a_task:
+                    await get_task(one, http_job["id"])
             # The task is the caller's crawl job, under the same id on the HTTP API.
             job = second.get(f"/api/v1/crawl/{done.task.task_id}").json()
         finally:
@@ -314,6 +318,7 @@ async def test_two_serve_instances_on_one_redis_answer_for_each_other_tasks(
     assert result.structured_content is not None
     assert [(p["url"], p["outcome"]) for p in result.structured_content["pages"]] == [(start, "ok")]
     assert not_theirs.value.code == INVALID_PARAMS  # another token's task is no task of theirs
+    assert not_a_task.value.code == INVALID_PARAMS
     assert (cancelled.status, after.status) == ("cancelled", "cancelled")
     assert not held.answered.is_set()
     assert web.site.paths().count("/slow/held") == 1

@@ -205,7 +205,7 @@ class Pages:
             return
         crawler = self.crawler(job, record)
         if crawler.late():  # no page starts after the deadline; the job is done with these
-            deadline = record["ends_at"] - record["created_at"]
+            deadline = round(record["ends_at"] - record["created_at"], 3)  # the job's own
             await jobs.note(
                 job, [f"stopped at the {deadline:g}s deadline with the pages read so far"]
             )

@@ -197,15 +197,14 @@ def build_server(
         state: McpShared, job: dict[str, Any], records: list[dict[str, Any]]
     ) -> CallToolResult:
         """An ended crawl job's pages as the bounded crawl_site call answers."""
+        from sleuth.jobs.crawljob import TOOL
         from sleuth.pages.fetcher import normalize_input_url
 
         error = job.get("error")
         if job["status"] == "failed" and error:
             info = ErrorInfo.model_validate(error)
             return _error_result(f"error {info.code}: {info.message}", info)
-        args: Any = CRAWL_SITE.arguments.model_validate(
-            {**job["options"]["tool"], "url": job["url"]}
-        )
+        args: Any = CRAWL_SITE.arguments.model_validate({**job["options"][TOOL], "url": job["url"]})
         context = ToolContext(client=state.client, ledger=state.ledger)
         start = normalize_input_url(job["url"])
         return output_result(present_crawl(context, args.max_chars, start, records, job["notes"]))

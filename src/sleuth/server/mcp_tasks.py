@@ -161,9 +161,11 @@ class Tasks:
         return task_of(record)
 
     async def read(self, owner: str, task_id: str) -> dict[str, Any]:
-        """The task's job, if it is the caller's and has not expired."""
+        """The task's job, if it is the caller's, a task (not an HTTP job) and not expired."""
+        from sleuth.jobs.crawljob import TOOL
+
         record = await self.pages().jobs.read(task_id)
-        if record is None or record["owner"] != owner:
+        if record is None or record["owner"] != owner or TOOL not in record["options"]:
             raise MCPError(INVALID_PARAMS, f"no task {task_id!r} (unknown, or its time ran out)")
         return record
 
@@ -207,12 +209,12 @@ class Tasks:
         return task_of(await self.read(owner, task_id))
 
     async def list(self, owner: str) -> list[Task]:
-        jobs = self.pages().jobs
         found = []
         for task_id in self._started.get(owner, []):
-            record = await jobs.read(task_id)
-            if record is not None:
-                found.append(task_of(record))
+            try:
+                found.append(task_of(await self.read(owner, task_id)))
+            except MCPError:  # expired
+                continue
         return found
 
 
