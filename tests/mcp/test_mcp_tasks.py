@@ -1,5 +1,6 @@
-"""crawl_site as an MCP task (2025-11-25): the SDK's client polls one to its result and
-cancels another, in process and over ``sleuth mcp --transport http``.
+"""crawl_site as an MCP task (2025-11-25), backed by a crawl job: the SDK's client polls
+one to its result and cancels another, in process, on every server, and through another
+instance on the same Redis.
 
 The SDK defines the task types but its client has no task-augmented call (it checks any
 ``tools/call`` answer as a tool result), so that one request goes through the client's
@@ -332,3 +333,28 @@ async def mcp_client(url: str, token: str) -> AsyncIterator[Client]:
         Client(streamable_http_client(url, http_client=http), mode="legacy") as client,
     ):
         yield client
+
+
+@pytest.mark.redis
+async def test_sleuth_mcp_runs_its_tasks_on_the_shared_redis(
+    web: SearxngWeb, tmp_path: Path
+) -> None:
+    """Two ``sleuth mcp --transport http`` on one Redis: a task started on one is read to
+    its end through the other, whose worker may have read it."""
+    start = web.site.origin + "/docs/timeouts"
+    with running_redis() as redis:
+        env = {**web.env(tmp_path), "SLEUTH_CACHE": "redis", "SLEUTH_REDIS_URL": redis.url}
+        first, second = ServerProcess(env), ServerProcess(env)
+        try:
+            urls = [process.wait_ready() for process in (first, second)]
+            async with Client(urls[0], mode="legacy") as one:
+                created = await start_task(one, "crawl_site", {"url": start, "max_pages": 1})
+            async with Client(urls[1], mode="legacy") as other:
+                result = await task_result(other, created.task.task_id)
+                polled = await get_task(other, created.task.task_id)
+        finally:
+            first.kill()
+            second.kill()
+    assert polled.status == "completed"
+    assert result.structured_content is not None
+    assert [p["outcome"] for p in result.structured_content["pages"]] == ["ok"]
