@@ -59,6 +59,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from sleuth.errors import SleuthError, TooManyRequests
+from sleuth.jobs.store import JOB_TTL, TERMINAL
 
 if TYPE_CHECKING:
     from sleuth.jobs.crawljob import Pages
@@ -68,7 +69,7 @@ TASK_TOOLS = frozenset({"crawl_site"})
 RELATED_TASK = "io.modelcontextprotocol/related-task"
 POLL_INTERVAL_MS = 1000  # what a client is told; tasks/result looks more often
 _LOOK = 0.1  # seconds between reads of a job's record while tasks/result waits for its end
-KEPT_MS = 24 * 3600 * 1000  # a task is its job, kept this long (the job store's JOB_TTL)
+KEPT_MS = JOB_TTL * 1000  # a task is its job, kept as long
 LISTED = 100  # the tasks tasks/list remembers per caller, newest kept
 OWNER = "sleuth_owner"  # the request state's key for the caller, set in front of /mcp
 LOCAL_OWNER = "mcp"  # the one caller of `sleuth mcp`
@@ -108,7 +109,7 @@ def task_of(record: dict[str, Any]) -> Task:
         status = "failed"
         message = f"error {error.get('code', 'internal_error')}: {error.get('message', '')}"
     else:
-        status, message = "cancelled", f"cancelled by the client; {read}"
+        status, message = "cancelled", f"cancelled; {read}"
     return Task(
         task_id=record["id"],
         status=status,
@@ -174,8 +175,6 @@ class Tasks:
 
     async def result(self, owner: str, task_id: str) -> CallToolResult:
         """The tool's result once the job has ended (read from the store until then)."""
-        from sleuth.jobs.store import TERMINAL
-
         record = await self.read(owner, task_id)
         pages = self.pages()
         # Its workers end a job at its deadline, once their pages' requests are through.
