@@ -175,9 +175,15 @@ async def test_only_crawl_site_runs_as_a_task(sleuth: AsyncSleuth) -> None:
             await start_task(client, "no_such_tool", {})
         with pytest.raises(MCPError) as missing:
             await get_task(client, "no-such-task")
+        with pytest.raises(MCPError) as bad_url:
+            await start_task(client, "crawl_site", {"url": "not a url"})
+        listed = await client.session.send_request(ListTasksRequest(), ListTasksResult)
     assert refused.value.code == METHOD_NOT_FOUND
     assert unknown.value.code == INVALID_PARAMS
     assert missing.value.code == INVALID_PARAMS
+    assert bad_url.value.code == INVALID_PARAMS
+    assert "is not a URL" in bad_url.value.message
+    assert listed.tasks == []  # nothing was started
 
 
 @pytest.fixture(params=["sleuth mcp", "sleuth mcp --transport http", "sleuth serve /mcp"])
