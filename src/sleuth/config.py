@@ -588,7 +588,9 @@ class ServerSettings(Section):
         30.0, gt=0, description="seconds a silent worker keeps a crawl job's page before another"
     )
     serve_worker: bool = Field(
-        True, description="sleuth serve reads crawl jobs' pages too (off: sleuth worker does)"
+        True,
+        description="sleuth serve and sleuth mcp read crawl jobs' pages too (off: sleuth worker "
+        "does)",
     )
 
 

@@ -110,11 +110,19 @@ class JobCrawler(Crawler):
         return self._ends is not None and self.clock() >= self._ends
 
 
+TOOL = "tool"  # a job's options key holding the crawl_site tool's arguments (an MCP task)
+
+
 def _run_of(session: AsyncSession, url: str, options: dict[str, Any]) -> Any:
-    """The crawl the job's options describe, as the crawl operation builds it."""
+    """The crawl the job's options describe, as the crawl operation builds it: the HTTP
+    body's, or for an MCP task the crawl_site tool's arguments, with that tool's bounds."""
     from sleuth.ops.crawl import CRAWL, crawl
 
     operation = CRAWL.operation
+    if TOOL in options:
+        assert CRAWL.tool is not None
+        args = CRAWL.tool.arguments.model_validate({**options[TOOL], "url": url})
+        return crawl(session, **operation.arguments("tool", args))
     own = {name for name, _ in CRAWL.http.own} if CRAWL.http else set()
     given = {key: value for key, value in options.items() if key not in own}
     body = operation.model("http").model_validate({"url": url, **given})
@@ -166,11 +174,13 @@ class Pages:
                     await crawler.shared.heartbeat()
             await asyncio.sleep(_BEAT)
 
-    async def start(self, owner: str, url: str, options: dict[str, Any]) -> dict[str, Any]:
+    async def start(
+        self, owner: str, url: str, options: dict[str, Any], deadline: float | None = None
+    ) -> dict[str, Any]:
         """A new job with its start page queued; its record as the routes show it. A start
         URL the crawl's limits refuse leaves nothing to read: the job ends ``done`` at
         once, with 0 pages and a note saying why, as ``sleuth crawl`` of it would."""
-        job = (await self.jobs.create(owner, url, options))["id"]
+        job = (await self.jobs.create(owner, url, options, deadline))["id"]
         record = await self.jobs.read(job)
         assert record is not None
         crawler = self.crawler(job, record)
@@ -226,7 +236,7 @@ class Pages:
             return
         crawler = self.crawler(job, record)
         if crawler.late():  # no page starts after the deadline; the job is done with these
-            await self._late(job, page)
+            await self._late(job, page, record)
             return
         PAGE.set(page)
         ATTEMPT.set(secrets.token_hex(8))
@@ -235,7 +245,7 @@ class Pages:
                 await crawler.seed([(seed, 1, None) for seed in await self._seeds(crawler, record)])
             result = await crawler.page(url, depth, parent)
         except JobLate:
-            await self._late(job, page)
+            await self._late(job, page, record)
             return
         except JobCancelled:
             await self._unread(job, page, "cancelled")
@@ -250,9 +260,9 @@ class Pages:
         if await self.jobs.page_done(job, page, None) == 0:
             await self.jobs.finish(job, status)
 
-    async def _late(self, job: str, page: str) -> None:
+    async def _late(self, job: str, page: str, record: dict[str, Any]) -> None:
         """No page starts after the deadline: the job is done with the pages it has."""
-        deadline = self.session.settings.crawl_job_deadline
+        deadline = round(record["ends_at"] - record["created_at"], 3)  # the job's own
         why = f"stopped at the {deadline:g}s deadline with the pages read so far"
         await self.jobs.note(job, [why])
         await self.jobs.page_done(job, page, None)

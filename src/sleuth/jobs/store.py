@@ -219,12 +219,15 @@ class Jobs:
 
     # ---- the record ------------------------------------------------------------------
 
-    async def create(self, owner: str, url: str, options: dict[str, Any]) -> dict[str, Any]:
-        """A new job (its caller's running-jobs slot taken), not yet seeded."""
+    async def create(
+        self, owner: str, url: str, options: dict[str, Any], deadline: float | None = None
+    ) -> dict[str, Any]:
+        """A new job (its caller's running-jobs slot taken), not yet seeded; it ends after
+        ``deadline`` seconds (default ``SLEUTH_CRAWL_JOB_DEADLINE``) with what it has."""
         limit = self.settings.crawl_jobs_per_token
         job = secrets.token_urlsafe(12)
         now = self.clock()
-        ends = now + self.settings.crawl_job_deadline
+        ends = now + (self.settings.crawl_job_deadline if deadline is None else deadline)
         # A slot lapses once its job's deadline is past and the last request it may have
         # sent is through: a job nobody finished (every worker lost) frees it then.
         lapses = ends + self.request_lease

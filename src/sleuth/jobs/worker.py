@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from sleuth.config import mask_url
 from sleuth.jobs.crawljob import Pages, serve_pages
-from sleuth.jobs.engine import need_redis, open_engine
+from sleuth.jobs.engine import engine_url, need_redis, open_engine
 from sleuth.jobs.store import Jobs
 from sleuth.log import event
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from docket import Docket
 
     from sleuth.config import Settings
+    from sleuth.session import AsyncSession
 
 CONCURRENCY = 8  # pages one worker reads at once
 READY = "sleuth: worker ready on "
@@ -61,6 +62,26 @@ async def working(docket: Docket, pages: Pages, settings: Settings) -> AsyncIter
                     await asyncio.wait({run})
     finally:
         serve_pages(docket, None)
+        await pages.aclose()
+
+
+@asynccontextmanager
+async def running_jobs(session: AsyncSession, settings: Settings) -> AsyncIterator[Pages]:
+    """The engine, and a worker in this process, while the block runs: what ``sleuth
+    serve`` and ``sleuth mcp`` run crawl jobs on. Without Redis nobody else can read the
+    pages; with it, ``SLEUTH_SERVE_WORKER=false`` leaves them to ``sleuth worker``s."""
+    async with open_engine(settings) as docket:
+        pages = Pages(session, Jobs(docket, settings))
+        works = settings.serve_worker or engine_url(settings) is None
+        async with working(docket, pages, settings) if works else _idle(pages):
+            yield pages
+
+
+@asynccontextmanager
+async def _idle(pages: Pages) -> AsyncIterator[None]:
+    try:
+        yield
+    finally:
         await pages.aclose()
 
 

@@ -182,18 +182,29 @@ class CrawlSiteOutput(BaseModel):
 
 
 async def crawl_site(context: ToolContext, args: Any) -> ToolOutput:
-    from sleuth.crawl.crawler import summary
-    from sleuth.crawl.output import llms_txt
-
     records: list[dict[str, Any]] = []  # robots.txt obeyed: the tool surface cannot say no
     deadline = context.client.settings.crawl.crawl_tool_deadline  # then it returns what it has
     async with crawl(
         session_of(context), **operation_of(crawl).arguments("tool", args), deadline=deadline
     ) as run:
         records = [record async for record in run]
-    start, notes = run.start, run.notes
+    return present_crawl(context, args.max_chars, run.start, records, run.notes)
+
+
+def present_crawl(
+    context: ToolContext,
+    max_chars: int,
+    start: str,
+    records: list[dict[str, Any]],
+    notes: list[str],
+) -> ToolOutput:
+    """A crawl's page records as the model gets them: the index, then each page's text
+    (``max_chars`` in all), cited. The bounded call and an MCP task's result say the same."""
+    from sleuth.crawl.crawler import summary
+    from sleuth.crawl.output import llms_txt
+
     read = [r for r in records if r["outcome"] == "ok"]
-    share = args.max_chars // max(len(read), 1)
+    share = max_chars // max(len(read), 1)
     pages: list[CrawlPageItem] = []
     for record in records:
         title = clean_line(record.get("title") or "")

@@ -316,7 +316,8 @@ def _mcp(state: ServerState) -> tuple[ASGIApp, Callable[[], Any]]:
     AppStatus.enable_automatic_graceful_drain = False
 
     # Tools that read this machine's disk (detect) are never offered over the network.
-    server = build_server(mcp_registry(local=False), client=state.client)
+    # crawl_site tasks are this server's crawl jobs, the caller's as its HTTP jobs are.
+    server = build_server(mcp_registry(local=False), client=state.client, jobs=lambda: state.jobs)
     manager = StreamableHTTPSessionManager(
         app=server,
         stateless=True,
@@ -356,8 +357,11 @@ class _GuardedMCP:
     """
 
     def __init__(self, state: ServerState, app: ASGIApp) -> None:
+        from sleuth.server.mcp_tasks import OWNER
+
         self.state = state
         self.app = app
+        self.owner = OWNER
         self.calls: dict[tuple[str, str], anyio.CancelScope] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -374,6 +378,8 @@ class _GuardedMCP:
             await from_error(error)(scope, receive, send)
             return
         replay = _replay(body, receive)
+        # Who asked, for the MCP handlers: a task is its caller's, as a crawl job is.
+        scope = {**scope, "state": {**scope.get("state", {}), self.owner: who}}
         message = _json_rpc(body)
         method = message.get("method")
         if "id" not in message:

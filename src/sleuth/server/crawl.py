@@ -75,30 +75,14 @@ class CrawlJob(BaseModel):
 @asynccontextmanager
 async def run_jobs(state: ServerState) -> AsyncIterator[None]:
     """The job engine and this instance's worker, for as long as the server runs."""
-    from sleuth.jobs.crawljob import Pages
-    from sleuth.jobs.engine import engine_url, open_engine
-    from sleuth.jobs.store import Jobs
-    from sleuth.jobs.worker import working
+    from sleuth.jobs.worker import running_jobs
 
-    settings = state.settings
-    async with open_engine(settings) as docket:
-        pages = Pages(state.client, Jobs(docket, settings))
-        # Without Redis nobody else can read the pages; with it, `sleuth worker`s may.
-        works = settings.serve_worker or engine_url(settings) is None
-        async with working(docket, pages, settings) if works else _idle(pages):
-            state.jobs = pages
-            try:
-                yield
-            finally:
-                state.jobs = None
-
-
-@asynccontextmanager
-async def _idle(pages: Pages) -> AsyncIterator[None]:
-    try:
-        yield
-    finally:
-        await pages.aclose()
+    async with running_jobs(state.client, state.settings) as pages:
+        state.jobs = pages
+        try:
+            yield
+        finally:
+            state.jobs = None
 
 
 def _pages(state: ServerState) -> Pages:

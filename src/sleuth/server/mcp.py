@@ -14,8 +14,8 @@ That is the MCP surface's one error shape; a crawl or map that read nothing
 is one too. Only a call of a tool this server does not list is a protocol
 error (``-32602``, as MCP 2025-11-25 has it): the call never reached a tool. While
 a tool runs, its progress (the research stages) goes to clients that asked.
-``crawl_site`` also runs as an MCP task when the client asks for one
-(:mod:`sleuth.server.mcp_tasks`).
+``crawl_site`` also runs as an MCP task when the client asks for one: a crawl
+job on the task engine (:mod:`sleuth.server.mcp_tasks`).
 
 Only ``sleuth mcp`` imports this module, so the ``mcp`` extra stays optional.
 """
@@ -24,17 +24,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import logging
 import math
 import signal
 import socket
 import sys
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AsyncExitStack, asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass, field
 from types import FrameType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
 import uvicorn
@@ -62,13 +63,16 @@ from sleuth.config import Settings, load_settings
 from sleuth.errors import ERRORS, Ref, SleuthError, UsageError
 from sleuth.log import Progress
 from sleuth.ops import wording
-from sleuth.ops.crawl import CrawlSiteOutput
+from sleuth.ops.crawl import CRAWL_SITE, CrawlSiteOutput, present_crawl
 from sleuth.ops.map import MapSiteOutput
 from sleuth.pages.result import ErrorInfo
 from sleuth.server.guard import is_loopback_name
 from sleuth.server.mcp_tasks import TASK_TOOLS, Tasks, TaskServer, install
 from sleuth.toolkit.declare import mcp_declaration
-from sleuth.tools import CallRecord, CitationLedger, Registry, Tool, ToolContext
+from sleuth.tools import CallRecord, CitationLedger, Registry, Tool, ToolContext, ToolOutput
+
+if TYPE_CHECKING:
+    from sleuth.jobs.crawljob import Pages
 
 LOGGER = logging.getLogger("sleuth.server.mcp")
 
@@ -97,7 +101,7 @@ class McpShared:
 
     client: AsyncSleuth
     ledger: CitationLedger = field(default_factory=CitationLedger)
-    tasks: Tasks | None = None  # the calls a client asked to run as tasks (crawl_site)
+    tasks: Tasks | None = None  # crawl_site calls a client asked to run as tasks: crawl jobs
 
 
 def mcp_registry(*, local: bool = True) -> Registry:
@@ -107,19 +111,30 @@ def mcp_registry(*, local: bool = True) -> Registry:
     return offered_registry(local=local)
 
 
+def runs_jobs() -> bool:
+    """Whether crawl jobs can run here (the jobs extra is installed): then crawl_site
+    runs as a task when a client asks."""
+    return importlib.util.find_spec("docket") is not None
+
+
 def build_server(
     registry: Registry | None = None,
     client: AsyncSleuth | None = None,
     settings: Settings | None = None,
+    jobs: Callable[[], Pages | None] | None = None,
 ) -> Server[McpShared]:
     """An MCP server offering every tool of ``registry`` (the built-ins by default).
 
     With ``client`` given, the caller owns it and closes it; without, each run
     of the server (a stdio session, the HTTP app's lifetime, an in-process
     client connection) opens an :class:`AsyncSleuth` over ``settings`` (or the
-    environment's) and closes it at the end.
+    environment's) and closes it at the end. ``jobs`` gives the crawl job engine
+    of the application the server is mounted in (``sleuth serve``'s); without it,
+    each run opens the engine from the settings, with a worker, as ``sleuth serve``
+    does (in-process without Redis, the shared one with it).
     """
     tools = registry if registry is not None else mcp_registry()
+    tasks_on = runs_jobs() and "crawl_site" in tools
 
     @asynccontextmanager
     async def lifespan(_server: Server[McpShared]) -> AsyncIterator[McpShared]:
@@ -129,16 +144,21 @@ def build_server(
             else:
                 state = McpShared(AsyncSleuth(settings))
                 stack.push_async_callback(state.client.aclose)
-            # A task's work belongs to the run, not to the request that started it.
-            group = await stack.enter_async_context(anyio.create_task_group())
-            state.tasks = Tasks(group, lambda name, arguments: answer(state, name, arguments))
-            stack.callback(state.tasks.close)
+            if tasks_on:
+                if jobs is None:
+                    from sleuth.jobs.worker import running_jobs
+
+                    pages = await stack.enter_async_context(
+                        running_jobs(state.client, state.client.settings)
+                    )
+                engine = jobs if jobs is not None else (lambda: pages)
+                state.tasks = Tasks(engine, lambda job, records: present(state, job, records))
             yield state
 
     async def list_tools(
         _ctx: ServerRequestContext[McpShared], _params: PaginatedRequestParams | None
     ) -> ListToolsResult:
-        return ListToolsResult(tools=[declare(tool) for tool in tools])
+        return ListToolsResult(tools=[declare(tool, tasks_on) for tool in tools])
 
     async def call_tool(
         ctx: ServerRequestContext[McpShared], params: CallToolRequestParams
@@ -173,11 +193,28 @@ def build_server(
             )
         return to_result(record)
 
+    def present(
+        state: McpShared, job: dict[str, Any], records: list[dict[str, Any]]
+    ) -> CallToolResult:
+        """An ended crawl job's pages as the bounded crawl_site call answers."""
+        from sleuth.jobs.crawljob import TOOL
+        from sleuth.pages.fetcher import normalize_input_url
+
+        error = job.get("error")
+        if job["status"] == "failed" and error:
+            info = ErrorInfo.model_validate(error)
+            return _error_result(f"error {info.code}: {info.message}", info)
+        args: Any = CRAWL_SITE.arguments.model_validate({**job["options"][TOOL], "url": job["url"]})
+        context = ToolContext(client=state.client, ledger=state.ledger)
+        start = normalize_input_url(job["url"])
+        return output_result(present_crawl(context, args.max_chars, start, records, job["notes"]))
+
     def input_schema(name: str) -> dict[str, Any] | None:
         return tools.get(name).parameters if name in tools else None
 
     server: Server[McpShared] = TaskServer(
         SERVER_NAME,
+        tasks=tasks_on,
         version=__version__,
         title="sleuth",
         description="Safe, fast, cited access to the web.",
@@ -191,24 +228,26 @@ def build_server(
     return server
 
 
-def _tasks_of(ctx: ServerRequestContext[McpShared]) -> Tasks:
-    tasks = ctx.lifespan_context.tasks
-    assert tasks is not None, "the lifespan makes them"
-    return tasks
+def _tasks_of(ctx: ServerRequestContext[McpShared]) -> Tasks | None:
+    return ctx.lifespan_context.tasks
 
 
-def declare(tool: Tool) -> ToolDeclaration:
+def declare(tool: Tool, tasks: bool = True) -> ToolDeclaration:
     """``tool`` as ``tools/list`` declares it (the same entry ``sleuth tools --format mcp``),
-    and whether a client may run it as a task."""
+    and whether a client may run it as a task (where ``tasks`` run)."""
     declared = ToolDeclaration.model_validate(mcp_declaration(tool))
-    if tool.name in TASK_TOOLS:
+    if tasks and tool.name in TASK_TOOLS:
         declared.execution = ToolExecution(task_support="optional")
     return declared
 
 
 def to_result(record: CallRecord) -> CallToolResult:
     """One finished registry call as an MCP tool result."""
-    output = record.output
+    return output_result(record.output)
+
+
+def output_result(output: ToolOutput) -> CallToolResult:
+    """A tool's output as an MCP tool result."""
     if output.error is not None:
         return _error_result(output.text, output.error)
     structured = output.data.model_dump(mode="json") if output.data is not None else None

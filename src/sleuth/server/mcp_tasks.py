@@ -1,37 +1,40 @@
-"""``crawl_site`` as an MCP task (the task utility of MCP 2025-11-25).
+"""``crawl_site`` as an MCP task (the task utility of MCP 2025-11-25), backed by a crawl job.
 
 A client that sends ``tools/call`` with a ``task`` field gets a task at once (its id and
-``working``), while the crawl runs on in the server; it polls ``tasks/get``, fetches the
-tool's result with ``tasks/result`` (which waits for it) and may ``tasks/cancel`` it, which
-stops the crawl before its next request. Without ``task`` the call is what it always was:
-bounded, with its progress streamed.
+``working``): the call became a crawl job on the task engine (:mod:`sleuth.jobs`), the same
+kind ``POST /api/v1/crawl`` starts, with the crawl_site tool's bounds (its pages, its
+``SLEUTH_CRAWL_TOOL_DEADLINE``). The task id is the job id. ``tasks/get`` reads the job's
+record (its status and counts), ``tasks/result`` waits for the job's end and presents its
+page records as the bounded call would, and ``tasks/cancel`` is the job's cancel: once it
+answers, no worker sends another request for it. Without ``task`` the call is what it
+always was: bounded, with its progress streamed.
+
+Everything but ``tasks/list`` reads the job's store, not this process: with a shared Redis
+any instance (``sleuth serve``'s ``/mcp``, ``sleuth mcp``) answers for a task another
+started. A task belongs to its caller (a token on ``sleuth serve``; ``sleuth mcp`` has one
+caller), counts against ``SLEUTH_CRAWL_JOBS_PER_TOKEN`` like any job, and is kept as long as
+the job (24 h). ``tasks/list`` lists the caller's tasks started through this server run.
 
 The SDK defines the task types but dispatches none of their methods, and its ``tools/call``
 answer is checked as a tool result, which a task is not. So a task-augmented call is taken
 by a server middleware before that check, ``tasks/*`` are added as request handlers, and the
 ``tasks`` capability is declared by :class:`TaskServer`. Tasks are a 2025-11-25 feature: at
 a later protocol version (where they left the core) a ``task`` field is ignored.
-
-A task lives in the server run that started it (a stdio session; the whole life of the HTTP
-servers), held in memory for its time to live; its id is unguessable, so whoever holds it
-may read or cancel it.
 """
 
 from __future__ import annotations
 
-import secrets
+import asyncio
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import anyio
-from anyio.abc import TaskGroup
 from mcp.server import Server, ServerRequestContext
 from mcp.server.context import CallNext, HandlerResult
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
+    INTERNAL_ERROR,
     INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
@@ -51,137 +54,182 @@ from mcp.types import (
     TasksCancelCapability,
     TasksListCapability,
     TasksToolsCapability,
-    TextContent,
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
+from sleuth.errors import SleuthError, TooManyRequests
+from sleuth.jobs.store import JOB_TTL, TERMINAL
+
+if TYPE_CHECKING:
+    from sleuth.jobs.crawljob import Pages
+
 # The tools a client may run as tasks: those that outlast a request.
 TASK_TOOLS = frozenset({"crawl_site"})
 RELATED_TASK = "io.modelcontextprotocol/related-task"
-POLL_INTERVAL_MS = 1000
-DEFAULT_TTL_MS = 15 * 60 * 1000  # a task and its result are kept this long from creation
-MAX_TTL_MS = 60 * 60 * 1000  # whatever the client asks for
-MAX_WORKING = 8  # tasks working at once in one server run; one more is refused
+POLL_INTERVAL_MS = 1000  # what a client is told; tasks/result looks more often
+_LOOK = 0.1  # seconds between reads of a job's record while tasks/result waits for its end
+KEPT_MS = JOB_TTL * 1000  # a task is its job, kept as long
+LISTED = 100  # the tasks tasks/list remembers per caller, newest kept
+OWNER = "sleuth_owner"  # the request state's key for the caller, set in front of /mcp
+LOCAL_OWNER = "mcp"  # the one caller of `sleuth mcp`
 
 Status = Literal["working", "input_required", "completed", "failed", "cancelled"]
-Runner = Callable[[str, dict[str, Any] | None], Awaitable[CallToolResult]]
+# A job that ended, with its page records in order, as the tool's result.
+Presenter = Callable[[dict[str, Any], list[dict[str, Any]]], CallToolResult]
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat()
+def owner_of(ctx: ServerRequestContext[Any]) -> str:
+    """Whose task: the caller ``sleuth serve`` admitted (its token), else this server's one."""
+    state = getattr(ctx.request, "state", None)
+    found = getattr(state, OWNER, None) if state is not None else None
+    return found if isinstance(found, str) else LOCAL_OWNER
 
 
-@dataclass
-class _Entry:
-    task_id: str
-    ttl_ms: int
-    created_at: str = field(default_factory=_now)
-    updated_at: str = field(default_factory=_now)
-    expires: float = 0.0  # monotonic
-    status: Status = "working"
-    message: str | None = None
-    result: CallToolResult | None = None
-    scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)
-    ended: anyio.Event = field(default_factory=anyio.Event)
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).isoformat()
 
-    def __post_init__(self) -> None:
-        self.expires = time.monotonic() + self.ttl_ms / 1000
 
-    @property
-    def terminal(self) -> bool:
-        return self.status in ("completed", "failed", "cancelled")
+def read_nothing(record: dict[str, Any]) -> bool:
+    """A done job none of whose pages was read: the tool's result for it is an error."""
+    return int(record["pages"]) <= int(record["errors"])
 
-    def end(self, status: Status, message: str | None = None) -> None:
-        if not self.terminal:
-            self.status, self.message, self.updated_at = status, message, _now()
-        self.ended.set()
 
-    def task(self) -> Task:
-        return Task(
-            task_id=self.task_id,
-            status=self.status,
-            status_message=self.message,
-            created_at=self.created_at,
-            last_updated_at=self.updated_at,
-            ttl=self.ttl_ms,
-            poll_interval=POLL_INTERVAL_MS,
-        )
+def task_of(record: dict[str, Any]) -> Task:
+    """A job's record as a task: its status mapped, its counts in the status message."""
+    pages, errors = int(record["pages"]), int(record["errors"])
+    read = f"{pages - errors} of {pages} pages read"
+    status: Status
+    if record["status"] == "running":
+        status, message = "working", f"{read}, {max(int(record['pending']), 0)} to go"
+    elif record["status"] == "done":
+        status, message = ("failed" if read_nothing(record) else "completed"), read
+    elif record["status"] == "failed":
+        error = record.get("error") or {}
+        status = "failed"
+        message = f"error {error.get('code', 'internal_error')}: {error.get('message', '')}"
+    else:
+        status, message = "cancelled", f"cancelled; {read}"
+    return Task(
+        task_id=record["id"],
+        status=status,
+        status_message=message,
+        created_at=_iso(record["created_at"]),
+        last_updated_at=_iso(record["updated_at"]),
+        ttl=KEPT_MS,
+        poll_interval=POLL_INTERVAL_MS,
+    )
 
 
 class Tasks:
-    """The tasks of one server run; their work runs in ``group``, the run's own."""
+    """The crawl_site tasks of one server run: crawl jobs on the engine ``pages`` gives
+    (None while it is not running), presented by ``present`` once they end."""
 
-    def __init__(self, group: TaskGroup, runner: Runner) -> None:
-        self._group = group
-        self._runner = runner
-        self._entries: dict[str, _Entry] = {}
+    def __init__(self, pages: Callable[[], Pages | None], present: Presenter) -> None:
+        self._pages = pages
+        self._present = present
+        self._started: dict[str, list[str]] = {}  # caller -> task ids, for tasks/list
 
-    def start(self, name: str, arguments: dict[str, Any] | None, ttl: int | None) -> Task:
-        self._expire()
-        if sum(not entry.terminal for entry in self._entries.values()) >= MAX_WORKING:
-            raise MCPError(
-                INVALID_REQUEST,
-                f"{MAX_WORKING} tasks are already working here: wait for one, or cancel one",
-            )
-        kept = min(ttl if ttl is not None and ttl > 0 else DEFAULT_TTL_MS, MAX_TTL_MS)
-        entry = _Entry(secrets.token_urlsafe(16), kept)
-        self._entries[entry.task_id] = entry
-        self._group.start_soon(self._run, entry, name, arguments)
-        return entry.task()
+    def pages(self) -> Pages:
+        found = self._pages()
+        if found is None:
+            raise MCPError(INTERNAL_ERROR, "the crawl job engine is not running")
+        return found
 
-    async def _run(self, entry: _Entry, name: str, arguments: dict[str, Any] | None) -> None:
-        with entry.scope:
-            result = await self._runner(name, arguments)
-            entry.result = result
-            entry.end("failed" if result.is_error else "completed", _first_line(result))
-        entry.end("cancelled", "cancelled by the client")  # reached only when cancelled
+    async def start(self, owner: str, arguments: dict[str, Any] | None) -> Task:
+        """A crawl job for a crawl_site call, with the tool's bounds."""
+        from sleuth.jobs.crawljob import TOOL
+        from sleuth.ops.crawl import CRAWL_SITE
+        from sleuth.pages.fetcher import normalize_input_url
 
-    def get(self, task_id: str) -> _Entry:
-        self._expire()
-        entry = self._entries.get(task_id)
-        if entry is None:
+        pages = self.pages()
+        try:
+            args: Any = CRAWL_SITE.arguments.model_validate(arguments or {})
+            normalize_input_url(args.url)  # a bad URL is refused now, not a failed job later
+        except ValidationError as exc:
+            raise MCPError(INVALID_PARAMS, f"invalid crawl_site arguments: {exc}") from None
+        except SleuthError as exc:
+            raise MCPError(INVALID_PARAMS, str(exc)) from None
+        options = {TOOL: args.model_dump(mode="json", by_alias=True, exclude={"url"})}
+        deadline = pages.session.settings.crawl.crawl_tool_deadline
+        try:
+            record = await pages.start(owner, args.url, options, deadline)
+        except TooManyRequests as exc:
+            raise MCPError(INVALID_REQUEST, f"{exc}: {exc.hint}") from None
+        started = self._started.setdefault(owner, [])
+        started.append(record["id"])
+        del started[:-LISTED]
+        return task_of(record)
+
+    async def read(self, owner: str, task_id: str) -> dict[str, Any]:
+        """The task's job, if it is the caller's, a task (not an HTTP job) and not expired."""
+        from sleuth.jobs.crawljob import TOOL
+
+        record = await self.pages().jobs.read(task_id)
+        if record is None or record["owner"] != owner or TOOL not in record["options"]:
             raise MCPError(INVALID_PARAMS, f"no task {task_id!r} (unknown, or its time ran out)")
-        return entry
+        return record
 
-    def cancel(self, task_id: str) -> Task:
-        entry = self.get(task_id)
-        if entry.terminal:
-            raise MCPError(INVALID_PARAMS, f"task {task_id!r} has already ended {entry.status}")
-        entry.end("cancelled", "cancelled by the client")
-        entry.scope.cancel()
-        return entry.task()
+    async def get(self, owner: str, task_id: str) -> Task:
+        return task_of(await self.read(owner, task_id))
 
-    def list(self) -> list[Task]:
-        self._expire()
-        return [entry.task() for entry in self._entries.values()]
+    async def result(self, owner: str, task_id: str) -> CallToolResult:
+        """The tool's result once the job has ended (read from the store until then)."""
+        record = await self.read(owner, task_id)
+        pages = self.pages()
+        # Its workers end a job at its deadline, once their pages' requests are through.
+        late = record["ends_at"] + pages.jobs.request_lease + pages.jobs.settings.worker_lease
+        while record["status"] not in TERMINAL:
+            if time.time() > late:
+                raise MCPError(
+                    INTERNAL_ERROR,
+                    f"task {task_id!r} is still working past its deadline: is a worker running?",
+                )
+            await asyncio.sleep(_LOOK)
+            record = await self.read(owner, task_id)
+        if record["status"] == "cancelled":
+            raise MCPError(INVALID_PARAMS, f"task {task_id!r} was cancelled: no result")
+        records = []
+        for index in range(1, int(record["pages"]) + 1):
+            page = await pages.jobs.page(task_id, index)
+            if page is not None:
+                records.append(page)
+        result = self._present(record, records)
+        meta = {**(result.meta or {}), RELATED_TASK: {"taskId": task_id}}
+        return result.model_copy(update={"meta": meta})
 
-    def _expire(self) -> None:
-        now = time.monotonic()
-        for task_id, entry in list(self._entries.items()):
-            if entry.expires <= now:
-                entry.scope.cancel()
-                del self._entries[task_id]
+    async def cancel(self, owner: str, task_id: str) -> Task:
+        """The job's cancel: no worker sends another request for it once this returns."""
+        record = await self.read(owner, task_id)
+        if record["status"] != "running":
+            ended = task_of(record).status
+            raise MCPError(INVALID_PARAMS, f"task {task_id!r} has already ended {ended}")
+        await self.pages().jobs.cancel(task_id)
+        return task_of(await self.read(owner, task_id))
 
-    def close(self) -> None:
-        for entry in self._entries.values():
-            entry.scope.cancel()
+    async def list(self, owner: str) -> list[Task]:
+        found = []
+        for task_id in self._started.get(owner, []):
+            try:
+                found.append(task_of(await self.read(owner, task_id)))
+            except MCPError:  # expired
+                continue
+        return found
 
 
-def _first_line(result: CallToolResult) -> str | None:
-    """A failed task's status message: the first line of the tool's error text."""
-    if not result.is_error:
-        return None
-    text = next((b.text for b in result.content if isinstance(b, TextContent)), "")
-    return text.splitlines()[0] if text else None
-
-
-TasksOf = Callable[[ServerRequestContext[Any]], Tasks]
+TasksOf = Callable[[ServerRequestContext[Any]], Tasks | None]
 
 
 def install(server: Server[Any], tasks_of: TasksOf, offered: Callable[[str], bool]) -> None:
     """Serve ``tasks/*`` and task-augmented ``tools/call`` on ``server``; ``tasks_of``
-    finds a request's run's tasks, ``offered`` says whether a tool name is listed."""
+    finds a request's run's tasks (None: this run has no job engine, and a ``task`` field
+    is ignored), ``offered`` says whether a tool name is listed."""
+
+    def found(ctx: ServerRequestContext[Any]) -> Tasks:
+        tasks = tasks_of(ctx)
+        if tasks is None:
+            raise MCPError(METHOD_NOT_FOUND, "this server runs no tasks")
+        return tasks
 
     async def call(ctx: ServerRequestContext[Any], call_next: CallNext) -> HandlerResult:
         if (
@@ -189,6 +237,7 @@ def install(server: Server[Any], tasks_of: TasksOf, offered: Callable[[str], boo
             or not ctx.params
             or ctx.params.get("task") is None
             or ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+            or tasks_of(ctx) is None
         ):
             return await call_next(ctx)
         try:
@@ -199,32 +248,26 @@ def install(server: Server[Any], tasks_of: TasksOf, offered: Callable[[str], boo
             return await call_next(ctx)  # an unknown tool: the same error as without a task
         if params.name not in TASK_TOOLS:
             raise MCPError(METHOD_NOT_FOUND, f"{params.name} does not run as a task")
-        assert params.task is not None
-        task = tasks_of(ctx).start(params.name, params.arguments, params.task.ttl)
+        task = await found(ctx).start(owner_of(ctx), params.arguments)
         return CreateTaskResult(task=task)
 
     async def get(ctx: ServerRequestContext[Any], params: GetTaskRequestParams) -> HandlerResult:
-        return _task_result(tasks_of(ctx).get(params.task_id).task())
+        return _task_result(await found(ctx).get(owner_of(ctx), params.task_id))
 
     async def result(
         ctx: ServerRequestContext[Any], params: GetTaskPayloadRequestParams
     ) -> HandlerResult:
-        entry = tasks_of(ctx).get(params.task_id)
-        await entry.ended.wait()
-        if entry.result is None:
-            raise MCPError(INVALID_PARAMS, f"task {params.task_id!r} was cancelled: no result")
-        meta = {**(entry.result.meta or {}), RELATED_TASK: {"taskId": entry.task_id}}
-        return entry.result.model_copy(update={"meta": meta})
+        return await found(ctx).result(owner_of(ctx), params.task_id)
 
     async def cancel(
         ctx: ServerRequestContext[Any], params: CancelTaskRequestParams
     ) -> HandlerResult:
-        return _task_result(tasks_of(ctx).cancel(params.task_id))
+        return _task_result(await found(ctx).cancel(owner_of(ctx), params.task_id))
 
     async def listed(
         ctx: ServerRequestContext[Any], _params: PaginatedRequestParams
     ) -> HandlerResult:
-        return ListTasksResult(tasks=tasks_of(ctx).list())
+        return ListTasksResult(tasks=await found(ctx).list(owner_of(ctx)))
 
     server.middleware.append(call)
     server.add_request_handler("tasks/get", GetTaskRequestParams, get)
@@ -239,11 +282,16 @@ def _task_result(task: Task) -> dict[str, Any]:
 
 
 class TaskServer(Server[Any]):
-    """The SDK's server, declaring the ``tasks`` capability where tasks exist."""
+    """The SDK's server, declaring the ``tasks`` capability where tasks exist (``tasks``:
+    this server runs crawl jobs)."""
+
+    def __init__(self, *args: Any, tasks: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.runs_tasks = tasks
 
     def get_capabilities(self, *args: Any, **kwargs: Any) -> ServerCapabilities:
         found = super().get_capabilities(*args, **kwargs)
-        if kwargs.get("protocol_version") not in MODERN_PROTOCOL_VERSIONS:
+        if self.runs_tasks and kwargs.get("protocol_version") not in MODERN_PROTOCOL_VERSIONS:
             found.tasks = ServerTasksCapability(
                 list=TasksListCapability(),
                 cancel=TasksCancelCapability(),
