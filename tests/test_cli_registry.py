@@ -123,4 +123,12 @@ def test_a_run_builds_only_what_its_command_uses() -> None:
         "sleuth.ops.base",
         "sleuth.ops.extract",
     ]
+    # A command runs its operation on the core session, not the API's session class,
+    # which binds (and so imports) every operation.
+    code = (
+        "import sys; from sleuth import cli; from sleuth.commands import options; "
+        "options.session(); print('sleuth.api' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
     assert "sleuth.ops" not in _loaded_by(["--version"])

@@ -11,6 +11,7 @@ import typer
 
 from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, MarkdownOrJson, session
+from sleuth.ops import ask as op
 from sleuth.ops.ask import ASK
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def ask(
                 status.update(output.escape(ASK.progress(stage, detail)))
 
         async with client:
-            return await client.ask(**arguments, on_progress=progress if watching else None)
+            return await op.ask(client, **arguments, on_progress=progress if watching else None)
 
     with output.status("thinking", watching and not json_output, screen) as status:
         answer = asyncio.run(run(status))

@@ -16,6 +16,7 @@ from sleuth.commands.map import FormatOption, JsonlFlag, ListFormat
 from sleuth.commands.options import ResolveOption, session
 from sleuth.commands.progress import CrawlProgress
 from sleuth.errors import EXIT_CODES
+from sleuth.ops import crawl as op
 from sleuth.ops.crawl import CRAWL
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ def crawl_command(
     outcomes: list[str] = []
 
     async def run() -> None:
-        async with client, client.crawl(**arguments, format=files.text) as crawl:
+        async with client, op.crawl(client, **arguments, format=files.text) as crawl:
             async for record in crawl:
                 files.page(record)
                 outcomes.append(record["outcome"])

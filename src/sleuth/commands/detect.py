@@ -9,6 +9,7 @@ from typing import Any
 
 from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, session
+from sleuth.ops import detect as op
 from sleuth.ops.detect import DETECT
 
 
@@ -23,7 +24,7 @@ def detect(arguments: dict[str, Any], json_output: JsonFlag = False) -> None:
 
     async def run() -> Any:
         async with client:
-            return await client.detect(**arguments)
+            return await op.detect(client, **arguments)
 
     with output.status(f"scanning {path}", output.interactive(json_output)):
         projects = asyncio.run(run())

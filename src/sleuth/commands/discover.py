@@ -10,6 +10,7 @@ from typing import Any
 from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, session
 from sleuth.errors import SleuthError, UsageError
+from sleuth.ops import discover as op
 from sleuth.ops.discover import DISCOVER
 
 
@@ -46,7 +47,8 @@ def discover(arguments: dict[str, Any], json_output: JsonFlag = False) -> None:
             sys.stderr.write(shown + "\n")
 
     async def run_one(tool: str) -> Any:
-        result = await client.discover(
+        result = await op.discover(
+            client,
             tool,
             **arguments,
             batch=batch or name == "-",

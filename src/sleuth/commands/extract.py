@@ -14,6 +14,7 @@ import typer
 from sleuth.commands import derive, output, progress
 from sleuth.commands.options import STATE, session
 from sleuth.errors import EXIT_CODES, UsageError
+from sleuth.ops import extract as op
 from sleuth.ops.extract import EXTRACT
 
 
@@ -63,7 +64,8 @@ def extract(
 
     async def run() -> None:
         async with client:
-            async for record in client.extract(
+            async for record in op.extract(
+                client,
                 **arguments,
                 output="markdown" if format is ExtractFormat.markdown else "text",
                 on_progress=shown.update,

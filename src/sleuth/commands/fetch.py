@@ -11,6 +11,7 @@ import typer
 from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, ResolveOption, session
 from sleuth.errors import EXIT_CODES
+from sleuth.ops import fetch as op
 from sleuth.ops.fetch import FETCH
 
 
@@ -30,7 +31,7 @@ def fetch(
 
     async def run() -> Any:
         async with client:
-            return await client.fetch(**arguments)
+            return await op.fetch(client, **arguments)
 
     with output.status(f"fetching {url}", output.interactive(json_output)):
         result = asyncio.run(run())

@@ -8,6 +8,7 @@ from typing import Any
 from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, session
 from sleuth.errors import EXIT_CODES
+from sleuth.ops import fill as op
 from sleuth.ops.fill import FILL
 
 
@@ -31,7 +32,7 @@ def fill(arguments: dict[str, Any], json_output: JsonFlag = False) -> None:
                 status.update(output.escape(FILL.progress(stage, detail)))
 
         async with client:
-            return await client.fill(**arguments, on_progress=progress)
+            return await op.fill(client, **arguments, on_progress=progress)
 
     with output.status("filling", output.interactive(json_output)) as status:
         answer = asyncio.run(run(status))

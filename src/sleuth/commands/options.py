@@ -16,8 +16,8 @@ from typer._click import Context, HelpFormatter, Parameter
 from typer.core import TyperCommand
 
 if TYPE_CHECKING:
-    from sleuth.api import AsyncSleuth
     from sleuth.config import Settings
+    from sleuth.session import AsyncSession
 
 
 class State:
@@ -52,16 +52,18 @@ def settings(**overrides: object) -> Settings:
     return loaded
 
 
-def session(resolve: list[str] | None = None) -> AsyncSleuth:
-    """A session over :func:`settings`; ``resolve`` pins names like curl's ``--resolve``."""
-    from sleuth.api import AsyncSleuth  # the extractor loads here, not for --version
+def session(resolve: list[str] | None = None) -> AsyncSession:
+    """A session over :func:`settings`; ``resolve`` pins names like curl's ``--resolve``.
+    The core session: a command runs its operation's function on it, so a run imports
+    that operation alone, not every one the Python API binds."""
+    from sleuth.session import AsyncSession  # the extractor loads here, not for --version
 
     if not resolve:
-        return AsyncSleuth(settings())
+        return AsyncSession(settings())
     from sleuth.net import PinnedResolver, SystemResolver, parse_resolve_pins
 
     pinned = PinnedResolver(parse_resolve_pins(resolve), SystemResolver())
-    return AsyncSleuth(settings(), resolver=pinned)
+    return AsyncSession(settings(), resolver=pinned)
 
 
 class MarkdownOrJson(StrEnum):

@@ -152,7 +152,7 @@ def spell(ref: Ref) -> str:
 def _flag(name: str) -> str:
     """``name``'s spelling in the running command's declaration (else any loaded one's):
     its argument's metavar, its first long flag; ``--the-name`` when none declares it."""
-    import sleuth.api  # noqa: F401  (declares the operations; loaded by any command that ran one)
+    from sleuth.ops import REGISTRY  # noqa: F401  (every operation declared, to spell its flags)
     from sleuth.commands.options import STATE
     from sleuth.operation import OPERATIONS as declared
 

@@ -10,6 +10,7 @@ import typer
 from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, MarkdownOrJson, session
 from sleuth.errors import EXIT_CODES
+from sleuth.ops import research as op
 from sleuth.ops.research import RESEARCH
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ def research(
                 status.update(output.escape(RESEARCH.progress(stage, detail)))
 
         async with client:
-            return await client.research(**arguments, on_progress=progress)
+            return await op.research(client, **arguments, on_progress=progress)
 
     with output.status("searching", output.interactive(as_json)) as status:
         digest = _in_cli_words(asyncio.run(run(status)))

@@ -9,6 +9,7 @@ from typing import Any
 from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, session
 from sleuth.errors import EXIT_CODES
+from sleuth.ops import search as op
 from sleuth.ops.search import SEARCH
 
 
@@ -23,7 +24,7 @@ def search(arguments: dict[str, Any], json_output: JsonFlag = False) -> None:
 
     async def run() -> Any:
         async with client:
-            return await client.search(**arguments)
+            return await op.search(client, **arguments)
 
     with output.status(f"searching for {arguments['query']!r}", output.interactive(json_output)):
         response = asyncio.run(run())

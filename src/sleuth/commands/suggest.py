@@ -8,6 +8,7 @@ from typing import Any
 
 from sleuth.commands import derive, output
 from sleuth.commands.options import STATE, JsonFlag, session
+from sleuth.ops import suggest as op
 from sleuth.ops.suggest import SUGGEST
 
 
@@ -25,7 +26,7 @@ def suggest(arguments: dict[str, Any], json_output: JsonFlag = False) -> None:
 
     async def run() -> Any:
         async with client:
-            return await client.suggest(**arguments)
+            return await op.suggest(client, **arguments)
 
     with output.status("asking the model", output.interactive(json_output)):
         result = asyncio.run(run())
