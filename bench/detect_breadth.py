@@ -62,7 +62,7 @@ FRAMEWORKS = (
     Signals("API Platform", "API Platform", php=("api-platform/core",)),
     Signals("Assemble", "Assemble", npm=("assemble",)),
     Signals("Astro", "Astro", npm=("astro",), files=("astro.config.mjs",)),
-    Signals("Blitz", "Blitz", npm=("blitz",)),
+    Signals("Blitz", "Blitz.js", npm=("blitz",)),
     Signals("Dioxus", "Dioxus", rust=("dioxus", "dioxus-cli")),
     Signals("Django", "Django", python=("django",)),
     Signals(
@@ -264,10 +264,9 @@ def repositories(tmp: Path, extra: Path | None) -> dict[str, Path]:
 def probes(tmp: Path, fw: Signals) -> Iterator[Path]:
     """The smallest projects that carry one of ``fw``'s signals: one per kind of signal."""
     base = tmp / "probes" / re.sub(r"\W+", "-", fw.name)
-    if fw.npm or fw.prefixes:
-        dep = fw.npm[0] if fw.npm else f"{fw.prefixes[0]}api"
+    for i, dep in enumerate([*fw.npm, *(f"{p}api" for p in fw.prefixes)]):
         manifest = {"name": "probe", "dependencies": {dep: "1"}, "scripts": {"build": "x"}}
-        yield _lay(base / "npm", {"package.json": json.dumps(manifest)})
+        yield _lay(base / f"npm{i}", {"package.json": json.dumps(manifest)})
     if fw.python:
         yield _lay(base / "python", {"requirements.txt": f"{fw.python[0]}\n", "app.py": "\n"})
     if fw.php:
