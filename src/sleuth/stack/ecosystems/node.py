@@ -82,7 +82,20 @@ FRAMEWORKS = (
         "gatsby", "Gatsby", 8000, ".cache", "npx gatsby serve", _configs("gatsby-config")
     ),
     NodeFramework("astro", "Astro", 4321, None, None, _configs("astro.config")),
+    NodeFramework(
+        "@11ty/eleventy", "Eleventy", 8080, None, None, _configs(".eleventy", "eleventy.config")
+    ),
+    NodeFramework("hexo", "Hexo", 4000, None, None),
+    NodeFramework("gridsome", "Gridsome", 8080, ".cache", None, _configs("gridsome.config")),
+    # Hydrogen is a Remix app, Blitz and RedwoodJS bring their own React stack.
+    NodeFramework("@shopify/hydrogen", "Hydrogen", 3000, None, None),
     NodeFramework("@remix-run/node", "Remix", 3000, None, None),
+    NodeFramework("@redwoodjs/core", "RedwoodJS", 8910, None, None),
+    NodeFramework("blitz", "Blitz.js", 3000, ".next/cache", "npx blitz start"),
+    NodeFramework("@tanstack/react-start", "TanStack Start", 3000, None, None),
+    NodeFramework("expo", "Expo", 8081, ".expo", None),
+    NodeFramework("meteor-node-stubs", "Meteor", 3000, None, None),
+    NodeFramework("ember-source", "Ember", 4200, None, None, ("ember-cli-build.js",)),
     NodeFramework("@angular/core", "Angular", 4200, ".angular/cache", None),
     NodeFramework("next", "Next.js", 3000, ".next/cache", "npx next start"),
     NodeFramework("nuxt", "Nuxt", 3000, ".nuxt", "node .output/server/index.mjs"),

@@ -17,10 +17,17 @@ from sleuth.stack.ecosystems.common import (
 from sleuth.stack.finding import Finding
 from sleuth.stack.model import Build, Evidence, Run
 
+# A CMS or API layer built on Laravel or Symfony is named before the framework under it.
 FRAMEWORKS = (
+    ("drupal/core-recommended", "Drupal"),
+    ("drupal/core", "Drupal"),
+    ("roots/wordpress", "WordPress"),
+    ("johnpbloch/wordpress", "WordPress"),
+    ("api-platform/core", "API Platform"),
     ("laravel/framework", "Laravel"),
     ("symfony/framework-bundle", "Symfony"),
     ("symfony/symfony", "Symfony"),
+    ("yiisoft/yii2", "Yii"),
 )
 _LARAVEL_HEALTH = re.compile(r"""health\s*:\s*["']([^"']+)["']""")
 

@@ -88,6 +88,7 @@ FRAMEWORKS = (
     PyFramework("django", "Django", 8000),
     PyFramework("fastapi", "FastAPI", 8000),
     PyFramework("flask", "Flask", 5000),
+    PyFramework("gradio", "Gradio", 7860),
 )
 
 
@@ -298,4 +299,8 @@ class PythonDetector(StaticDetector):
                 if candidate.has(path):
                     return f"{run}uvicorn {module}:app --host 0.0.0.0 --port 8000"
             return None
+        if framework.name == "Gradio":
+            # a Gradio app is a script that launches its own server
+            main = next((p for p in ("app.py", "main.py") if candidate.has(p)), None)
+            return f"{run}python {main}" if main else None
         return f"{run}flask run --host 0.0.0.0 --port 5000"

@@ -26,7 +26,14 @@ from sleuth.stack.finding import Finding, Workspace
 from sleuth.stack.model import Build, Evidence, Run
 
 # Crate name -> framework, in the order a project using several is named.
-FRAMEWORKS = (("actix-web", "Actix Web"), ("axum", "Axum"), ("rocket", "Rocket"))
+# An app framework (desktop or full-stack) first: its server side may use a web framework.
+FRAMEWORKS = (
+    ("tauri", "Tauri"),
+    ("dioxus", "Dioxus"),
+    ("actix-web", "Actix Web"),
+    ("axum", "Axum"),
+    ("rocket", "Rocket"),
+)
 
 
 def _dependency_names(manifest: dict[str, Any]) -> set[str]:
