@@ -152,9 +152,9 @@ def spell(ref: Ref) -> str:
 def _flag(name: str) -> str:
     """``name``'s spelling in the running command's declaration (else any loaded one's):
     its argument's metavar, its first long flag; ``--the-name`` when none declares it."""
-    from sleuth.ops import REGISTRY  # noqa: F401  (every operation declared, to spell its flags)
     from sleuth.commands.options import STATE
     from sleuth.operation import OPERATIONS as declared
+    from sleuth.ops import REGISTRY  # noqa: F401  (every operation declared, to spell its flags)
 
     running = declared.get(STATE.command or "")
     for op in [o for o in (running, *declared.values()) if o is not None]:
