@@ -198,6 +198,7 @@ def test_a_docusaurus_config_alone_names_the_framework(repo: Repo) -> None:
         ({"package.json": {"devDependencies": {"docsify-cli": "4"}}}, "Docsify"),
         ({"package.json": {"dependencies": {"gatsby": "5"}}}, "Gatsby"),
         ({"mkdocs.yml": "site_name: Docs\ntheme:\n  name: material\n"}, "MkDocs"),
+        ({"mkdocs.yml": "site_name: Docs\n", "mkdocs.yaml": "site_name: Docs\n"}, "MkDocs"),
         (
             {
                 "mkdocs.yml": "site_name: Docs\n",

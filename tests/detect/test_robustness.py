@@ -7,7 +7,7 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from sleuth.stack import detect_path
@@ -38,6 +38,7 @@ contents = st.one_of(
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(files={"mkdocs.yaml": "", "mkdocs.yml": ""})  # both spellings of one site's config
 @given(files=st.dictionaries(st.sampled_from(NAMES), contents, min_size=1, max_size=4))
 def test_any_manifest_content_is_survivable(files: dict[str, str | bytes]) -> None:
     with tempfile.TemporaryDirectory() as tmp:

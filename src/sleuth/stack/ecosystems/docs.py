@@ -23,7 +23,8 @@ _MKDOCS = ("mkdocs.yml", "mkdocs.yaml")
 
 
 def _alone(candidate: Candidate, config: str | None) -> bool:
-    others = set(candidate.manifests) - {config}
+    """No manifest beside the site's own config (in either spelling) but a site's."""
+    others = set(candidate.manifests) - {config, *_MKDOCS}
     return others <= _SITE_ONLY
 
 
