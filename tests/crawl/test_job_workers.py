@@ -33,58 +33,15 @@ WORKER_READY = "sleuth: worker ready on "
 LEASE = "2"  # seconds: a dead worker's page comes back this soon
 
 
-class WorkerProcess:
-    """One ``sleuth worker``; ``wait_ready`` once it takes pages."""
+class WorkerProcess(ServerProcess):
+    """One ``sleuth worker``, read as a server is; ``wait_ready`` once it takes pages."""
 
     def __init__(self, env: dict[str, str]) -> None:
-        self.lines: list[str] = []
-        self._changed = threading.Condition()
-        self._ended = False
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "sleuth", "worker"],
-            env={**os.environ, **env},
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            with self._changed:
-                self.lines.append(line)
-                self._changed.notify_all()
-        with self._changed:
-            self._ended = True
-            self._changed.notify_all()
+        super().__init__(env, command="worker")
 
     def wait_ready(self, timeout: float = 60) -> WorkerProcess:
-        def ready() -> bool:
-            return any(line.startswith(WORKER_READY) for line in self.lines)
-
-        with self._changed:
-            self._changed.wait_for(lambda: ready() or self._ended, timeout)
-            assert ready(), "the worker never got ready:\n" + "".join(self.lines)
+        self.wait_line(WORKER_READY, timeout)
         return self
-
-    def kill(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait(30)
-        self._reader.join(30)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(30)
-        self._reader.join(30)
 
 
 @pytest.fixture

@@ -31,11 +31,15 @@ OTHER_TOKEN = "tok-bravo-21d8e4"
 class ServerProcess:
     """One ``sleuth serve`` process; ``url`` once it listens."""
 
-    def __init__(self, env: dict[str, str], *args: str, host: str = "127.0.0.1") -> None:
+    def __init__(
+        self, env: dict[str, str], *args: str, host: str = "127.0.0.1", command: str = "serve"
+    ) -> None:
+        """``command`` other than serve (``worker``) runs that command, read the same way."""
         self.lines: list[str] = []
         self._ready: queue.Queue[str] = queue.Queue()
+        where = ["--host", host, "--port", "0"] if command == "serve" else []
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "sleuth", "serve", "--host", host, "--port", "0", *args],
+            [sys.executable, "-m", "sleuth", command, *where, *args],
             env={**os.environ, **env},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
