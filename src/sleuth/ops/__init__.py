@@ -33,19 +33,20 @@ if TYPE_CHECKING:
     REGISTRY: tuple[Op, ...]
 
 
-def find(name: str) -> Op | None:
-    """The operation called ``name``, importing its module alone: a CLI run that names one
-    command reads one declaration."""
-    if name not in NAMES:
-        return None
+def _load(name: str) -> Op:
     found: Op = getattr(importlib.import_module(f"sleuth.ops.{name}"), name.upper())
     return found
 
 
+def find(name: str) -> Op | None:
+    """The operation called ``name``, importing its module alone: a CLI run that names one
+    command reads one declaration."""
+    return _load(name) if name in NAMES else None
+
+
 @functools.cache
 def _registry() -> tuple[Op, ...]:
-    found = tuple(find(name) for name in NAMES)
-    return tuple(op for op in found if op is not None)
+    return tuple(_load(name) for name in NAMES)
 
 
 def __getattr__(name: str) -> Any:
