@@ -36,7 +36,7 @@ from fill.fakemodel import FakeModel, running  # noqa: E402
 from loopback import serve  # noqa: E402
 from sleuth.cache import MemoryCache  # noqa: E402
 from sleuth.config import Settings  # noqa: E402
-from sleuth.fill import fill_pages  # noqa: E402
+from sleuth.structured import fill_pages  # noqa: E402
 from sleuth.llm.meter import Meter  # noqa: E402
 from sleuth.pages import Fetcher  # noqa: E402
 

@@ -32,7 +32,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("documents",),
     ("pages",),
     ("web",),
-    ("digest", "stack", "suggest", "crawl", "fill"),
+    ("digest", "stack", "suggest", "crawl", "structured"),
     ("session",),
     ("toolkit",),
     ("agent", "discovery"),
@@ -61,6 +61,7 @@ SECTIONED = frozenset(
         "crawl",
         "digest",
         "suggest",
+        "structured",
     )
 )
 

@@ -57,8 +57,25 @@ async def test_the_async_client_fetches() -> None:
     assert "oak paddles" in result.text
 
 
+def test_every_operation_is_a_typed_method_of_both_clients_and_fill_a_one_shot() -> None:
+    from sleuth import api
+    from sleuth.ops import NAMES
+
+    for name in NAMES:
+        method = getattr(api.AsyncSleuth, name)
+        assert method.__name__ == getattr(api.Sleuth, name).__name__ == name
+        twin = inspect.signature(getattr(api.Sleuth, name)).parameters
+        assert list(twin)[1:] == list(inspect.signature(method).parameters)[1:]
+    # fill's work is in sleuth.structured: the package never shadows the one-shot.
+    import sleuth.structured
+
+    assert inspect.isfunction(sleuth.fill)
+    assert inspect.iscoroutinefunction(sleuth.afill)
+    assert "schema" in inspect.signature(sleuth.fill).parameters
+
+
 @pytest.mark.parametrize(
-    "name", ["fetch", "search", "research", "ask", "detect", "suggest", "discover"]
+    "name", ["fetch", "search", "research", "ask", "detect", "suggest", "discover", "fill"]
 )
 def test_the_blocking_twin_and_one_shots_take_the_session_methods_typed_keywords(
     name: str,

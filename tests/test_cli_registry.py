@@ -116,7 +116,7 @@ def test_a_run_builds_only_what_its_command_uses() -> None:
         commands
     )
     # The operations are declared, not run: their engines load when a command runs them.
-    for engine in ("sleuth.crawl.crawler", "sleuth.fill.engine", "sleuth.stack.walk"):
+    for engine in ("sleuth.crawl.crawler", "sleuth.structured.engine", "sleuth.stack.walk"):
         assert engine not in extract
     # ... and only the named operation's declaration is read.
     assert [name for name in extract if name.startswith("sleuth.ops.")] == [

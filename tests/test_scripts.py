@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -50,8 +52,8 @@ def test_the_layer_graph_has_no_violations() -> None:
     assert re.fullmatch(r"\d+ units, \d+ arrows, 0 violations", last), last
 
 
-def _layers() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("layers", ROOT / "scripts" / "layers.py")
+def _script(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
     assert spec
     assert spec.loader
     module = importlib.util.module_from_spec(spec)
@@ -60,7 +62,7 @@ def _layers() -> ModuleType:
 
 
 def test_the_layer_check_reports_imports_that_run_up_or_sideways_and_circles() -> None:
-    layers = _layers()
+    layers = _script("layers")
     found = layers.violations({"net": {"session", "cache", "config"}, "made_up": set()})
     assert found == [
         "made_up is on no layer: add it to LAYERS",
@@ -68,3 +70,34 @@ def test_the_layer_check_reports_imports_that_run_up_or_sideways_and_circles() -
         "net -> session runs up",
     ]
     assert layers.circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_python_api_lines_are_the_ones_the_registry_derives() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "bindings.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+
+
+def test_the_bindings_check_names_a_file_out_of_date_and_the_rewrite_mends_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bindings = _script("bindings")
+    api = tmp_path / "api.py"
+    init = tmp_path / "__init__.py"
+    current = (ROOT / "src" / "sleuth" / "api.py").read_text("utf-8")
+    api.write_text(current.replace("    fill = Bound(sleuth.ops.fill.fill)\n", ""), "utf-8")
+    init.write_text((ROOT / "src" / "sleuth" / "__init__.py").read_text("utf-8"), "utf-8")
+    monkeypatch.setattr(bindings, "API", api)
+    monkeypatch.setattr(bindings, "INIT", init)
+    monkeypatch.setattr(bindings, "ROOT", tmp_path)
+    monkeypatch.setattr(sys, "argv", ["bindings.py", "--check"])
+    assert bindings.main() == 1
+    assert "out of date: api.py" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "argv", ["bindings.py"])
+    assert bindings.main() == 0
+    assert api.read_text("utf-8") == current

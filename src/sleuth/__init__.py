@@ -1,7 +1,7 @@
 """sleuth: safe, fast, cited access to the web for people and LLM agents.
 
-``sleuth.fetch``, ``sleuth.search``, ``sleuth.research``, ``sleuth.ask``,
-``sleuth.detect`` and ``sleuth.discover`` (and their async twins) are one-shot shortcuts;
+Each operation that returns one answer is a one-shot shortcut (``sleuth.fetch``,
+``sleuth.research``, ``sleuth.fill`` ... and their async twins ``sleuth.afetch`` ...);
 ``sleuth.tools`` runs single tool calls;
 :class:`Sleuth` and :class:`AsyncSleuth` keep connections and the cache across calls.
 Names load on first use, so ``sleuth --version`` and light imports do not pay for
@@ -21,18 +21,22 @@ if TYPE_CHECKING:
     from sleuth.api import (
         AsyncSleuth,
         Sleuth,
+        # derived: imports
         aask,
         adetect,
         adiscover,
         afetch,
+        afill,
         aresearch,
         asearch,
         ask,
         detect,
         discover,
         fetch,
+        fill,
         research,
         search,
+        # end derived: imports
     )
     from sleuth.config import Settings, load_settings
     from sleuth.digest import Digest
@@ -45,21 +49,25 @@ if TYPE_CHECKING:
 _EXPORTS = {
     "Answer": "sleuth.agent",
     "AsyncSleuth": "sleuth.api",
+    # derived: exports
     "aask": "sleuth.api",
     "adetect": "sleuth.api",
     "adiscover": "sleuth.api",
-    "discover": "sleuth.api",
-    "DiscoveryResult": "sleuth.discovery",
-    "ask": "sleuth.api",
-    "detect": "sleuth.api",
-    "Project": "sleuth.stack",
-    "Sleuth": "sleuth.api",
     "afetch": "sleuth.api",
+    "afill": "sleuth.api",
     "aresearch": "sleuth.api",
     "asearch": "sleuth.api",
+    "ask": "sleuth.api",
+    "detect": "sleuth.api",
+    "discover": "sleuth.api",
     "fetch": "sleuth.api",
+    "fill": "sleuth.api",
     "research": "sleuth.api",
     "search": "sleuth.api",
+    # end derived: exports
+    "DiscoveryResult": "sleuth.discovery",
+    "Project": "sleuth.stack",
+    "Sleuth": "sleuth.api",
     "Settings": "sleuth.config",
     "load_settings": "sleuth.config",
     "Digest": "sleuth.digest",
@@ -80,20 +88,26 @@ __all__ = [
     "Sleuth",
     "SleuthError",
     "__version__",
+    "load_settings",
+    "tools",
+]
+__all__ += [
+    # derived: names
     "aask",
     "adetect",
     "adiscover",
     "afetch",
+    "afill",
     "aresearch",
     "asearch",
     "ask",
     "detect",
     "discover",
     "fetch",
-    "load_settings",
+    "fill",
     "research",
     "search",
-    "tools",
+    # end derived: names
 ]
 
 

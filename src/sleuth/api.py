@@ -14,6 +14,7 @@ import inspect
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeAlias, TypeVar
 
+# derived: imports
 import sleuth.ops.ask
 import sleuth.ops.crawl
 import sleuth.ops.detect
@@ -25,6 +26,8 @@ import sleuth.ops.map
 import sleuth.ops.research
 import sleuth.ops.search
 import sleuth.ops.suggest
+
+# end derived: imports
 from sleuth.config import Settings
 from sleuth.errors import UsageError
 from sleuth.operation import OPERATIONS, Bound, Operation
@@ -43,20 +46,23 @@ class AsyncSleuth(AsyncSession):
     """One session of web access: ``async with AsyncSleuth() as s: await s.fetch(url)``.
 
     The session core plus every operation, declared in :mod:`sleuth.ops` and bound here
-    one line each so their methods stay typed.
+    one line each so their methods stay typed; the lines are derived from the registry
+    (``scripts/bindings.py``).
     """
 
-    fetch = Bound(sleuth.ops.fetch.fetch)
-    search = Bound(sleuth.ops.search.search)
-    research = Bound(sleuth.ops.research.research)
-    map = Bound(sleuth.ops.map.map)
+    # derived: methods
+    ask = Bound(sleuth.ops.ask.ask)
     crawl = Bound(sleuth.ops.crawl.crawl)
     detect = Bound(sleuth.ops.detect.detect)
-    ask = Bound(sleuth.ops.ask.ask)
     discover = Bound(sleuth.ops.discover.discover)
-    suggest = Bound(sleuth.ops.suggest.suggest)
-    fill = Bound(sleuth.ops.fill.fill)
     extract = Bound(sleuth.ops.extract.extract)
+    fetch = Bound(sleuth.ops.fetch.fetch)
+    fill = Bound(sleuth.ops.fill.fill)
+    map = Bound(sleuth.ops.map.map)
+    research = Bound(sleuth.ops.research.research)
+    search = Bound(sleuth.ops.search.search)
+    suggest = Bound(sleuth.ops.suggest.suggest)
+    # end derived: methods
 
 
 def operations() -> dict[str, Operation]:
@@ -214,18 +220,19 @@ class Sleuth:
             hint="use AsyncSleuth and await its methods",
         )
 
-    fetch = _blocking(AsyncSleuth.fetch)
-    search = _blocking(AsyncSleuth.search)
-    research = _blocking(AsyncSleuth.research)
+    # derived: blocking
     ask = _blocking(AsyncSleuth.ask)
-    detect = _blocking(AsyncSleuth.detect)
-    suggest = _blocking(AsyncSleuth.suggest)
-    fill = _blocking(AsyncSleuth.fill)
-    discover = _blocking(AsyncSleuth.discover)
-    map = _blocking(AsyncSleuth.map)
-
     crawl = _blocking_crawl(AsyncSleuth.crawl)
+    detect = _blocking(AsyncSleuth.detect)
+    discover = _blocking(AsyncSleuth.discover)
     extract = _blocking_stream(AsyncSleuth.extract)
+    fetch = _blocking(AsyncSleuth.fetch)
+    fill = _blocking(AsyncSleuth.fill)
+    map = _blocking(AsyncSleuth.map)
+    research = _blocking(AsyncSleuth.research)
+    search = _blocking(AsyncSleuth.search)
+    suggest = _blocking(AsyncSleuth.suggest)
+    # end derived: blocking
 
     def close(self) -> None:
         try:
@@ -243,18 +250,19 @@ class Sleuth:
         self.close()
 
 
-fetch = _one_shot(AsyncSleuth.fetch)
-search = _one_shot(AsyncSleuth.search)
-research = _one_shot(AsyncSleuth.research)
+# derived: one-shots
 ask = _one_shot(AsyncSleuth.ask)
 detect = _one_shot(AsyncSleuth.detect)
 discover = _one_shot(AsyncSleuth.discover)
+fetch = _one_shot(AsyncSleuth.fetch)
 fill = _one_shot(AsyncSleuth.fill)
-
-afetch = _async_one_shot(AsyncSleuth.fetch)
-asearch = _async_one_shot(AsyncSleuth.search)
-aresearch = _async_one_shot(AsyncSleuth.research)
+research = _one_shot(AsyncSleuth.research)
+search = _one_shot(AsyncSleuth.search)
 aask = _async_one_shot(AsyncSleuth.ask)
 adetect = _async_one_shot(AsyncSleuth.detect)
 adiscover = _async_one_shot(AsyncSleuth.discover)
+afetch = _async_one_shot(AsyncSleuth.fetch)
 afill = _async_one_shot(AsyncSleuth.fill)
+aresearch = _async_one_shot(AsyncSleuth.research)
+asearch = _async_one_shot(AsyncSleuth.search)
+# end derived: one-shots

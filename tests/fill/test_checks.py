@@ -7,10 +7,10 @@ from datetime import date
 import pytest
 
 from sleuth.config import Settings
-from sleuth.fill.checks import dates_in, find_quote, number_in, visible_text
-from sleuth.fill.locator import page_of, text_fragment
 from sleuth.llm import Provider, open_provider
 from sleuth.llm.models import ChatRequest, Message, ReplySchema
+from sleuth.structured.checks import dates_in, find_quote, number_in, visible_text
+from sleuth.structured.locator import page_of, text_fragment
 
 
 @pytest.mark.parametrize(

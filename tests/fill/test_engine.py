@@ -13,9 +13,9 @@ from loopback import Site
 from sleuth.cache import MemoryCache
 from sleuth.config import Settings
 from sleuth.errors import UsageError
-from sleuth.fill import fill_pages
 from sleuth.llm.meter import Meter
 from sleuth.pages.result import FetchResult
+from sleuth.structured import fill_pages
 from webs import opened_fetcher
 
 SHOP = "http://127.0.0.1:9/drill"

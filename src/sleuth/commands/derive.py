@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args, get_origin
 
 import typer
 
+from sleuth.commands.options import JsonFlag
+
 if TYPE_CHECKING:
     from sleuth.operation import Operation, Param
     from sleuth.ops import Op
@@ -93,43 +95,76 @@ LAST = 1000
 
 def command_of(op: Op) -> Command:
     """The command of ``op``: the one its module ``sleuth.commands.<name>`` declares, or,
-    when it has no such module, one that prints its result as JSON."""
+    when it has no such module, the one its declaration and presenters make."""
     name = f"sleuth.commands.{op.name}"
     try:
         module = importlib.import_module(name)
     except ModuleNotFoundError as missing:
         if missing.name != name:
             raise
-        return _as_json(op)
+        return _derived(op)
     found = [made for made in vars(module).values() if isinstance(made, Command) and made.op is op]
     if len(found) != 1:
         raise LookupError(f"{module.__name__} declares no command of {op.name} (derive.command)")
     return found[0]
 
 
-def _as_json(op: Op) -> Command:
-    """The command of an operation that writes no presenter of its own: its result (or each
-    item it yields) as JSON, so a new operation is a command before it has its own words."""
+def _derived(op: Op) -> Command:
+    """The command of an operation without a command module: its result (or each item it
+    yields) as JSON, or, when the operation has words for a person (:class:`~sleuth.ops.
+    base.Person`), as their text unless ``--json`` asks for JSON, with a spinner fed by its
+    progress lines and the exit code its result stands for."""
+    person = op.person
+    reports = "on_progress" in inspect.signature(op.method).parameters
 
-    def run_json(arguments: dict[str, Any]) -> None:
+    def run(arguments: dict[str, Any], json_output: bool) -> None:
         from sleuth.commands import output
         from sleuth.commands.options import STATE, session
+        from sleuth.errors import EXIT_CODES
 
-        STATE.json = True
+        STATE.json = json_output
         client = session()
+        shown = person is not None and output.interactive(json_output)
 
-        async def run() -> Any:
+        async def run(status: Any) -> Any:
+            def progress(stage: str, detail: dict[str, Any]) -> None:
+                if status is not None:
+                    status.update(output.escape(op.progress(stage, detail)))
+
+            if reports:
+                arguments["on_progress"] = progress
             async with client:
                 made = op.method(client, **arguments)
                 if inspect.isasyncgen(made):
                     return [item async for item in made]
                 return await made
 
-        output.print_json(_plain(asyncio.run(run())))
+        with output.status(person.waiting if person else op.name, shown) as status:
+            result = asyncio.run(run(status))
+        if person is None or json_output:
+            output.print_json(_plain(result))
+        else:
+            output.out(person.text(result) + "\n")
+        code = person.code(result) if person is not None else None
+        if code is not None:
+            output.finish(EXIT_CODES[code])
 
-    run_json.__name__ = op.name
-    run_json.__doc__ = op.operation.summary
-    return Command(op, run_json, LAST)
+    if person is None:
+
+        def as_json(arguments: dict[str, Any]) -> None:
+            run(arguments, json_output=True)
+
+        function: Callable[..., None] = as_json
+    else:
+
+        def with_text(arguments: dict[str, Any], json_output: JsonFlag = False) -> None:
+            run(arguments, json_output)
+
+        function = with_text
+    function.__name__ = op.name
+    more = person.help if person is not None else ""
+    function.__doc__ = "\n\n".join(filter(None, (op.operation.summary, more)))
+    return Command(op, function, LAST)
 
 
 def _plain(value: Any) -> Any:

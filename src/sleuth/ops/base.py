@@ -92,6 +92,19 @@ class Http:
         return self.present(result) if self.present else result.model_dump(mode="json")
 
 
+@dataclass(frozen=True)
+class Person:
+    """How the CLI shows an operation's result to a person, when its JSON is not enough:
+    the spinner's first words, the result as text, and the error code (hence exit code) a
+    result that came back all the same stands for (fill's ``incomplete``), and what
+    ``--help`` adds to the summary."""
+
+    text: Callable[[Any], str]
+    waiting: str = "working"
+    code: Callable[[Any], str | None] = lambda result: None
+    help: str = ""
+
+
 class Op:
     """One operation as the surfaces offer it."""
 
@@ -102,10 +115,12 @@ class Op:
         http: Http | None = None,
         progress: Wording = describe,
         tool: Tool | Callable[[], Tool] | None = None,
+        person: Person | None = None,
     ) -> None:
         self.method = method
         self.http = http
         self.progress = progress
+        self.person = person
         self._tool = tool
 
     @functools.cached_property

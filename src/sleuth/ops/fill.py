@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from sleuth.extract.text import clean_line
 from sleuth.log import Progress
 from sleuth.operation import BLANK_PATTERN, Arg, Own, ToolOffer, declare
-from sleuth.ops.base import Http, Op, describe
+from sleuth.ops.base import Http, Op, Person, describe
 from sleuth.session import (
     LLM_ERRORS,
     MAX_QUESTION_CHARS,
@@ -27,7 +27,7 @@ from sleuth.session import (
 from sleuth.toolkit import Tool, ToolContext, ToolOutput
 
 if TYPE_CHECKING:
-    from sleuth.fill.models import FillAnswer
+    from sleuth.structured.models import FillAnswer
 
 MAX_FILL_PAGES = 10  # a fill's pages, given or searched
 
@@ -93,11 +93,11 @@ async def fill(
     respect_content_signals: Annotated[bool, SIGNALS_ARG] = True,
     on_progress: Progress | None = None,
 ) -> FillAnswer:
-    """The schema filled from the pages; see :mod:`sleuth.fill`. A value the pages do
+    """The schema filled from the pages; see :mod:`sleuth.structured`. A value the pages do
     not support is null or left out, and the answer is ``incomplete`` when the schema
     requires it."""
-    from sleuth.fill import check_schema
-    from sleuth.fill.run import check_sources, read_schema, run_fill
+    from sleuth.structured import check_schema
+    from sleuth.structured.run import check_sources, read_schema, run_fill
 
     checked = check_schema(read_schema(schema))  # before any page or model request
     check_sources(urls, question)
@@ -158,7 +158,7 @@ async def run(context: ToolContext, args: Any) -> ToolOutput:
 @functools.cache
 def fill_tool() -> Tool:
     """The fill tool, built when first offered: the answer's models load then."""
-    from sleuth.fill.models import FillAnswer
+    from sleuth.structured.models import FillAnswer
 
     return Tool.declared(fill, run, FillAnswer)
 
@@ -175,4 +175,11 @@ FILL = Op(
     ),
     progress=progress,
     tool=fill_tool,
+    person=Person(
+        render,
+        waiting="filling",
+        code=lambda answer: None if answer.outcome == "ok" else "incomplete",
+        help="Give the pages' URLs, or a question to search for them. Exits 90 when a value "
+        "the schema requires is not supported by the pages; the answer is printed all the same.",
+    ),
 )

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 from sleuth.cache import Cache
 from sleuth.config import LLMSettings
 from sleuth.errors import UsageError
-from sleuth.fill.engine import fill_pages
-from sleuth.fill.models import FillAnswer
-from sleuth.fill.schema import Schema
 from sleuth.log import Progress
+from sleuth.structured.engine import fill_pages
+from sleuth.structured.models import FillAnswer
+from sleuth.structured.schema import Schema
 
 if TYPE_CHECKING:
     from sleuth.pages import FetchResult

@@ -2,7 +2,7 @@
 
 Each chunk of each page is one request for the schema's shape with every leaf wrapped
 as ``{"value": …, "quote": "…"}``. Every proposal is then checked against the page it
-was asked about (:mod:`sleuth.fill.checks`); proposals from several chunks or pages are
+was asked about (:mod:`sleuth.structured.checks`); proposals from several chunks or pages are
 kept when they agree, arrays collect, and a leaf without support is null, left out, or
 makes the answer ``incomplete``, as the schema allows.
 """
@@ -19,9 +19,14 @@ from jsonschema.validators import validator_for
 
 from sleuth import log
 from sleuth.errors import MalformedReply
-from sleuth.fill.checks import BARRIER, find_quote, same, value_in_quote, visible_text
-from sleuth.fill.locator import locator
-from sleuth.fill.models import (
+from sleuth.llm.envelope import Envelope
+from sleuth.llm.jsonreply import find_json
+from sleuth.llm.meter import Meter
+from sleuth.llm.models import ChatRequest, Message, ReplySchema
+from sleuth.pages.result import FetchResult
+from sleuth.structured.checks import BARRIER, find_quote, same, value_in_quote, visible_text
+from sleuth.structured.locator import locator
+from sleuth.structured.models import (
     FieldEvidence,
     FillAnswer,
     FillUsage,
@@ -30,12 +35,7 @@ from sleuth.fill.models import (
     Reason,
     Unsupported,
 )
-from sleuth.fill.schema import REPLY_NAME, Node, Schema, check_schema, leaf_schema, pointer
-from sleuth.llm.envelope import Envelope
-from sleuth.llm.jsonreply import find_json
-from sleuth.llm.meter import Meter
-from sleuth.llm.models import ChatRequest, Message, ReplySchema
-from sleuth.pages.result import FetchResult
+from sleuth.structured.schema import REPLY_NAME, Node, Schema, check_schema, leaf_schema, pointer
 
 CHUNK_CHARS = 12_000
 MAX_CHUNKS = 8  # per page: a long page costs at most this many requests

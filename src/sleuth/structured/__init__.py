@@ -6,11 +6,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sleuth._lazy import later
-from sleuth.fill.models import FieldEvidence, FillAnswer, FillUsage, PageRead, Proposal, Unsupported
+from sleuth.structured.models import (
+    FieldEvidence,
+    FillAnswer,
+    FillUsage,
+    PageRead,
+    Proposal,
+    Unsupported,
+)
 
 if TYPE_CHECKING:
-    from sleuth.fill.engine import fill_pages
-    from sleuth.fill.schema import MAX_DEPTH, MAX_LEAVES, Schema, check_schema
+    from sleuth.structured.engine import fill_pages
+    from sleuth.structured.schema import MAX_DEPTH, MAX_LEAVES, Schema, check_schema
 
 # The engine and the schema checks (jsonschema) load when first named, not with the models.
 __getattr__ = later(
