@@ -36,9 +36,9 @@ from fill.fakemodel import FakeModel, running  # noqa: E402
 from loopback import serve  # noqa: E402
 from sleuth.cache import MemoryCache  # noqa: E402
 from sleuth.config import Settings  # noqa: E402
-from sleuth.structured import fill_pages  # noqa: E402
 from sleuth.llm.meter import Meter  # noqa: E402
-from sleuth.pages import Fetcher  # noqa: E402
+from sleuth.session import AsyncSession  # noqa: E402
+from sleuth.structured import fill_pages  # noqa: E402
 
 
 def html(title: str, body: str) -> str:
@@ -223,9 +223,11 @@ async def run(rounds: int) -> None:
             llm_model="bench-model",
             llm_base_url=model.base_url,
         )
-        async with Fetcher(settings, cache=MemoryCache(100)) as fetcher:
+        session = AsyncSession(settings)
+        async with session:
             pages = {
-                path: await fetcher.fetch(url, respect_robots=True) for path, url in urls.items()
+                path: await session.web.fetcher.fetch(url, respect_robots=True)
+                for path, url in urls.items()
             }
         for case in CASES:
             result = pages[case["path"]]
@@ -241,7 +243,7 @@ async def run(rounds: int) -> None:
             kept = caught = 0
             added: list[float] = []
             for _ in range(rounds):
-                opened = Meter.connect(settings.llm, settings.net, MemoryCache(10))
+                opened = Meter.connect(settings.llm, session.web.clients, MemoryCache(10))
                 meter = TimedMeter(opened.provider, opened.config, opened.budget, opened.prices)
                 started = time.perf_counter()
                 answer = await fill_pages(case["schema"], [pages[case["path"]]], meter)
