@@ -111,9 +111,9 @@ def command_of(op: Op) -> Command:
 
 def _derived(op: Op) -> Command:
     """The command of an operation without a command module: its result (or each item it
-    yields) as JSON, or, when the operation has words for a person (:class:`~sleuth.ops.
-    base.Person`), as their text unless ``--json`` asks for JSON, with a spinner fed by its
-    progress lines and the exit code its result stands for."""
+    yields) as JSON; or, when the operation has words for a person (its ``Person``), as
+    their text unless ``--json`` asks for JSON, with a spinner fed by its progress lines
+    and the exit code its result stands for."""
     person = op.person
     reports = "on_progress" in inspect.signature(op.method).parameters
 
@@ -126,7 +126,7 @@ def _derived(op: Op) -> Command:
         client = session()
         shown = person is not None and output.interactive(json_output)
 
-        async def run(status: Any) -> Any:
+        async def work(status: Any) -> Any:
             def progress(stage: str, detail: dict[str, Any]) -> None:
                 if status is not None:
                     status.update(output.escape(op.progress(stage, detail)))
@@ -140,7 +140,7 @@ def _derived(op: Op) -> Command:
                 return await made
 
         with output.status(person.waiting if person else op.name, shown) as status:
-            result = asyncio.run(run(status))
+            result = asyncio.run(work(status))
         if person is None or json_output:
             output.print_json(_plain(result))
         else:
