@@ -6,11 +6,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from sleuth.log import Progress
 from sleuth.operation import BLANK_PATTERN, Arg, declare
-from sleuth.ops.base import Http, LLMUse, Op
+from sleuth.ops.base import Http, LLMUse, Op, only_names
 from sleuth.session import LLM_ERRORS, SEARCH_ERRORS, SIGNALS_ARG, AsyncSession
 
 if TYPE_CHECKING:
     from sleuth.agent import Answer
+    from sleuth.config import Settings
 
 
 @declare(
@@ -93,8 +94,28 @@ def spent(answer: Any) -> LLMUse:
     return LLMUse(answer.provider, answer.turns, answer.usage, answer.cost_usd)
 
 
+def providers(schema: dict[str, Any], settings: Settings | None) -> None:
+    """The model providers this server knows; ``search: native`` asks the model's own web
+    search, which only some have: name one of them, unless the server's own is one."""
+    from sleuth.llm.providers import PROVIDERS
+
+    only_names(schema, "provider", sorted(PROVIDERS))
+    native = sorted(name for name, cls in PROVIDERS.items() if cls.native_search is not None)
+    default = (settings.llm_provider or "") if settings is not None else ""
+    choices: list[dict[str, Any]] = [{"type": "string", "enum": native}]
+    then: dict[str, Any] = {"properties": {"provider": {"anyOf": choices}}}
+    if default in native:
+        choices.append({"type": "null"})
+    else:
+        then["required"] = ["provider"]
+    schema["if"] = {"required": ["search"], "properties": {"search": {"const": "native"}}}
+    schema["then"] = then
+
+
 ASK = Op(
     ask,
-    http=Http("/api/v1/ask", "Answer with an LLM that searches and cites", llm=spent),
+    http=Http(
+        "/api/v1/ask", "Answer with an LLM that searches and cites", llm=spent, refine=providers
+    ),
     progress=progress,
 )

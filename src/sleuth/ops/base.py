@@ -21,6 +21,7 @@ from sleuth.operation import Operation, operation_of
 from sleuth.session import AsyncSession
 
 if TYPE_CHECKING:
+    from sleuth.config import Settings
     from sleuth.toolkit import Tool, ToolContext
 
 Wording = Callable[[str, dict[str, Any]], str]
@@ -87,9 +88,33 @@ class Http:
     # Body fields that are the route's own, not the operation's (a job's webhook): in the
     # body and its schema, never passed to the operation. As ``Operation.model``'s extra.
     own: tuple[tuple[str, Any], ...] = ()
+    # The body's JSON Schema as the route reads it where the declaration says less: this
+    # server's caps, the names it knows, a rule across fields (settings: None for the
+    # description of no particular server).
+    refine: Callable[[dict[str, Any], Settings | None], None] | None = None
 
     def answer(self, result: Any) -> Any:
         return self.present(result) if self.present else result.model_dump(mode="json")
+
+
+# An absolute http(s) URL, as the routes check one (for a body schema's ``refine``).
+HTTP_URL: dict[str, Any] = {"format": "uri", "pattern": r"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#]"}
+
+
+def cap_integer(schema: dict[str, Any], field: str, maximum: int) -> None:
+    """Cap an optional integer ``field`` of a body schema at this server's ``maximum``."""
+    prop = schema["properties"][field]
+    for choice in prop.get("anyOf", [prop]):
+        if choice.get("type") == "integer":
+            choice["maximum"] = maximum
+
+
+def only_names(schema: dict[str, Any], field: str, names: list[str]) -> None:
+    """Narrow an optional string ``field`` of a body schema to ``names``."""
+    prop = schema["properties"][field]
+    for choice in prop.get("anyOf", [prop]):
+        if choice.get("type") == "string":
+            choice["enum"] = list(names)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from sleuth.extract.text import clean_line
 from sleuth.operation import Arg, Own, ToolOffer, declare, operation_of
-from sleuth.ops.base import Http, Op, session_of
+from sleuth.ops.base import Http, Op, cap_integer, session_of
 from sleuth.ops.map import note_lines
 from sleuth.session import (
     EXCLUDE_ARG,
@@ -26,6 +26,7 @@ from sleuth.session import (
 from sleuth.toolkit import Tool, ToolContext, ToolOutput
 
 if TYPE_CHECKING:
+    from sleuth.config import Settings
     from sleuth.crawl.run import CrawlRun
 
 
@@ -248,6 +249,14 @@ CRAWL_SITE = Tool.declared(
 )
 
 
+def job_body(schema: dict[str, Any], settings: Settings | None) -> None:
+    """A job's pages as this server caps them; no webhook field where no secret signs one
+    (there it is a 400)."""
+    cap_integer(schema, "max_pages", settings.crawl_job_max_pages if settings else 500)
+    if not (settings and settings.secret("webhook_secret")):
+        del schema["properties"]["webhook"]
+
+
 CRAWL = Op(
     crawl,
     http=Http(
@@ -273,6 +282,7 @@ CRAWL = Op(
                 ),
             ),
         ),
+        refine=job_body,
     ),
     tool=CRAWL_SITE,
 )

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from sleuth.extract.text import clean_line
 from sleuth.log import Progress
 from sleuth.operation import BLANK_PATTERN, Arg, Own, ToolOffer, declare
-from sleuth.ops.base import Http, Op, Person, describe
+from sleuth.ops.base import HTTP_URL, Http, Op, Person, describe
 from sleuth.session import (
     LLM_ERRORS,
     MAX_QUESTION_CHARS,
@@ -27,6 +27,7 @@ from sleuth.session import (
 from sleuth.toolkit import Tool, ToolContext, ToolOutput
 
 if TYPE_CHECKING:
+    from sleuth.config import Settings
     from sleuth.structured.models import FillAnswer
 
 MAX_FILL_PAGES = 10  # a fill's pages, given or searched
@@ -163,6 +164,22 @@ def fill_tool() -> Tool:
     return Tool.declared(fill, run, FillAnswer)
 
 
+def one_source(schema: dict[str, Any], settings: Settings | None) -> None:
+    """The body as its check reads it: absolute http(s) URLs, and exactly one of ``urls``
+    and ``question``."""
+    schema["properties"]["urls"]["items"].update(HTTP_URL)
+    schema["oneOf"] = [
+        {
+            "required": ["urls"],
+            "properties": {"urls": {"minItems": 1}, "question": {"type": "null"}},
+        },
+        {
+            "required": ["question"],
+            "properties": {"question": {"type": "string"}, "urls": {"maxItems": 0}},
+        },
+    ]
+
+
 FILL = Op(
     fill,
     http=Http(
@@ -172,6 +189,7 @@ FILL = Op(
         'whether its `outcome` is `"ok"` or `"incomplete"` (a required value the pages do '
         "not support); 422 SCHEMA_REFUSED for a schema sleuth will not fill, 400 for both or "
         "neither of urls and question, 503 LLM_NOT_CONFIGURED when no model is set up.",
+        refine=one_source,
     ),
     progress=progress,
     tool=fill_tool,

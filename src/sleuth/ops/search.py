@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from sleuth.errors import UsageError
 from sleuth.extract.text import clean_line
 from sleuth.operation import BLANK_PATTERN, Arg, Own, ToolOffer, declare, operation_of
-from sleuth.ops.base import Http, Op, session_of
+from sleuth.ops.base import Http, Op, only_names, session_of
 from sleuth.session import (
     MAX_QUERY_CHARS,
     RECENCY_ARG,
@@ -21,6 +21,7 @@ from sleuth.session import (
 from sleuth.toolkit import Tool, ToolContext, ToolOutput
 
 if TYPE_CHECKING:
+    from sleuth.config import Settings
     from sleuth.websearch import SearchResponse
 
 SNIPPET_CHARS = 300
@@ -167,4 +168,15 @@ def _clip(text: str) -> str:
 
 
 WEB_SEARCH = Tool.declared(search, web_search, WebSearchOutput)
-SEARCH = Op(search, http=Http("/api/v1/search", "Search the web"), tool=WEB_SEARCH)
+
+
+def known_names(schema: dict[str, Any], settings: Settings | None) -> None:
+    """The providers this server knows as it starts, plugins included."""
+    from sleuth.websearch.registry import known_providers
+
+    only_names(schema, "provider", known_providers())
+
+
+SEARCH = Op(
+    search, http=Http("/api/v1/search", "Search the web", refine=known_names), tool=WEB_SEARCH
+)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any
 
 from sleuth.operation import Arg, Own, declare
-from sleuth.ops.base import Http, LLMUse, Op
+from sleuth.ops.base import HTTP_URL, Http, LLMUse, Op
 from sleuth.session import FETCH_ERRORS, LLM_ERRORS, SIGNALS_ARG, AsyncSession
 from sleuth.suggest import Suggestion
 
 if TYPE_CHECKING:
+    from sleuth.config import Settings
     from sleuth.suggest import SuggestResult
 
 
@@ -57,6 +58,15 @@ def spent(result: Any) -> LLMUse:
     return LLMUse(result.provider, result.calls, result.usage, result.cost_usd)
 
 
+def url_required(schema: dict[str, Any], settings: Settings | None) -> None:
+    """``url`` is required over HTTP and an absolute http(s) URL (the declaration keeps a
+    default for its Python callers)."""
+    schema["required"] = sorted({*schema.get("required", []), "url"})
+    url = schema["properties"]["url"]
+    url.pop("default", None)
+    url.update(HTTP_URL)
+
+
 SUGGEST = Op(
     suggest,
     http=Http(
@@ -71,5 +81,6 @@ SUGGEST = Op(
         check=check,
         llm=spent,
         needs_suggester=True,
+        refine=url_required,
     ),
 )

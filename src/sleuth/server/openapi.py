@@ -33,11 +33,9 @@ _ERROR = {
 def build_spec(settings: Settings | None = None) -> dict[str, Any]:
     """The description of a server with ``settings`` (what depends on them: whether a
     question may ask for the model's own search without naming a provider)."""
-    from sleuth.llm.providers import PROVIDERS
     from sleuth.ops import served
     from sleuth.server import routes
     from sleuth.server.crawl import PAGE_SIZE, CrawlJob
-    from sleuth.websearch.registry import known_providers
 
     components: dict[str, Any] = {"Error": _ERROR}
 
@@ -152,17 +150,10 @@ def build_spec(settings: Settings | None = None) -> dict[str, Any]:
             "responses": found,
         },
     }
-    _most(components["CrawlBody"], "max_pages", settings.crawl_job_max_pages if settings else 500)
-    if not (settings and settings.secret("webhook_secret")):  # then a webhook is a 400
-        del components["CrawlBody"]["properties"]["webhook"]
-    _tighten_suggest(components["SuggestBody"])
-    _fill_sources(components["FillBody"])
-    # The names the routes accept, as they stand when the server starts (plugins included).
-    _only(components["SearchBody"], "provider", known_providers())
-    _only(components["AskBody"], "provider", sorted(PROVIDERS))
-    native = sorted(name for name, cls in PROVIDERS.items() if cls.native_search is not None)
-    default = (settings.llm_provider or "") if settings is not None else ""
-    _native_search_needs(components["AskBody"], native, default in native)
+    for op in served():  # each operation's own words on its body
+        assert op.http is not None
+        if op.http.refine is not None:
+            op.http.refine(components[op.body().__name__], settings)
     return {
         "openapi": "3.1.0",
         "info": {
@@ -243,53 +234,6 @@ _READY = {
 }
 
 
-def _tighten_suggest(schema: dict[str, Any]) -> None:
-    """The suggest body as its validation reads it: ``url`` is required and an absolute
-    http(s) URL (the model keeps a default for its Python callers)."""
-    schema["required"] = sorted({*schema.get("required", []), "url"})
-    url = schema["properties"]["url"]
-    url.pop("default", None)
-    url.update({"format": "uri", "pattern": r"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#]"})
-
-
-def _fill_sources(schema: dict[str, Any]) -> None:
-    """The fill body as its validation reads it: absolute http(s) URLs, and exactly one of
-    ``urls`` and ``question``."""
-    items = schema["properties"]["urls"]["items"]
-    items.update({"format": "uri", "pattern": r"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#]"})
-    schema["oneOf"] = [
-        {
-            "required": ["urls"],
-            "properties": {"urls": {"minItems": 1}, "question": {"type": "null"}},
-        },
-        {
-            "required": ["question"],
-            "properties": {"question": {"type": "string"}, "urls": {"maxItems": 0}},
-        },
-    ]
-
-
-def _native_search_needs(schema: dict[str, Any], native: list[str], default_has: bool) -> None:
-    """``search: native`` asks the model's own web search, which only some providers have:
-    name one of them, unless the server's own provider is one."""
-    choices: list[dict[str, Any]] = [{"type": "string", "enum": native}]
-    then: dict[str, Any] = {"properties": {"provider": {"anyOf": choices}}}
-    if default_has:
-        choices.append({"type": "null"})
-    else:
-        then["required"] = ["provider"]
-    schema["if"] = {"required": ["search"], "properties": {"search": {"const": "native"}}}
-    schema["then"] = then
-
-
-def _most(schema: dict[str, Any], field: str, maximum: int) -> None:
-    """Cap an optional integer ``field`` of ``schema`` at this server's ``maximum``."""
-    prop = schema["properties"][field]
-    for choice in prop.get("anyOf", [prop]):
-        if choice.get("type") == "integer":
-            choice["maximum"] = maximum
-
-
 def _query(name: str, description: str, minimum: int, maximum: int | None = None) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "integer", "minimum": minimum}
     if maximum is not None:
@@ -301,14 +245,6 @@ def _query(name: str, description: str, minimum: int, maximum: int | None = None
         "description": description,
         "schema": schema,
     }
-
-
-def _only(schema: dict[str, Any], field: str, names: list[str]) -> None:
-    """Narrow an optional string ``field`` of ``schema`` to ``names``."""
-    prop = schema["properties"][field]
-    for choice in prop.get("anyOf", [prop]):
-        if choice.get("type") == "string":
-            choice["enum"] = list(names)
 
 
 def _json(schema: dict[str, Any]) -> dict[str, Any]:
