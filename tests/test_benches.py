@@ -8,14 +8,22 @@ data set of a few pages written here in the layouts the real sets use.
 
 from __future__ import annotations
 
+import ast
+import asyncio
 import gzip
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
+
+from loopback import serve
+from sleuth.cache import MemoryCache
+from sleuth.config import TOML_ONLY, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHES = sorted(path.stem for path in (ROOT / "bench").glob("*.py"))
@@ -93,9 +101,8 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {"aeb": aeb, "wcxb": wcxb}
 
 
-@pytest.mark.parametrize("name", BENCHES)
-def test_every_bench_imports(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # As when run as a script: its own folder first, so a bench may import a sibling.
+def _load(name: str, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """A bench as a module, imported as its script would be: its own folder first."""
     monkeypatch.syspath_prepend(str(ROOT / "bench"))
     for sibling in BENCHES:
         monkeypatch.delitem(sys.modules, sibling, raising=False)
@@ -105,7 +112,36 @@ def test_every_bench_imports(name: str, monkeypatch: pytest.MonkeyPatch) -> None
     module = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, spec.name, module)  # dataclasses look it up as it loads
     spec.loader.exec_module(module)
-    assert callable(module.main)
+    return module
+
+
+@pytest.mark.parametrize("name", BENCHES)
+def test_every_bench_imports(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert callable(_load(name, monkeypatch).main)
+
+
+def _callee(node: ast.Call) -> str:
+    function = node.func
+    if isinstance(function, ast.Attribute):
+        return function.attr
+    return function.id if isinstance(function, ast.Name) else ""
+
+
+@pytest.mark.parametrize("name", BENCHES)
+def test_every_setting_a_bench_gives_is_one_sleuth_reads(name: str) -> None:
+    # Settings ignores a keyword it does not know, and the environment has no schema:
+    # a renamed setting would leave a bench measuring the default, silently.
+    source = (ROOT / "bench" / f"{name}.py").read_text()
+    given = {
+        keyword.arg
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call) and _callee(node).lower().endswith("settings")
+        for keyword in node.keywords
+        if keyword.arg is not None
+    }
+    given |= {var.removeprefix("SLEUTH_").lower() for var in re.findall(r"\bSLEUTH_\w+", source)}
+    assert given - set(Settings.model_fields) == set()
+    assert given & TOML_ONLY == set()
 
 
 def _run(*args: str) -> str:
@@ -157,9 +193,85 @@ def test_page_types_judges_every_reviewed_page(data: dict[str, Path]) -> None:
     assert "/3 = " in out
 
 
-def test_grounding_checks_the_quotes_of_each_layout(data: dict[str, Path]) -> None:
+def test_grounding_checks_the_quotes_of_research_runs(data: dict[str, Path]) -> None:
     # Two pages: each research run has one distractor where the full sets give two.
-    for folder in (data["aeb"], data["wcxb"]):
-        out = _run("bench/grounding.py", str(folder), "--articles", "2", "--others", "0")
-        assert "2 research runs" in out
-        assert "Goals: in page 100%" in out
+    out = _run("bench/grounding.py", str(data["wcxb"]), "--articles", "2", "--others", "0")
+    assert "2 research runs" in out
+    assert "Goals: in page 100%" in out
+
+
+def test_grounding_reads_the_aeb_layout(
+    data: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pages = _load("grounding", monkeypatch).load_aeb(data["aeb"], 3, 1)
+    assert {page.title for page in pages.values()} == {title for _, title, _ in ARTICLES.values()}
+    assert "restored the three lamps on the north pier" in pages["harbour"].visible
+    assert " keepers logged the first night " in pages["harbour"].main
+
+
+# The heavy benches (many runs, fixed latencies, servers and Redis in child processes)
+# are too slow to run here; their parts that touch sleuth run once, on a tiny input.
+
+
+def test_crawl_crawls_and_fetches_a_site_of_five_pages(monkeypatch: pytest.MonkeyPatch) -> None:
+    crawl = _load("crawl", monkeypatch)
+    with crawl.site(5, 10) as origin:
+        fetched, _ = asyncio.run(crawl.fetch_rate(origin, 5, 2))
+        crawled, _ = asyncio.run(crawl.crawl_rate(origin, 5, 2, 0.001, MemoryCache(100)))
+    assert fetched == 5
+    assert crawled == 5
+
+
+def test_research_measures_a_digest(monkeypatch: pytest.MonkeyPatch) -> None:
+    research = _load("research", monkeypatch)
+    title, paragraphs = research.ARTICLES["manual"]
+    with serve() as site:
+        page = site.add("/page/manual", research.render(title, paragraphs))
+        results = [{"url": page, "title": title, "content": ""}]
+        site.add("/search", json.dumps({"results": results}))
+        settings = research.bench_settings(site.origin)
+        digest, wall, cpu = asyncio.run(research.measure(settings, MemoryCache(64), 30.0, 1))
+    row = research.row("complete", "cold", None, 0, digest, wall, cpu, 30.0)
+    assert row.bullets > 0
+    assert row.errors == 0
+    assert not row.deadline_hit
+
+
+def test_discover_times_the_registry_and_replays_the_model(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    discover = _load("discover", monkeypatch)
+    discover.registry_stage(3)
+    discover.llm_stage()
+    out = capsys.readouterr().out
+    assert "Registry stage: 3 names" in out
+    assert "(goal < $0.05: met)" in out
+
+
+def test_documents_reads_a_generated_pdf_with_every_extractor(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    documents = _load("documents", monkeypatch)
+    documents.generate(tmp_path, count=1)
+    (pdf,) = tmp_path.glob("*.pdf")
+    data, truth = pdf.read_bytes(), pdf.with_suffix(".txt").read_text()
+    assert documents.page_count(data) == 3
+    for name, extractor in documents.EXTRACTORS.items():
+        f1 = documents.page_counts_f1(documents.page_counts(truth, extractor(data)))
+        assert f1 > 0.5, name
+
+
+def test_visibility_reads_cases_statically_and_in_the_browser(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    visibility = _load("visibility", monkeypatch)
+    catalogue = visibility.test_cases()
+    hidden = [c for c in catalogue if c.name == "display-none"]
+    hidden += [c for c in visibility.css_cases()[:2] if c.sheets]  # a linked style sheet
+    shown = [next(c for c in catalogue if c.technique == "look-alike")]
+    asyncio.run(visibility.run_cases([*hidden, *shown], 2))
+    assert len(hidden) == 2
+    for case in [*hidden, *shown]:
+        assert case.error == ""
+        assert case.static is (case in shown)
+        assert case.browser is (case in shown)
