@@ -351,7 +351,7 @@ async def run(
             others = [p for p in by_type[page.kind] if p != page.id]
             if len(others) < 2:
                 others = [p for p in pages if p != page.id]
-            chosen = [page.id, *rng.sample(others, 2)]
+            chosen = [page.id, *rng.sample(others, min(2, len(others)))]  # a tiny sample has fewer
             rng.shuffle(chosen)
             state["results"] = [
                 {"url": f"{origin}/page/{pid}", "title": pages[pid].title, "content": ""}

@@ -321,6 +321,18 @@ class Row:
         return self.wall_ms / self.bound_ms
 
 
+def bench_settings(origin: str) -> Settings:
+    """Search and pages from the loopback web at ``origin``, no browser, no search limit."""
+    return Settings(
+        searxng_url=origin,
+        search_providers=["searxng"],
+        allow_hosts=[origin.removeprefix("http://")],
+        cache="memory",
+        render="never",
+        searches_per_hour=10_000,
+    )
+
+
 async def measure(
     settings: Settings, cache: MemoryCache, deadline: float, max_pages: int
 ) -> tuple[Digest, float, float]:
@@ -349,14 +361,7 @@ async def run(repeat: int, deadline: float, huge_bytes: int, max_pages: int) -> 
     try:
         port = ports.get(timeout=30)
         origin = f"http://127.0.0.1:{port}"
-        settings = Settings(
-            searxng_url=origin,
-            search_providers=["searxng"],
-            allow_hosts=[f"127.0.0.1:{port}"],
-            cache="memory",
-            render="never",
-            searches_per_hour=10_000,
-        )
+        settings = bench_settings(origin)
         rng = random.Random(2024)
         # One unmeasured run first: imports and first-call set-up are not what we measure.
         configure(origin, make_plan(rng, "complete", deadline))
