@@ -144,3 +144,24 @@ def test_config_show_lists_every_setting_once_section_by_section() -> None:
     names = [name for name, _, _ in describe(load_settings())]
     assert names == [name for model in SECTIONS.values() for name in model.model_fields]
     assert sorted(names) == sorted(Settings.model_fields)
+
+
+def test_a_misspelt_setting_is_refused_with_the_name_it_is_near(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"keyword arguments: max_pagez; did you mean max_pages"):
+        load_settings(max_pagez=5)
+    with pytest.raises(ConfigError, match=r"unknown settings in the keyword arguments: a, b"):
+        load_settings(a=1, b=2)
+    path = tmp_path / "config.toml"
+    path.write_text("reserch_max_pages = 2\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"config file .*: reserch_max_pages; did you mean"):
+        load_settings(path)
+    assert load_settings(max_pages=5).max_pages == 5  # a real name still passes
+
+
+def test_a_session_takes_a_settings_object_or_keywords_not_both() -> None:
+    from sleuth.errors import UsageError
+    from sleuth.session import AsyncSession
+
+    with pytest.raises(UsageError, match="not both"):
+        AsyncSession(Settings(), max_pages=3)
+    assert AsyncSession(max_pages=3).settings.max_pages == 3

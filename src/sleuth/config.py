@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import (
     TYPE_CHECKING,
@@ -713,13 +713,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from None
     table = data.get("sleuth", data)
-    unknown = sorted(set(table) - set(Settings.model_fields))
-    if unknown:
-        raise ConfigError(
-            f"config file {path} has unknown setting(s): {', '.join(unknown)}",
-            hint="see {names} for the names sleuth knows",
-            refs={"names": Ref("settings_names", words="`sleuth.config.Settings`")},
-        )
+    _known(table, f"config file {path}", Settings.model_fields)  # its keys: the names alone
     return dict(table)
 
 
@@ -781,12 +775,32 @@ def _validated(values: dict[str, Any]) -> Settings:
     return settings
 
 
+def _known(values: Mapping[str, Any], given_as: str, names: Iterable[str] | None = None) -> None:
+    """Refuse a setting sleuth does not have (of ``names``; by default any name or alias a
+    value may be given under): a misspelt one would otherwise be dropped without a word,
+    and the run would use the default."""
+    import difflib  # only a run with a bad name reads it
+
+    unknown = sorted(set(values) - set(_FIELD_OF if names is None else names))
+    if not unknown:
+        return
+    near = difflib.get_close_matches(unknown[0], list(Settings.model_fields), n=1)
+    guess = f"; did you mean {near[0]}?" if near else ""
+    raise ConfigError(
+        f"unknown setting{'s' if len(unknown) > 1 else ''} in {given_as}: "
+        f"{', '.join(unknown)}{guess}",
+        hint="see {names} for the names sleuth knows",
+        refs={"names": Ref("settings_names", words="`sleuth.config.Settings`")},
+    )
+
+
 def load_settings(config_path: Path | str | None = None, **overrides: Any) -> Settings:
     """Build the effective settings and remember where each value came from.
 
     ``overrides`` win over everything (the Python API uses them); a missing
     ``--config`` file is an error, a missing default file is not.
     """
+    _known(overrides, "the keyword arguments")
     named_by = "{config}" if config_path is not None else "SLEUTH_CONFIG"
     explicit = config_path is not None or bool(os.environ.get("SLEUTH_CONFIG"))
     path = Path(config_path or os.environ.get("SLEUTH_CONFIG") or default_config_path())

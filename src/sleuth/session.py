@@ -154,6 +154,11 @@ class AsyncSession:
         cache: Cache | None = None,
         **overrides: Any,
     ) -> None:
+        if settings is not None and (overrides or config is not None):
+            raise UsageError(
+                "give a Settings object or settings as keywords (and config=), not both",
+                hint="settings.model_copy(update={...}) is a changed copy of a Settings object",
+            )
         self.settings = settings or load_settings(config, **overrides)
         self._resolver = resolver
         self._cache = cache
