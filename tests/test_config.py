@@ -155,6 +155,8 @@ def test_a_misspelt_setting_is_refused_with_the_name_it_is_near(tmp_path: Path) 
     path.write_text("reserch_max_pages = 2\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"config file .*: reserch_max_pages; did you mean"):
         load_settings(path)
+    with pytest.raises(ConfigError, match=r"in Settings\(...\): max_pagez"):
+        Settings(max_pagez=5)
     assert load_settings(max_pages=5).max_pages == 5  # a real name still passes
 
 

@@ -633,6 +633,7 @@ class Settings(
     model_config = ConfigDict(frozen=False, extra="ignore")
 
     def __init__(self, **values: Any) -> None:
+        _known(values, "Settings(...)")
         super().__init__(**{**_from_environment(), **values})
 
     @property
