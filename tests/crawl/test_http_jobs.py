@@ -27,7 +27,6 @@ def make_client(site: Site) -> Iterator[Any]:
             allow_hosts=[f"127.0.0.1:{site.port}"],
             cache="memory",
             render="never",
-            _env_file=None,
             **extra,
         )
         client = TestClient(create_app(settings), base_url="http://127.0.0.1:8080")
@@ -96,6 +95,18 @@ def test_limits_per_caller_and_cancel(site: Site, make_client: Any) -> None:
     again = client.post("/api/v1/crawl", json={"url": site.origin})
     assert again.status_code == 202  # the cancelled job no longer counts
     assert client.get("/api/v1/crawl/nope").status_code == 404
+
+
+def test_a_refused_start_url_starts_no_job_and_keeps_no_slot(site: Site, make_client: Any) -> None:
+    site.add("/", page("Home", 0, []))
+    client = make_client(crawl_jobs_per_token=1)
+    with_userinfo = site.origin.replace("://", "://someone@")  # the crawl's scope refuses it
+    for _ in range(3):
+        refused = client.post("/api/v1/crawl", json={"url": with_userinfo})
+        assert refused.status_code == 400, refused.text
+    reply = client.post("/api/v1/crawl", json={"url": site.origin})
+    assert reply.status_code == 202, reply.text  # no refused start holds the one slot
+    assert wait_for(client, reply.json()["id"], "done")["pages"] == 1
 
 
 @pytest.mark.parametrize(

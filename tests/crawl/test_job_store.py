@@ -25,7 +25,6 @@ async def pages(site: Site) -> AsyncIterator[Pages]:
         cache="memory",
         render="never",
         crawl_jobs_per_token=1,
-        _env_file=None,
     )
     async with AsyncSession(settings) as session, open_engine(settings) as docket:
         runner = Pages(session, Jobs(docket, settings))

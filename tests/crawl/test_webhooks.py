@@ -97,7 +97,6 @@ def make_client(site: Site, receiver: Receiver) -> Iterator[Any]:
             allow_hosts=[f"127.0.0.1:{site.port}", f"127.0.0.1:{port}"],
             cache="memory",
             render="never",
-            _env_file=None,
             **options,
         )
         client = TestClient(create_app(settings), base_url="http://127.0.0.1:8080")
@@ -247,7 +246,7 @@ def _record(status: str = "done") -> dict[str, Any]:
 
 def _web(receiver: Receiver) -> Web:
     port = receiver.port
-    settings = Settings(allow_hosts=[f"127.0.0.1:{port}"], cache="memory", _env_file=None)  # type: ignore[call-arg]
+    settings = Settings(allow_hosts=[f"127.0.0.1:{port}"], cache="memory")
     return Web(settings, MemoryCache())
 
 
@@ -298,7 +297,6 @@ async def test_each_end_is_posted_once_by_whichever_process_ended_the_job(
             redis_url=redis.url,
             render="never",
             webhook_secret=SECRET,
-            _env_file=None,
         )
         async with (
             AsyncSession(settings) as one,
@@ -325,7 +323,7 @@ async def test_each_end_is_posted_once_by_whichever_process_ended_the_job(
 def test_the_secret_is_masked_in_config_show() -> None:
     from sleuth.config import describe
 
-    settings = Settings(webhook_secret=SECRET, _env_file=None)  # type: ignore[call-arg]
+    settings = Settings(webhook_secret=SECRET)
     (shown,) = [value for name, value, _ in describe(settings) if name == "webhook_secret"]
     assert SECRET not in shown
     assert shown.endswith("******")
@@ -372,7 +370,6 @@ async def test_each_attempt_ends_at_the_fetch_deadline(monkeypatch: pytest.Monke
             cache="memory",
             fetch_deadline=0.2,
             read_timeout=300,
-            _env_file=None,
         )
         web = Web(settings, MemoryCache())
         try:
@@ -401,7 +398,6 @@ async def test_closing_waits_for_a_webhook_only_the_shutdown_grace(
         render="never",
         webhook_secret=SECRET,
         shutdown_grace=0,
-        _env_file=None,
     )
     async with AsyncSession(settings) as session, open_engine(settings) as docket:
         pages = Pages(session, Jobs(docket, settings))

@@ -33,7 +33,7 @@ async def broken(_state: ServerState, _request: Request) -> Response:
 def client(monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
     real = routes.handler
     monkeypatch.setattr(routes, "handler", lambda op: broken if op.name == "search" else real(op))
-    app = create_app(Settings(cache="memory", render="never", _env_file=None))  # type: ignore[call-arg]
+    app = create_app(Settings(cache="memory", render="never"))
     with TestClient(app, base_url="http://127.0.0.1:8080", raise_server_exceptions=False) as c:
         yield c
     log.configure()
@@ -120,9 +120,7 @@ def test_a_research_stream_that_fails_ends_with_one_error_event(client: TestClie
 
 
 def test_mcp_answers_deep_and_large_bodies_without_failing() -> None:
-    app = create_app(
-        Settings(cache="memory", render="never", max_body_bytes=4096, _env_file=None)  # type: ignore[call-arg]
-    )
+    app = create_app(Settings(cache="memory", render="never", max_body_bytes=4096))
     headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
     with TestClient(app, base_url="http://127.0.0.1:8080", raise_server_exceptions=False) as c:
         deep = c.post("/mcp", content=b"[" * 1000 + b"]" * 1000, headers=headers)

@@ -23,7 +23,7 @@ def make_client() -> Iterator[Any]:
     opened: list[TestClient] = []
 
     def make(**extra: Any) -> TestClient:
-        settings = Settings(cache="memory", _env_file=None, **extra)  # type: ignore[call-arg]
+        settings = Settings(cache="memory", **extra)
         client = TestClient(create_app(settings), base_url="http://127.0.0.1:8080")
         client.__enter__()
         opened.append(client)

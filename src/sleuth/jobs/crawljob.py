@@ -180,12 +180,13 @@ class Pages:
         """A new job with its start page queued; its record as the routes show it. A start
         URL the crawl's limits refuse leaves nothing to read: the job ends ``done`` at
         once, with 0 pages and a note saying why, as ``sleuth crawl`` of it would."""
+        _run_of(self.session, url, options)  # a start the crawl refuses: before any job
         job = (await self.jobs.create(owner, url, options, deadline))["id"]
-        record = await self.jobs.read(job)
-        assert record is not None
-        crawler = self.crawler(job, record)
         token = PAGE.set("")
-        try:
+        try:  # from here on the job exists and holds the caller's slot: it must end
+            record = await self.jobs.read(job)
+            assert record is not None
+            crawler = self.crawler(job, record)
             await crawler.seed([(crawler.scope.start, 0, None)])
         except BaseException:
             await self.jobs.finish(job, "failed", failure(None))
