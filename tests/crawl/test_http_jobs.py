@@ -72,6 +72,50 @@ def test_a_job_runs_and_its_pages_come_in_pages(site: Site, make_client: Any) ->
     assert "owner" not in rest
 
 
+def _until(check: Any, what: str) -> Any:
+    """Ask ``check`` until it answers (each ask reads real state), at most 30 s."""
+    give_up = time.monotonic() + 30
+    while time.monotonic() < give_up:
+        found = check()
+        if found:
+            return found
+        threading.Event().wait(0.05)
+    raise AssertionError(f"never: {what}")
+
+
+def test_a_job_past_its_deadline_ends_once_the_page_being_read_is_in(
+    site: Site, make_client: Any
+) -> None:
+    stall = threading.Event()
+    children = ["/held"] + [f"/k{n}" for n in range(20)]  # more than the deadline allows
+    site.add("/", page("Home", 0, children))
+    site.add("/held", page("Held", 1, []), stall=stall)
+    for n in range(20):
+        site.add(f"/k{n}", page(f"K{n}", 2 + n, []))
+    client = make_client(crawl_job_deadline=3.0)
+    job = client.post("/api/v1/crawl", json={"url": site.origin}).json()["id"]
+
+    def read() -> dict[str, Any]:
+        return dict(client.get(f"/api/v1/crawl/{job}", params={"limit": 100}).json())
+
+    try:
+        _until(lambda: "/held" in site.paths(), "the held page is asked for")
+        late = _until(
+            lambda: (found := read())["notes"] and "deadline" in found["notes"][-1] and found,
+            "a page sees the deadline",
+        )
+        # Past the deadline, but a page is still being read: the job has not ended.
+        assert late["status"] == "running"
+        assert site.origin + "/held" not in {item["url"] for item in late["items"]}
+    finally:
+        stall.set()
+    done = wait_for(client, job, "done")
+    assert done["next_cursor"] is None
+    urls = [item["url"] for item in done["items"]]
+    assert site.origin + "/held" in urls  # the page that landed last is in the record
+    assert done["pages"] == len(urls) < 1 + len(children)
+
+
 def test_limits_per_caller_and_cancel(site: Site, make_client: Any) -> None:
     stall = threading.Event()
     site.add("/", page("Home", 0, ["/a"]), stall=stall)

@@ -254,7 +254,8 @@ class Pages:
         finally:
             await jobs.note(job, crawler.notes.lines)
         if await jobs.page_done(job, page, result) == 0:
-            await jobs.finish(job, "done")
+            now = await jobs.read(job)  # cancelled while this page was read: it ends so
+            await jobs.finish(job, "cancelled" if now and now["cancelled"] else "done")
 
     async def _unread(self, job: str, page: str, status: str) -> None:
         """The page ends unread; the last one pending ends the job (a no-op if it has)."""
@@ -262,12 +263,13 @@ class Pages:
             await self.jobs.finish(job, status)
 
     async def _late(self, job: str, page: str, record: dict[str, Any]) -> None:
-        """No page starts after the deadline: the job is done with the pages it has."""
+        """No page starts after the deadline: the job is done with the pages it has, once
+        the pages already being read are in (the last page to end ends it), so its count
+        and its webhook never miss a page that lands after."""
         deadline = round(record["ends_at"] - record["created_at"], 3)  # the job's own
         why = f"stopped at the {deadline:g}s deadline with the pages read so far"
         await self.jobs.note(job, [why])
-        await self.jobs.page_done(job, page, None)
-        await self.jobs.finish(job, "done")
+        await self._unread(job, page, "done")
 
     def stop_pages(self) -> None:
         """Drop the pages running here: the engine hands each to another worker after

@@ -356,11 +356,12 @@ class Jobs:
         """Stop the job everywhere: no worker starts another page request once this
         returns (see the module's note on robots.txt and sitemaps)."""
         flat = await self._eval(_CANCEL, [self._k(job), self._k(job, "admitted")])
-        await self.finish(job, "cancelled")
         for page in _pairs(flat):  # queued pages leave the engine; running ones are told
             await self.docket.cancel(task_key(job, page))
         ends = time.monotonic() + self.request_lease
         while time.monotonic() < ends:
             if not await self._eval(_IN_FLIGHT, [self._k(job, "inflight")], time.time()):
-                return
+                break
             await asyncio.sleep(_WAIT)
+        # Ended once the requests under way are in: its record and webhook count them.
+        await self.finish(job, "cancelled")
