@@ -189,3 +189,22 @@ def test_a_job_that_fails_ends_as_failed_in_the_apis_words(
     assert "--" not in failed["error"]["message"]
     second = client.post("/api/v1/crawl", json={"url": site.origin})
     assert second.status_code == 202  # the failed job gave its slot back
+
+
+def test_several_processes_without_redis_run_no_job_and_say_why(site: Site, tmp_path: Any) -> None:
+    # Each process's engine would be its own: a job another process could not read.
+    settings = Settings(
+        allow_hosts=[f"127.0.0.1:{site.port}"], cache="file", cache_dir=tmp_path, render="never"
+    )
+    app = create_app(settings, processes=2)
+    with TestClient(app, base_url="http://127.0.0.1:8080") as client:
+        started = client.post("/api/v1/crawl", json={"url": site.origin})
+        read = client.get("/api/v1/crawl/some-job")
+        fetched = client.post("/api/v1/fetch", json={"url": site.origin + "/nothing"})
+    log.configure()
+    for reply in (started, read):
+        assert reply.status_code == 503, reply.text
+        assert reply.json()["code"] == "CONFIG_ERROR"
+        assert "needs the Redis" in reply.json()["error"]
+    assert fetched.status_code != 503  # the rest of the API is served as ever
+    assert site.paths().count("/") == 0

@@ -104,6 +104,19 @@ async def test_the_server_offers_crawl_site_as_a_task(sleuth: AsyncSleuth) -> No
     assert all(tool.execution is None for name, tool in listed.items() if name != "crawl_site")
 
 
+async def test_a_server_that_runs_no_jobs_offers_crawl_site_as_a_bounded_call(
+    sleuth: AsyncSleuth,
+) -> None:
+    from sleuth.server.mcp import mcp_registry
+
+    server = build_server(mcp_registry(local=False), client=sleuth, tasks=False)
+    async with Client(server, mode="legacy") as client:
+        listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+        tasks = client.server_capabilities.tasks
+    assert listed["crawl_site"].execution is None
+    assert tasks is None or tasks.requests is None or tasks.requests.tools is None
+
+
 async def test_a_crawl_site_task_is_polled_to_its_result(
     sleuth: AsyncSleuth, web: SearxngWeb
 ) -> None:

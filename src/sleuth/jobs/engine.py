@@ -31,15 +31,20 @@ def engine_url(settings: Settings) -> str | None:
     return str(settings.redis_url) if settings.cache == "redis" else None
 
 
+def no_redis(settings: Settings, what: str) -> ConfigError:
+    """The config error of ``what``, which needs the shared Redis, run without one."""
+    return ConfigError(
+        f"{what} needs the Redis the server uses: SLEUTH_CACHE is {settings.cache!r}",
+        hint="set SLEUTH_CACHE=redis and SLEUTH_REDIS_URL=redis://HOST:6379/0, the same "
+        "as the server's",
+    )
+
+
 def need_redis(settings: Settings, what: str) -> str:
     """The shared Redis URL, or a config error that says how to name one."""
     url = engine_url(settings)
     if url is None:
-        raise ConfigError(
-            f"{what} needs the Redis the server uses: SLEUTH_CACHE is {settings.cache!r}",
-            hint="set SLEUTH_CACHE=redis and SLEUTH_REDIS_URL=redis://HOST:6379/0, the same "
-            "as the server's",
-        )
+        raise no_redis(settings, what)
     return url
 
 

@@ -138,12 +138,14 @@ def build_state(settings: Settings, tokens: Tokens, metrics: Metrics) -> ServerS
     )
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """The application; ``settings`` default to the environment's (``SLEUTH_*``, the TOML file)."""
+def create_app(settings: Settings | None = None, *, processes: int = 1) -> Starlette:
+    """The application; ``settings`` default to the environment's (``SLEUTH_*``, the TOML file).
+    ``processes``: how many processes serve the same port (``--workers``)."""
     settings = settings or load_settings()
     tokens = check_settings(settings)
     metrics = Metrics()
     state = build_state(settings, tokens, metrics)
+    state.jobs_off = crawl_jobs.shared_or_off(settings, processes)
     state.spec = build_spec(settings)
     mcp_app, mcp_lifespan = _mcp(state)
 
@@ -317,7 +319,12 @@ def _mcp(state: ServerState) -> tuple[ASGIApp, Callable[[], Any]]:
 
     # Tools that read this machine's disk (detect) are never offered over the network.
     # crawl_site tasks are this server's crawl jobs, the caller's as its HTTP jobs are.
-    server = build_server(mcp_registry(local=False), client=state.client, jobs=lambda: state.jobs)
+    server = build_server(
+        mcp_registry(local=False),
+        client=state.client,
+        jobs=lambda: state.jobs,
+        tasks=state.jobs_off is None,  # else crawl_site stays a bounded call
+    )
     manager = StreamableHTTPSessionManager(
         app=server,
         stateless=True,

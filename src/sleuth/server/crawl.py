@@ -21,13 +21,14 @@ from pydantic import BaseModel, Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from sleuth.errors import UsageError
+from sleuth.errors import SleuthError, UsageError
 from sleuth.jobs import webhook
 from sleuth.ops.crawl import CRAWL as CRAWL_OP
 from sleuth.server.responses import error_response
 from sleuth.server.routes import check_uri, parse, read_json
 
 if TYPE_CHECKING:
+    from sleuth.config import Settings
     from sleuth.jobs.crawljob import Pages
     from sleuth.server.state import ServerState
 
@@ -72,11 +73,25 @@ class CrawlJob(BaseModel):
     )
 
 
+def shared_or_off(settings: Settings, processes: int) -> SleuthError | None:
+    """Why a server of ``processes`` processes runs no crawl jobs, or None when it does.
+    Without Redis each process's engine is its own: a job started by one could be read and
+    cancelled by no other, and the per-caller quota would count per process."""
+    from sleuth.jobs.engine import engine_url, no_redis
+
+    if processes <= 1 or engine_url(settings) is not None:
+        return None
+    return no_redis(settings, "a crawl job in a server of several worker processes")
+
+
 @asynccontextmanager
 async def run_jobs(state: ServerState) -> AsyncIterator[None]:
     """The job engine and this instance's worker, for as long as the server runs."""
     from sleuth.jobs.worker import running_jobs
 
+    if state.jobs_off is not None:
+        yield
+        return
     async with running_jobs(state.client, state.settings) as pages:
         state.jobs = pages
         try:
@@ -86,6 +101,8 @@ async def run_jobs(state: ServerState) -> AsyncIterator[None]:
 
 
 def _pages(state: ServerState) -> Pages:
+    if state.jobs_off is not None:
+        raise state.jobs_off
     if state.jobs is None:
         raise RuntimeError("the server's job engine is not running")
     return state.jobs

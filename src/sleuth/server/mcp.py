@@ -122,6 +122,8 @@ def build_server(
     client: AsyncSleuth | None = None,
     settings: Settings | None = None,
     jobs: Callable[[], Pages | None] | None = None,
+    *,
+    tasks: bool = True,
 ) -> Server[McpShared]:
     """An MCP server offering every tool of ``registry`` (the built-ins by default).
 
@@ -134,7 +136,7 @@ def build_server(
     does (in-process without Redis, the shared one with it).
     """
     tools = registry if registry is not None else mcp_registry()
-    tasks_on = runs_jobs() and "crawl_site" in tools
+    tasks_on = tasks and runs_jobs() and "crawl_site" in tools
 
     @asynccontextmanager
     async def lifespan(_server: Server[McpShared]) -> AsyncIterator[McpShared]:

@@ -18,6 +18,7 @@ from uvicorn.supervisors import Multiprocess
 
 from sleuth.config import Settings, load_settings
 from sleuth.errors import ConfigError, Ref, UsageError
+from sleuth.server import crawl as crawl_jobs
 from sleuth.server.app import check_settings, create_app
 from sleuth.server.guard import is_loopback_name
 from sleuth.server.mcp import listen, stop_on_signals
@@ -80,6 +81,9 @@ def serve(
         with stop_on_signals(web):
             asyncio.run(web.serve(sockets=[listener]))
         return
+    off = crawl_jobs.shared_or_off(settings, workers)
+    if off is not None:  # said once here, not by each worker process
+        sys.stderr.write(f"sleuth: note: crawl jobs answer 503: {off.message}; {off.hint}\n")
     # Each worker builds its own app from the same environment (and SLEUTH_CONFIG).
     config = uvicorn.Config(
         "sleuth.server.run:worker_app",
@@ -115,7 +119,7 @@ def worker_app() -> object:
 
     settings = load_settings()
     log.configure(settings.log_format, settings.log_level or "warning")
-    return create_app(settings)
+    return create_app(settings, processes=2)  # one of several: jobs need a shared Redis
 
 
 def _announce(host: str, port: int, workers: int) -> None:

@@ -16,7 +16,7 @@ from starlette.requests import Request
 from sleuth.api import AsyncSleuth
 from sleuth.cache import Cache
 from sleuth.config import Settings
-from sleuth.errors import TooManyRequests
+from sleuth.errors import SleuthError, TooManyRequests
 from sleuth.server.auth import Tokens
 from sleuth.server.metrics import Metrics
 from sleuth.server.ratelimit import RateLimiter
@@ -38,6 +38,9 @@ class ServerState:
     suggest_off_reason: str
     spec: dict[str, Any] = field(default_factory=dict)
     jobs: Pages | None = None  # the crawl jobs' engine and this instance's worker, once up
+    # Why this instance runs no crawl jobs (None: it does): one of several processes with
+    # no Redis to share them, whose jobs another process could neither read nor cancel.
+    jobs_off: SleuthError | None = None
 
     async def admit(self, request: Request, *, limit: bool = True) -> str:
         """Who is asking (a token's hash, or the client address without auth); raises
