@@ -10,6 +10,7 @@ status read from a server.
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -230,6 +231,35 @@ def test_a_worker_without_redis_is_a_config_error(tmp_path: Path) -> None:
     assert done.returncode == 3
     assert done.stderr.startswith("sleuth: error: sleuth worker needs the Redis")
     assert "SLEUTH_REDIS_URL" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_worker_that_cannot_reach_its_redis_says_so_and_is_never_ready(
+    tmp_path: Path,
+) -> None:
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))  # a loopback port that nothing listens on
+    port = closed.getsockname()[1]
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "sleuth", "worker"],
+            env={
+                **os.environ,
+                "SLEUTH_CACHE": "redis",
+                "SLEUTH_REDIS_URL": f"redis://127.0.0.1:{port}/0",
+                "XDG_CONFIG_HOME": str(tmp_path / "config"),
+                "XDG_CACHE_HOME": str(tmp_path / "cache"),
+            },
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        closed.close()
+    assert done.returncode == 4  # cache_error
+    assert f"cannot reach the Redis at redis://127.0.0.1:{port}/0" in done.stderr
+    assert "ready" not in done.stderr
     assert "Traceback" not in done.stderr
 
 

@@ -14,9 +14,10 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sleuth.config import mask_url
+from sleuth.errors import CacheError
 from sleuth.jobs.crawljob import Pages, serve_pages
 from sleuth.jobs.engine import engine_url, need_redis, open_engine
 from sleuth.jobs.store import Jobs
@@ -85,6 +86,20 @@ async def _idle(pages: Pages) -> AsyncIterator[None]:
         await pages.aclose()
 
 
+async def _reach(docket: Docket, url: str) -> None:
+    """The shared Redis answers, or a cache error naming it: the engine itself would only
+    retry, quietly, and the worker would say it is ready while it can take nothing."""
+    try:
+        async with docket.redis() as redis:
+            client: Any = redis  # a redis-py client: the engine's protocol leaves ping out
+            await client.ping()
+    except Exception as exc:  # redis-py's errors, OSError, a refused connection
+        raise CacheError(
+            f"sleuth worker cannot reach the Redis at {mask_url(url)}: {exc}",
+            hint="check SLEUTH_REDIS_URL (the servers' own) and that this machine reaches it",
+        ) from None
+
+
 async def run_worker(settings: Settings) -> None:
     """``sleuth worker``: work the shared Redis's jobs until SIGTERM or SIGINT."""
     from sleuth.session import AsyncSession
@@ -98,6 +113,7 @@ async def run_worker(settings: Settings) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     async with AsyncSession(settings) as session, open_engine(settings) as docket:
+        await _reach(docket, url)  # "ready" means it can take pages
         pages = Pages(session, Jobs(docket, settings))
         async with working(docket, pages, settings):
             sys.stderr.write(f"{READY}{mask_url(url)}\n")
