@@ -13,9 +13,9 @@ and ``# end derived: KEY`` in ``src/sleuth/api.py`` and ``src/sleuth/__init__.py
 an operation is its module and its name in ``NAMES``; the tests run ``--check``.
 
 Which function an operation gets follows from its declared function: a coroutine gets a
-blocking method and, unless its name is a package of sleuth (``suggest``) or a Python
-builtin (``map``) that the one-shot would shadow, the one-shots; an async generator gets
-a blocking iterator; a crawl run gets the blocking run.
+blocking method and, unless its name is a module or package of sleuth (``suggest``) or a
+Python builtin (``map``), either of which would shadow the one-shot, the one-shots; an
+async generator gets a blocking iterator; a crawl run gets the blocking run.
 """
 
 from __future__ import annotations
@@ -55,7 +55,9 @@ def _kinds() -> list[tuple[str, str]]:
 
 
 def _shortcut(name: str, kind: str) -> bool:
-    shadows = hasattr(builtins, name) or (SRC / "sleuth" / name).is_dir()
+    package = SRC / "sleuth"
+    module = (package / name).is_dir() or (package / f"{name}.py").exists()
+    shadows = hasattr(builtins, name) or module
     return kind == "call" and not shadows
 
 

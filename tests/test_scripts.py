@@ -101,3 +101,12 @@ def test_the_bindings_check_names_a_file_out_of_date_and_the_rewrite_mends_it(
     monkeypatch.setattr(sys, "argv", ["bindings.py"])
     assert bindings.main() == 0
     assert api.read_text("utf-8") == current
+
+
+def test_no_one_shot_is_derived_for_a_name_a_module_or_builtin_holds() -> None:
+    bindings = _script("bindings")
+    assert bindings._shortcut("fetch", "call")
+    assert not bindings._shortcut("suggest", "call")  # the package sleuth.suggest
+    assert not bindings._shortcut("config", "call")  # the module sleuth.config
+    assert not bindings._shortcut("map", "call")  # the builtin
+    assert not bindings._shortcut("fetch", "stream")  # only what returns once

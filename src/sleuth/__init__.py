@@ -1,7 +1,8 @@
 """sleuth: safe, fast, cited access to the web for people and LLM agents.
 
-Each operation that returns one answer is a one-shot shortcut (``sleuth.fetch``,
-``sleuth.research``, ``sleuth.fill`` ... and their async twins ``sleuth.afetch`` ...);
+Operations that return one answer have one-shot shortcuts (``sleuth.fetch``,
+``sleuth.research``, ``sleuth.fill`` ... and their async twins ``sleuth.afetch`` ...), but
+for those whose name a module or a builtin holds (``suggest``, ``map``): use a client;
 ``sleuth.tools`` runs single tool calls;
 :class:`Sleuth` and :class:`AsyncSleuth` keep connections and the cache across calls.
 Names load on first use, so ``sleuth --version`` and light imports do not pay for

@@ -175,6 +175,19 @@ def test_cli_refuses_a_bad_schema_before_any_request(
     assert model.requests == []
 
 
+def test_cli_reads_the_schema_from_stdin_before_anything_else(
+    web: SearxngWeb, model: FakeModel, env: dict[str, str], tmp_path: Path
+) -> None:
+    # Even settings that cannot load come second: the schema is read first, from stdin.
+    broken = {**env, "SLEUTH_CONFIG": str(tmp_path / "missing.toml")}
+    done = sleuth_cli("fill", "-", drill(web), env=broken, stdin="{not json")
+
+    assert done.returncode == 2
+    assert "the schema in standard input is not JSON" in done.stderr
+    assert web.site.paths() == []
+    assert model.requests == []
+
+
 def test_cli_wants_urls_or_a_question_not_both(
     web: SearxngWeb, model: FakeModel, env: dict[str, str], schema_file: Path
 ) -> None:

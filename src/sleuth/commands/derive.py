@@ -120,9 +120,10 @@ def _derived(op: Op) -> Command:
     def run(arguments: dict[str, Any], json_output: bool) -> None:
         from sleuth.commands import output
         from sleuth.commands.options import STATE, session
-        from sleuth.errors import EXIT_CODES
 
         STATE.json = json_output
+        if person is not None and person.prepare is not None:
+            person.prepare(arguments)
         client = session()
         shown = person is not None and output.interactive(json_output)
 
@@ -145,9 +146,9 @@ def _derived(op: Op) -> Command:
             output.print_json(_plain(result))
         else:
             output.out(person.text(result) + "\n")
-        code = person.code(result) if person is not None else None
-        if code is not None:
-            output.finish(EXIT_CODES[code])
+        error = person.error(result) if person is not None else None
+        if error is not None:
+            output.finish(error.exit_code)
 
     if person is None:
 
@@ -164,7 +165,7 @@ def _derived(op: Op) -> Command:
     function.__name__ = op.name
     more = person.help if person is not None else ""
     function.__doc__ = "\n\n".join(filter(None, (op.operation.summary, more)))
-    return Command(op, function, LAST)
+    return Command(op, function, person.place if person is not None else LAST)
 
 
 def _plain(value: Any) -> Any:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from sleuth.errors import ERRORS
+from sleuth.errors import ERRORS, SleuthError
 from sleuth.operation import Operation, operation_of
 from sleuth.session import AsyncSession
 
@@ -120,14 +120,18 @@ def only_names(schema: dict[str, Any], field: str, names: list[str]) -> None:
 @dataclass(frozen=True)
 class Person:
     """How the CLI shows an operation's result to a person, when its JSON is not enough:
-    the spinner's first words, the result as text, and the error code (hence exit code) a
-    result that came back all the same stands for (fill's ``incomplete``), and what
-    ``--help`` adds to the summary."""
+    the result as text, the spinner's first words, the error (hence the exit code) that a
+    result which came back all the same stands for (fill's ``incomplete``), what ``--help``
+    adds to the summary, where ``sleuth --help`` lists the command, and what must be read
+    before anything runs or is shown (a file named ``-`` is standard input: read before
+    the spinner draws)."""
 
     text: Callable[[Any], str]
     waiting: str = "working"
-    code: Callable[[Any], str | None] = lambda result: None
+    error: Callable[[Any], type[SleuthError] | None] = lambda result: None
     help: str = ""
+    place: int = 1000
+    prepare: Callable[[dict[str, Any]], None] | None = None
 
 
 class Op:

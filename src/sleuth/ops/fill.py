@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
+from sleuth.errors import FillIncomplete
 from sleuth.extract.text import clean_line
 from sleuth.log import Progress
 from sleuth.operation import BLANK_PATTERN, Arg, Own, ToolOffer, declare
@@ -118,6 +119,14 @@ async def fill(
     )
 
 
+def read_first(arguments: dict[str, Any]) -> None:
+    """The schema, from its file or standard input, before the spinner draws or anything
+    is asked: a bad schema is the first thing a person hears of."""
+    from sleuth.structured.run import read_schema
+
+    arguments["schema"] = read_schema(arguments["schema"])
+
+
 def progress(stage: str, detail: dict[str, Any]) -> str:
     """The line a person watching a fill reads (the CLI's status and MCP's progress)."""
     if stage == "filling":
@@ -196,7 +205,9 @@ FILL = Op(
     person=Person(
         render,
         waiting="filling",
-        code=lambda answer: None if answer.outcome == "ok" else "incomplete",
+        error=lambda answer: None if answer.outcome == "ok" else FillIncomplete,
+        place=120,
+        prepare=read_first,
         help="Give the pages' URLs, or a question to search for them. Exits 90 when a value "
         "the schema requires is not supported by the pages; the answer is printed all the same.",
     ),
