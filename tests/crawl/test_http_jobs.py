@@ -70,6 +70,9 @@ def test_a_job_runs_and_its_pages_come_in_pages(site: Site, make_client: Any) ->
     urls = {item["url"] for item in first["items"] + rest["items"]}
     assert len(urls) == 5
     assert "owner" not in rest
+    late = client.delete(f"/api/v1/crawl/{job}")  # an ended job stays as it ended
+    assert (late.status_code, late.json()["status"]) == (200, "done")
+    assert wait_for(client, job, "done")["pages"] == 5
 
 
 def _until(check: Any, what: str) -> Any:

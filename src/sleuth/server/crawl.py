@@ -23,6 +23,7 @@ from starlette.responses import JSONResponse, Response
 
 from sleuth.errors import SleuthError, UsageError
 from sleuth.jobs import webhook
+from sleuth.jobs.store import TERMINAL
 from sleuth.ops.crawl import CRAWL as CRAWL_OP
 from sleuth.server.responses import error_response
 from sleuth.server.routes import check_uri, parse, read_json
@@ -157,8 +158,9 @@ async def job(state: ServerState, request: Request) -> Response:
     if record is None:
         return error_response("not_found", f"no crawl job {job_id!r}", status=404)
     if request.method == "DELETE":
-        await _pages(state).jobs.cancel(job_id)  # no worker sends another request after it
-        record = await _job(state, job_id, who) or record
+        if record["status"] not in TERMINAL:  # an ended job stays as it ended
+            await _pages(state).jobs.cancel(job_id)  # no worker sends another request after
+            record = await _job(state, job_id, who) or record
         return JSONResponse(_public(record))
     try:
         cursor = int(request.query_params.get("cursor", "0"))
