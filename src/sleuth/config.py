@@ -15,6 +15,7 @@ name and the variable ``SLEUTH_<NAME>`` (plus the vendors' names some fields acc
 from __future__ import annotations
 
 import os
+import sys
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
@@ -32,7 +33,6 @@ from typing import (
 )
 from urllib.parse import urlsplit, urlunsplit
 
-import platformdirs
 from pydantic import (
     AfterValidator,
     AliasChoices,
@@ -211,11 +211,30 @@ RESERVED_SLUGS = ("auth", "static", "dashboard", "admin", "api", "u", "links", "
 
 
 def default_config_path() -> Path:
-    return Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
+    return _user_dir("config") / "config.toml"
 
 
 def default_cache_dir() -> Path:
-    return Path(platformdirs.user_cache_dir(APP_NAME))
+    return _user_dir("cache")
+
+
+def _user_dir(kind: Literal["config", "cache"]) -> Path:
+    """The user's config or cache folder of sleuth, as platformdirs places it.
+
+    On Linux the XDG rule is read here, as importing platformdirs costs every command's
+    start-up; on other systems, and in the rule's special cases (Android, a HOME that is
+    not an absolute path), platformdirs decides.
+    """
+    home = os.environ.get("HOME", "")
+    android = hasattr(sys, "getandroidapilevel") or "ANDROID_DATA" in os.environ
+    if sys.platform == "linux" and not android and os.path.isabs(home):
+        given = os.environ.get(f"XDG_{kind.upper()}_HOME", "")
+        base = given if os.path.isabs(given) else os.path.expanduser(f"~/.{kind}")
+        return Path(base, APP_NAME)
+    import platformdirs  # only where the rule above does not hold
+
+    found = platformdirs.user_config_dir if kind == "config" else platformdirs.user_cache_dir
+    return Path(found(APP_NAME))
 
 
 def _alias(name: str, *others: str) -> AliasChoices:
