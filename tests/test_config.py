@@ -167,3 +167,34 @@ def test_a_session_takes_a_settings_object_or_keywords_not_both() -> None:
     with pytest.raises(UsageError, match="not both"):
         AsyncSession(Settings(), max_pages=3)
     assert AsyncSession(max_pages=3).settings.max_pages == 3
+
+
+@pytest.mark.parametrize(
+    ("home", "config_home", "cache_home"),
+    [
+        ("/home/ada", None, None),
+        ("/home/ada/", "/srv/conf", "/srv/cache/"),
+        ("/", "relative/conf", ""),
+        ("relative", None, "/srv/cache"),  # a HOME that is not absolute: platformdirs' case
+    ],
+)
+def test_the_user_folders_are_where_platformdirs_puts_them(
+    monkeypatch: pytest.MonkeyPatch,
+    home: str,
+    config_home: str | None,
+    cache_home: str | None,
+) -> None:
+    """sleuth reads the XDG rule itself (platformdirs is not imported at start-up on
+    Linux) and lands where platformdirs does, relative and unset variables included."""
+    import platformdirs
+
+    from sleuth.config import default_cache_dir, default_config_path
+
+    monkeypatch.setenv("HOME", home)
+    for name, value in (("XDG_CONFIG_HOME", config_home), ("XDG_CACHE_HOME", cache_home)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    assert default_config_path() == Path(platformdirs.user_config_dir("sleuth"), "config.toml")
+    assert default_cache_dir() == Path(platformdirs.user_cache_dir("sleuth"))

@@ -9,16 +9,19 @@ Results go to stdout, progress and logs to stderr.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import copy
 import functools
 import gc
 import json
 import os
 import sys
+import threading
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from typer._click import ClickException
@@ -216,4 +219,22 @@ def main() -> None:
     except ReaderGone:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = 0
-    sys.exit(code)
+    _leave(code)
+
+
+def _leave(code: int) -> NoReturn:
+    """End the process without the interpreter's teardown, when nothing else runs.
+
+    Freeing the objects of the hundreds of modules a command imports, one by one, takes
+    a short command about a tenth of its time, after its answer is written. With no other
+    thread alive, the exit handlers run (logging's flush, the document workers' close),
+    stdout and stderr are flushed, and the process ends there; with one, Python's own
+    exit waits for it as usual.
+    """
+    if threading.active_count() > 1:
+        sys.exit(code)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)

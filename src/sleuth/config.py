@@ -15,6 +15,7 @@ name and the variable ``SLEUTH_<NAME>`` (plus the vendors' names some fields acc
 from __future__ import annotations
 
 import os
+import sys
 import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -32,7 +33,6 @@ from typing import (
 )
 from urllib.parse import urlsplit, urlunsplit
 
-import platformdirs
 from pydantic import (
     AfterValidator,
     AliasChoices,
@@ -114,10 +114,11 @@ class SiteEntry(BaseModel):
     kept out of every dump; :mod:`sleuth.net.sites` decides where they go.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Built on first validation, as the sections are: only a file with [[sites]] needs it.
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     origin: str
-    headers: dict[str, SecretStr] = Field(default_factory=dict)
+    headers: dict[str, SecretStr] = {}
     cookies_file: Path | None = None
     allow_http: bool = False
 
@@ -210,11 +211,30 @@ RESERVED_SLUGS = ("auth", "static", "dashboard", "admin", "api", "u", "links", "
 
 
 def default_config_path() -> Path:
-    return Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
+    return _user_dir("config") / "config.toml"
 
 
 def default_cache_dir() -> Path:
-    return Path(platformdirs.user_cache_dir(APP_NAME))
+    return _user_dir("cache")
+
+
+def _user_dir(kind: Literal["config", "cache"]) -> Path:
+    """The user's config or cache folder of sleuth, as platformdirs places it.
+
+    On Linux the XDG rule is read here, as importing platformdirs costs every command's
+    start-up; on other systems, and in the rule's special cases (Android, a HOME that is
+    not an absolute path), platformdirs decides.
+    """
+    home = os.environ.get("HOME", "")
+    android = hasattr(sys, "getandroidapilevel") or "ANDROID_DATA" in os.environ
+    if sys.platform == "linux" and not android and os.path.isabs(home):
+        given = os.environ.get(f"XDG_{kind.upper()}_HOME", "")
+        base = given if os.path.isabs(given) else os.path.expanduser(f"~/.{kind}")
+        return Path(base, APP_NAME)
+    import platformdirs  # only where the rule above does not hold
+
+    found = platformdirs.user_config_dir if kind == "config" else platformdirs.user_cache_dir
+    return Path(found(APP_NAME))
 
 
 def _alias(name: str, *others: str) -> AliasChoices:
@@ -312,10 +332,10 @@ class NetSettings(Section):
     net: ClassVar[SectionAttribute[NetSettings]] = SectionAttribute()
 
     allow_hosts: CommaList = Field(
-        default_factory=list,
+        [],
         description="hosts, host:port, host:* or CIDRs the guard lets through",
     )
-    allow_ports: PortList = Field(default_factory=lambda: [80, 443])
+    allow_ports: PortList = [80, 443]
     user_agent: str = USER_AGENT
     connect_timeout: float = Field(5.0, gt=0)
     read_timeout: float = Field(8.0, gt=0)
@@ -328,7 +348,7 @@ class NetSettings(Section):
     # lower-case spelling first, as curl reads them)
     proxy: ProxyUrl = Field(None, description="one proxy URL for every scheme")
     sleuth_no_proxy: CommaList = Field(
-        default_factory=list,
+        [],
         validation_alias=AliasChoices("sleuth_no_proxy"),
         description="bypass entries added to NO_PROXY",
     )
@@ -336,10 +356,10 @@ class NetSettings(Section):
     http_proxy: ProxyUrl = Field(None, validation_alias=AliasChoices("http_proxy"))
     https_proxy: ProxyUrl = Field(None, validation_alias=AliasChoices("https_proxy"))
     all_proxy: ProxyUrl = Field(None, validation_alias=AliasChoices("all_proxy"))
-    no_proxy: CommaList = Field(default_factory=list, validation_alias=AliasChoices("no_proxy"))
+    no_proxy: CommaList = Field([], validation_alias=AliasChoices("no_proxy"))
     # The operator's credentials per origin: TOML only ([[sites]] tables), never a variable.
     sites: list[SiteEntry] = Field(
-        default_factory=list,
+        [],
         validation_alias=AliasChoices("sites"),
         description="[[sites]]: headers and cookies sent to exactly one origin",
     )
@@ -416,7 +436,7 @@ class SearchSettings(Section):
 
     search: ClassVar[SectionAttribute[SearchSettings]] = SectionAttribute()
 
-    search_providers: CommaList = Field(default_factory=list)
+    search_providers: CommaList = []
     searches_per_hour: int = Field(120, ge=0)
     search_timeout: float = Field(5.0, gt=0)
     search_cache_ttl: int = Field(3600, ge=0)
@@ -483,7 +503,7 @@ class LLMSettings(Section):
     llm_retries: int = Field(3, ge=0, le=10)
     llm_search: Literal["auto", "native", "local"] = "auto"
     llm_record: Literal["off", "record", "replay", "auto"] = "off"
-    llm_cassette_dir: Path = Field(default_factory=lambda: Path("cassettes"))
+    llm_cassette_dir: Path = Path("cassettes")
     llm_session_budget_usd: float = Field(1.0, ge=0, description="0 means no limit")
     llm_daily_budget_usd: float = Field(10.0, ge=0, description="0 means no limit")
     llm_prices_file: Path | None = None
@@ -573,9 +593,9 @@ class ServerSettings(Section):
     rate_limit: BlankIsNone = Field(
         None, pattern=_RATE_PATTERN, description="requests per token, like 60/minute"
     )
-    cors_origins: CommaList = Field(default_factory=list)
+    cors_origins: CommaList = []
     server_hosts: CommaList = Field(
-        default_factory=list, description="Host names the server answers to besides loopback"
+        [], description="Host names the server answers to besides loopback"
     )
     max_body_bytes: int = Field(64 * 1024, ge=1, description="request body cap")
     shutdown_grace: float = Field(10.0, ge=0, description="seconds in-flight requests get")
@@ -601,7 +621,7 @@ class SuggestSettings(Section):
 
     suggest_timeout: float = Field(15.0, gt=0)
     suggest_prompt: BlankIsNone = Field(None, description="a file path or the template text")
-    suggest_reserved_slugs: CommaList = Field(default_factory=lambda: list(RESERVED_SLUGS))
+    suggest_reserved_slugs: CommaList = list(RESERVED_SLUGS)
     suggest_fetch: bool = Field(False, description="read the page when no title is sent")
 
 

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Self
 from urllib.parse import urlsplit
 
-from sleuth.cache import Cache, open_cache
 from sleuth.config import Settings, load_settings
 from sleuth.errors import ERRORS, Ref, UsageError
 from sleuth.operation import BLANK_PATTERN, Arg, Own
 
 if TYPE_CHECKING:
+    from sleuth.cache import Cache
     from sleuth.pages import Fetcher
     from sleuth.suggest import Suggester
     from sleuth.web import Web
@@ -170,6 +170,8 @@ class AsyncSession:
     @property
     def cache(self) -> Cache:
         if self._cache is None:
+            from sleuth.cache import open_cache  # here: a run that caches nothing loads no backend
+
             self._cache = open_cache(self.settings.caching)
         return self._cache
 

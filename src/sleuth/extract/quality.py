@@ -51,43 +51,39 @@ FILLED_MOUNT = 40
 # form, or an article that mentions one, is not a wall.
 WALL_PAGE = 3_000
 
-_JS_WALL_RE = re.compile(
-    r"(?:enable|activate|turn on|switch on|allow)\s+(?:your\s+)?javascript"
+# The patterns below are text, compiled by ``re`` (and kept in its cache) on first use:
+# only a page with little main text is judged by them, and most pages have enough.
+_JS_WALL = (
+    r"(?i)(?:enable|activate|turn on|switch on|allow)\s+(?:your\s+)?javascript"
     r"|javascript\s+(?:is\s+)?(?:disabled|required|turned off|not enabled|must be enabled)"
     r"|(?:requires?|needs?)\s+javascript"
     r"|javascript\s+to\s+(?:run|use|view|continue)"
-    r"|enable\s+js\b",
-    re.IGNORECASE,
+    r"|enable\s+js\b"
 )
 # "Enable JavaScript to view the comments" is about a widget, not the page.
-_WIDGET_RE = re.compile(
-    r"comment|disqus|video|player|\bmap\b|chart|widget|embed|tweet|\bform\b", re.IGNORECASE
-)
+_WIDGET = r"(?i)comment|disqus|video|player|\bmap\b|chart|widget|embed|tweet|\bform\b"
 # The whole title, give or take punctuation and a " | Site" suffix: a news headline that
 # merely mentions a security check is not a bot wall.
-_WALL_TITLE_RE = re.compile(
-    r"\W*(?:just a moment|attention required|please wait|access denied|ddos-guard"
+_WALL_TITLE = (
+    r"(?i)\W*(?:just a moment|attention required|please wait|access denied|ddos-guard"
     r"|ddos protection|security check|are you a (?:robot|human)|human verification"
     r"|bot verification|verify you are (?:a )?human|captcha|request unsuccessful"
     r"|you have been blocked|pardon our interruption|website firewall"
-    r"|access to this page has been denied)\W*(?:[|\-–—:·•].*)?",
-    re.IGNORECASE,
+    r"|access to this page has been denied)\W*(?:[|\-–—:·•].*)?"
 )
-_WALL_TEXT_RE = re.compile(
-    r"checking (?:your|if the site connection is secure|the browser)"
+_WALL_TEXT = (
+    r"(?i)checking (?:your|if the site connection is secure|the browser)"
     r"|verify(?:ing)? (?:that )?you are (?:a )?human|enable javascript and cookies to continue"
     r"|cloudflare ray id|performance (?:&|and) security by cloudflare|ddos-guard"
     r"|press (?:&|and) hold|access to this page has been denied"
     r"|you don't have permission to access|incapsula incident id|request unsuccessful"
     r"|unusual traffic from your computer network|complete the security check"
-    r"|are you a (?:robot|human)|solve (?:the|this) captcha|captcha to continue",
-    re.IGNORECASE,
+    r"|are you a (?:robot|human)|solve (?:the|this) captcha|captcha to continue"
 )
-_WALL_MARKUP_RE = re.compile(
-    r"challenges\.cloudflare\.com|/cdn-cgi/challenge-platform|cf-browser-verification"
+_WALL_MARKUP = (
+    r"(?i)challenges\.cloudflare\.com|/cdn-cgi/challenge-platform|cf-browser-verification"
     r"|challenge-form|challenge-running|cf-turnstile|cf-chl|px-captcha|perimeterx"
-    r"|captcha-delivery\.com|ddos-guard|hcaptcha\.com|g-recaptcha|h-captcha|/recaptcha/",
-    re.IGNORECASE,
+    r"|captcha-delivery\.com|ddos-guard|hcaptcha\.com|g-recaptcha|h-captcha|/recaptcha/"
 )
 _OBSERVED = etree.XPath("//script | //noscript | //iframe")
 _WALL_ATTRS = etree.XPath(
@@ -102,7 +98,7 @@ _MOUNT_POINTS = etree.XPath(
 )
 _BODY_TEXT = etree.XPath("normalize-space(//body)")
 # What an application shows until its scripts have run: not text of the page's own.
-_PLACEHOLDER_RE = re.compile(r"[\W_]*(?:(?:loading|please wait|one moment)[\W_]*)*", re.IGNORECASE)
+_PLACEHOLDER = r"(?i)[\W_]*(?:(?:loading|please wait|one moment)[\W_]*)*"
 _LINK_TEXT = etree.XPath("//body//a//text()", smart_strings=False)
 
 
@@ -122,9 +118,9 @@ def _visible_length(parts: list[str]) -> int:
 
 def _asks_for_js(text: str) -> bool:
     """A JavaScript wall message that is about the page, not about one widget on it."""
-    for match in _JS_WALL_RE.finditer(text):
+    for match in re.finditer(_JS_WALL, text):
         window = text[max(0, match.start() - 60) : match.end() + 60]
-        if not _WIDGET_RE.search(window):
+        if not re.search(_WIDGET, window):
             return True
     return False
 
@@ -144,12 +140,12 @@ def observe(root: etree._Element, html_size: int) -> Signals:
 
 
 def _is_wall(signals: Signals, root: etree._Element, title: str | None, page_text: str) -> bool:
-    if title and _WALL_TITLE_RE.fullmatch(title):
+    if title and re.fullmatch(_WALL_TITLE, title):
         return True
-    if _WALL_TEXT_RE.search(page_text) or _WALL_MARKUP_RE.search(signals.sources):
+    if re.search(_WALL_TEXT, page_text) or re.search(_WALL_MARKUP, signals.sources):
         return True
     markup = " ".join(strings(_WALL_ATTRS, root))
-    return bool(_WALL_MARKUP_RE.search(markup))
+    return bool(re.search(_WALL_MARKUP, markup))
 
 
 def _is_app_shell(signals: Signals, root: etree._Element) -> bool:
@@ -168,7 +164,7 @@ def _is_rendered_app(root: etree._Element) -> bool:
 def _shows_text_of_its_own(root: etree._Element) -> bool:
     """Whether the visible page, without its chrome (menus, header, footer, banners),
     holds text other than a loading notice."""
-    return not _PLACEHOLDER_RE.fullmatch(own_text(root))
+    return not re.fullmatch(_PLACEHOLDER, own_text(root))
 
 
 def judge(
