@@ -1,7 +1,9 @@
 """A crawl killed with SIGKILL resumes; two workers on one Redis share a crawl.
 
 Real ``sleuth crawl`` processes, a real loopback site that counts requests per path and
-a real ``redis-server``; the kill is triggered by what the server has served.
+a real ``redis-server``; the kill is triggered by what the server has served. With the
+file cache a crawl resumes from its state there; on Redis it is a job on the task engine,
+which each ``sleuth crawl`` process works.
 """
 
 from __future__ import annotations
@@ -123,13 +125,13 @@ def test_resume_after_kill_9_prints_only_new_records(site: Site, tmp_path: Path)
 
 
 def live_workers(redis_url: str) -> int:
-    """Workers whose heartbeat is in Redis now: what the test waits on before it lets the
-    site answer, so both workers are in the crawl before its first page is read."""
+    """The engine's workers registered in Redis now: what the test waits on before it lets
+    the site answer, so both processes work the crawl before its first page is read."""
     import redis
 
     client = redis.Redis.from_url(redis_url)
     try:
-        return len(list(client.scan_iter(match="sleuth:crawl:*:alive:*")))
+        return sum(int(client.zcard(key)) for key in client.scan_iter(match="sleuth-jobs*workers"))
     finally:
         client.close()
 
@@ -174,3 +176,105 @@ def test_two_workers_on_one_redis_read_each_page_once(site: Site) -> None:
     assert len(one) + len(two) == PAGES
     assert not set(one) & set(two)
     assert two, "the second worker took no share"
+
+
+def crawl_jobs(redis_url: str) -> dict[str, dict[str, str]]:
+    """The CLI's crawl jobs in the engine's store: each job's id and its record's fields."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    try:
+        keys = [
+            key for key in client.scan_iter(match="sleuth:crawljob:cli-*") if key.count(":") == 2
+        ]
+        return {key.split(":")[2]: client.hgetall(key) for key in keys}
+    finally:
+        client.close()
+
+
+def engine_env(site: Site, redis_url: str) -> dict[str, str]:
+    # A dead process's pages come back to another worker this many seconds after it died.
+    return environment(
+        site, SLEUTH_CACHE="redis", SLEUTH_REDIS_URL=redis_url, SLEUTH_WORKER_LEASE="2"
+    )
+
+
+def test_on_redis_a_resume_finishes_a_killed_crawl_reading_only_its_held_page_twice(
+    site: Site,
+) -> None:
+    counting = CountingSite(site, hold_at=8)
+    with running_redis() as redis:
+        env = engine_env(site, redis.url)
+        first = subprocess.Popen(command(site), env=env, stdout=subprocess.PIPE, text=True)
+        before: list[str] = []
+        try:
+            assert counting.reached.wait(60), "the crawl never reached its 8th page"
+            assert first.stdout is not None
+            while len(before) < 7:  # pages 1-7 are in; the 8th is held at the site
+                line = first.stdout.readline()
+                assert line, "the first crawl ended before printing 7 pages"
+                before.append(json.loads(line)["url"])
+            first.send_signal(signal.SIGKILL)
+            first.wait(timeout=30)
+        finally:
+            if first.poll() is None:
+                first.kill()
+            site.release.set()
+        second = subprocess.run(
+            command(site, "--resume"),
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        jobs = crawl_jobs(redis.url)
+    assert second.returncode == 0, second.stderr
+    # One job, both processes' pages: the engine's record counts the held page's reread.
+    [(job, record)] = jobs.items()
+    assert job.endswith("-1")
+    assert (record["final"], record["pages"], record["rereads"]) == ("done", "20", "1")
+    after = urls(second.stdout)
+    assert not set(before) & set(after)
+    assert len(before) + len(after) == 20  # --max-pages counts both processes
+    assert len(set(before + after)) == 20
+    held = [path for path, n in counting.counts.items() if n > 1]
+    assert len(held) == 1, counting.counts  # the page the dead process held, and no other
+    assert counting.counts[held[0]] == 2
+    assert site.origin + held[0] in after
+    assert len(counting.counts) == 20
+
+
+def test_on_redis_a_crawl_without_resume_reads_again_and_with_it_reads_nothing_new(
+    site: Site, tmp_path: Path
+) -> None:
+    counting = CountingSite(site)
+    llms = tmp_path / "llms.txt"
+    with running_redis() as redis:
+        env = engine_env(site, redis.url)
+        runs = [
+            subprocess.run(
+                command(site, *extra, "--max-pages", "5"),
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
+            for extra in ((), (), ("--resume", "--llms-txt", str(llms)))
+        ]
+        jobs = crawl_jobs(redis.url)
+    assert [run.returncode for run in runs] == [0, 0, 0], [run.stderr for run in runs]
+    first, again, resumed = (urls(run.stdout) for run in runs)
+    assert len(first) == len(set(first)) == 5
+    assert sorted(again) == sorted(first)  # a new generation: the crawl starts afresh
+    assert resumed == []  # the current generation has ended: nothing left to read
+    # ... and its llms.txt still lists every page of the crawl
+    listed = [url for url in first if f"]({url})" in llms.read_text()]
+    assert sorted(listed) == sorted(first)
+    # Two generations, each its own job, each done with its five pages.
+    assert sorted(job.rsplit("-", 1)[1] for job in jobs) == ["1", "2"]
+    assert {(record["final"], record["pages"]) for record in jobs.values()} == {("done", "5")}
+    # The second crawl read its pages again, from the page cache the first one filled.
+    assert len(counting.counts) == 5
+    assert set(counting.counts.values()) == {1}, counting.counts

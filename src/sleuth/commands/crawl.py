@@ -21,6 +21,8 @@ from sleuth.ops.crawl import CRAWL
 
 if TYPE_CHECKING:
     from sleuth.crawl.run import CrawlRun
+    from sleuth.jobs.clirun import JobRun
+    from sleuth.session import AsyncSession
 
 OutOption = Annotated[
     Path | None,
@@ -59,7 +61,7 @@ class CrawlFiles:
         target.write_text(page_markdown(record), encoding="utf-8")
         record["file"] = relative.as_posix()
 
-    async def finish(self, run: CrawlRun) -> None:
+    async def finish(self, run: CrawlRun | JobRun) -> None:
         """Write ``index.md`` and the llms.txt from every page of the crawl."""
         if self.out is None and self.llms_txt is None:
             return
@@ -97,7 +99,7 @@ def crawl_command(
     outcomes: list[str] = []
 
     async def run() -> None:
-        async with client, op.crawl(client, **arguments, format=files.text) as crawl:
+        async with client, _crawl(client, arguments, files.text) as crawl:
             async for record in crawl:
                 files.page(record)
                 outcomes.append(record["outcome"])
@@ -115,6 +117,18 @@ def crawl_command(
     asyncio.run(run())
     if outcomes and "ok" not in outcomes:
         raise typer.Exit(EXIT_CODES.get(outcomes[0], 1))
+
+
+def _crawl(
+    client: AsyncSession, arguments: dict[str, Any], text: Literal["text", "markdown"]
+) -> CrawlRun | JobRun:
+    """The crawl to print: on the shared Redis a job on the engine, which this process
+    works with any other; otherwise a run here, its resume state in the cache."""
+    from sleuth.jobs.clirun import JobRun, on_engine
+
+    if on_engine(client.settings):
+        return JobRun(client, arguments, text)
+    return op.crawl(client, **arguments, format=text)
 
 
 def _shown(record: dict[str, Any]) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -111,14 +111,20 @@ class JobCrawler(Crawler):
 
 
 TOOL = "tool"  # a job's options key holding the crawl_site tool's arguments (an MCP task)
+CLI = "cli"  # a job's options key holding ``sleuth crawl``'s arguments (JSON), url aside
 
 
 def _run_of(session: AsyncSession, url: str, options: dict[str, Any]) -> Any:
     """The crawl the job's options describe, as the crawl operation builds it: the HTTP
-    body's, or for an MCP task the crawl_site tool's arguments, with that tool's bounds."""
+    body's, for an MCP task the crawl_site tool's arguments, with that tool's bounds, or
+    for ``sleuth crawl`` its command's arguments (and the text format its files need)."""
     from sleuth.ops.crawl import CRAWL, crawl
 
     operation = CRAWL.operation
+    if CLI in options:
+        arguments = operation.arguments("cli", {**options[CLI], "url": url})
+        operation.check(arguments)
+        return crawl(session, **arguments, format=options.get("format", "text"))
     if TOOL in options:
         assert CRAWL.tool is not None
         args = CRAWL.tool.arguments.model_validate({**options[TOOL], "url": url})
@@ -139,6 +145,9 @@ class Pages:
         self._beat: asyncio.Task[None] | None = None
         self._running: set[asyncio.Task[Any]] = set()
         self._telling: set[asyncio.Task[bool]] = set()
+        # Told of each page record this process's worker stored (job, record): how
+        # ``sleuth crawl`` prints the pages it read itself.
+        self.stored: Callable[[str, dict[str, Any]], None] | None = None
         jobs.ended = self._tell
 
     def _tell(self, record: dict[str, Any]) -> None:
@@ -175,13 +184,29 @@ class Pages:
             await asyncio.sleep(_BEAT)
 
     async def start(
-        self, owner: str, url: str, options: dict[str, Any], deadline: float | None = None
+        self,
+        owner: str,
+        url: str,
+        options: dict[str, Any],
+        deadline: float | None = None,
+        *,
+        job: str | None = None,
+        quota: bool = True,
     ) -> dict[str, Any]:
         """A new job with its start page queued; its record as the routes show it. A start
         URL the crawl's limits refuse leaves nothing to read: the job ends ``done`` at
-        once, with 0 pages and a note saying why, as ``sleuth crawl`` of it would."""
+        once, with 0 pages and a note saying why, as ``sleuth crawl`` of it would. A given
+        ``job`` id that exists already is that job's record, untouched (see
+        :meth:`Jobs.create`)."""
         _run_of(self.session, url, options)  # a start the crawl refuses: before any job
-        job = (await self.jobs.create(owner, url, options, deadline))["id"]
+        made = await self.jobs.create(owner, url, options, deadline, job=job, quota=quota)
+        if made is None:
+            assert job is not None
+            found = await self.jobs.read(job)
+            if found is not None:
+                return found
+            raise RuntimeError(f"crawl job {job} was made elsewhere and is gone")
+        job = made["id"]
         token = PAGE.set("")
         try:  # from here on the job exists and holds the caller's slot: it must end
             record = await self.jobs.read(job)
@@ -253,7 +278,10 @@ class Pages:
             return
         finally:
             await jobs.note(job, crawler.notes.lines)
-        if await jobs.page_done(job, page, result) == 0:
+        pending = await jobs.page_done(job, page, result)
+        if pending >= 0 and self.stored is not None:
+            self.stored(job, result)  # before the job can end: its reader misses none
+        if pending == 0:
             now = await jobs.read(job)  # cancelled while this page was read: it ends so
             await jobs.finish(job, "cancelled" if now and now["cancelled"] else "done")
 
@@ -270,6 +298,11 @@ class Pages:
         why = f"stopped at the {deadline:g}s deadline with the pages read so far"
         await self.jobs.note(job, [why])
         await self._unread(job, page, "done")
+
+    async def settled(self) -> None:
+        """Wait until the page tasks running here now have ended."""
+        if self._running:
+            await asyncio.wait(set(self._running))
 
     def stop_pages(self) -> None:
         """Drop the pages running here: the engine hands each to another worker after

@@ -64,11 +64,22 @@ redis.call('EXPIRE', KEYS[1], math.ceil(tonumber(last) - tonumber(ARGV[1])) + 1)
 return 1
 """
 _CREATE = """
+if redis.call('HEXISTS', KEYS[1], 'record') == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'record', ARGV[1])
 redis.call('HSET', KEYS[1], 'ends_at', ARGV[2])
 redis.call('HSET', KEYS[1], 'updated_at', ARGV[3])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 return 1
+"""
+_GENERATION = """
+if ARGV[1] == '1' then
+  redis.call('SET', KEYS[1], '1', 'NX')
+  redis.call('EXPIRE', KEYS[1], ARGV[2])
+  return tonumber(redis.call('GET', KEYS[1]))
+end
+local n = redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return n
 """
 _CLAIM = """
 local owner = redis.call('HGET', KEYS[1], ARGV[1])
@@ -220,19 +231,27 @@ class Jobs:
     # ---- the record ------------------------------------------------------------------
 
     async def create(
-        self, owner: str, url: str, options: dict[str, Any], deadline: float | None = None
-    ) -> dict[str, Any]:
-        """A new job (its caller's running-jobs slot taken), not yet seeded; it ends after
-        ``deadline`` seconds (default ``SLEUTH_CRAWL_JOB_DEADLINE``) with what it has."""
+        self,
+        owner: str,
+        url: str,
+        options: dict[str, Any],
+        deadline: float | None = None,
+        *,
+        job: str | None = None,
+        quota: bool = True,
+    ) -> dict[str, Any] | None:
+        """A new job (its caller's running-jobs slot taken, unless ``quota`` is off), not
+        yet seeded; it ends after ``deadline`` seconds (default
+        ``SLEUTH_CRAWL_JOB_DEADLINE``) with what it has. A given ``job`` id is created
+        once: None when a job of that id exists already (another process made it)."""
         limit = self.settings.crawl_jobs_per_token
-        job = secrets.token_urlsafe(12)
+        job = job or secrets.token_urlsafe(12)
         now = self.clock()
         ends = now + (self.settings.crawl_job_deadline if deadline is None else deadline)
         # A slot lapses once its job's deadline is past and the last request it may have
         # sent is through: a job nobody finished (every worker lost) frees it then.
         lapses = ends + self.request_lease
-        quota = [self._running(owner)]
-        if not await self._eval(_QUOTA, quota, now, limit, lapses, job):
+        if quota and not await self._eval(_QUOTA, [self._running(owner)], now, limit, lapses, job):
             raise TooManyRequests(
                 f"{limit} crawl jobs are already running for you",
                 retry_after=30,
@@ -247,8 +266,15 @@ class Jobs:
             "created_at": now,
             "options": options,
         }
-        await self._eval(_CREATE, [self._k(record["id"])], json.dumps(record), ends, now, JOB_TTL)
-        return record
+        made = await self._eval(_CREATE, [self._k(job)], json.dumps(record), ends, now, JOB_TTL)
+        return record if made else None
+
+    async def generation(self, crawl: str, *, resume: bool) -> int:
+        """The generation of the crawl named ``crawl`` (its jobs' identity): the current
+        one to resume or join (the first, if there is none), else a new one. Kept beside
+        the jobs, for as long as a job's record."""
+        key = f"sleuth:crawljobs:generation:{crawl}"
+        return int(await self._eval(_GENERATION, [key], int(resume), JOB_TTL))
 
     async def read(self, job: str) -> dict[str, Any] | None:
         """The job as the routes show it (status, counters, notes), with its owner."""

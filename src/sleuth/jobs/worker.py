@@ -86,16 +86,16 @@ async def _idle(pages: Pages) -> AsyncIterator[None]:
         await pages.aclose()
 
 
-async def _reach(docket: Docket, url: str) -> None:
+async def reach(docket: Docket, url: str, what: str = "sleuth worker") -> None:
     """The shared Redis answers, or a cache error naming it: the engine itself would only
-    retry, quietly, and the worker would say it is ready while it can take nothing."""
+    retry, quietly, and a worker would say it is ready while it can take nothing."""
     try:
         async with docket.redis() as redis:
             client: Any = redis  # a redis-py client: the engine's protocol leaves ping out
             await client.ping()
     except Exception as exc:  # redis-py's errors, OSError, a refused connection
         raise CacheError(
-            f"sleuth worker cannot reach the Redis at {mask_url(url)}: {exc}",
+            f"{what} cannot reach the Redis at {mask_url(url)}: {exc}",
             hint="check SLEUTH_REDIS_URL (the servers' own) and that this machine reaches it",
         ) from None
 
@@ -113,7 +113,7 @@ async def run_worker(settings: Settings) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     async with AsyncSession(settings) as session, open_engine(settings) as docket:
-        await _reach(docket, url)  # "ready" means it can take pages
+        await reach(docket, url)  # "ready" means it can take pages
         pages = Pages(session, Jobs(docket, settings))
         async with working(docket, pages, settings):
             sys.stderr.write(f"{READY}{mask_url(url)}\n")
