@@ -185,3 +185,25 @@ async def test_the_deadline_passing_during_the_politeness_wait_sends_no_request(
     assert (found["status"], found["pages"], found["pending"]) == ("done", 0, 0)
     assert any("deadline" in note for note in found["notes"])
     assert requested(site) == []
+
+
+async def test_joining_a_job_whose_maker_died_before_queuing_its_start_queues_it(
+    site: Site, pages: Pages
+) -> None:
+    tree_site(site, 1)
+    start, job = site.origin + "/", "cli-joined-1"
+    options = {"max_pages": 5, "delay": 0.25}
+    # The maker created the job, then died before queuing its start page.
+    made = await pages.jobs.create("sleuth crawl", start, options, job=job, quota=False)
+    assert made is not None
+    assert await pages.jobs.admitted(job) == 0
+    joined = await pages.start("sleuth crawl", start, options, job=job, quota=False)
+    assert joined["status"] == "running"
+    assert await pages.jobs.admitted(job) == 1
+    await pages.start("sleuth crawl", start, options, job=job, quota=False)  # another joiner
+    assert await pages.jobs.admitted(job) == 1  # the start page is one page, queued once
+    await pages.run(job, start, 0, None)
+    found = await pages.jobs.read(job)
+    assert found is not None
+    assert (found["status"], found["pages"], found["pending"]) == ("done", 1, 0)
+    assert requested(site) == ["/"]

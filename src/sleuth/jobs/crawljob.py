@@ -203,9 +203,19 @@ class Pages:
         if made is None:
             assert job is not None
             found = await self.jobs.read(job)
-            if found is not None:
-                return found
-            raise RuntimeError(f"crawl job {job} was made elsewhere and is gone")
+            if found is None:
+                raise RuntimeError(f"crawl job {job} was made elsewhere and is gone")
+            if found["status"] not in TERMINAL:
+                # Its maker may have died before queuing the start page. Asking for it again
+                # costs nothing: the engine keeps one task per page while it is queued or
+                # running, and a page already done is not read again.
+                crawler = self.crawler(job, found)
+                token = PAGE.set("")
+                try:
+                    await crawler.seed([(crawler.scope.start, 0, None)])
+                finally:
+                    PAGE.reset(token)
+            return found
         job = made["id"]
         token = PAGE.set("")
         try:  # from here on the job exists and holds the caller's slot: it must end
