@@ -207,3 +207,18 @@ async def test_joining_a_job_whose_maker_died_before_queuing_its_start_queues_it
     assert found is not None
     assert (found["status"], found["pages"], found["pending"]) == ("done", 1, 0)
     assert requested(site) == ["/"]
+
+
+async def test_a_crawl_generation_is_a_new_name_each_fresh_run_and_never_an_old_one(
+    pages: Pages,
+) -> None:
+    jobs = pages.jobs
+    first = await jobs.generation("crawl-a", resume=False)
+    assert await jobs.generation("crawl-a", resume=True) == first  # resume joins it
+    second = await jobs.generation("crawl-a", resume=False)
+    assert second != first
+    assert await jobs.generation("crawl-a", resume=True) == second
+    async with jobs.docket.redis() as redis:
+        await redis.delete("sleuth:crawljobs:generation:crawl-a")  # as when the key lapses
+    lapsed = await jobs.generation("crawl-a", resume=True)
+    assert lapsed not in (first, second)  # a count would have named the first job again

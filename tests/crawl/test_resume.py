@@ -232,7 +232,7 @@ def test_on_redis_a_resume_finishes_a_killed_crawl_reading_only_its_held_page_tw
     assert second.returncode == 0, second.stderr
     # One job, both processes' pages: the engine's record counts the held page's reread.
     [(job, record)] = jobs.items()
-    assert job.endswith("-1")
+    assert job.startswith("cli-")
     assert (record["final"], record["pages"], record["rereads"]) == ("done", "20", "1")
     after = urls(second.stdout)
     assert not set(before) & set(after)
@@ -273,8 +273,91 @@ def test_on_redis_a_crawl_without_resume_reads_again_and_with_it_reads_nothing_n
     listed = [url for url in first if f"]({url})" in llms.read_text()]
     assert sorted(listed) == sorted(first)
     # Two generations, each its own job, each done with its five pages.
-    assert sorted(job.rsplit("-", 1)[1] for job in jobs) == ["1", "2"]
+    assert len(jobs) == 2
     assert {(record["final"], record["pages"]) for record in jobs.values()} == {("done", "5")}
     # The second crawl read its pages again, from the page cache the first one filled.
     assert len(counting.counts) == 5
     assert set(counting.counts.values()) == {1}, counting.counts
+
+
+def test_on_redis_a_crawl_takes_no_page_of_another_job(site: Site) -> None:
+    """The process's worker serves its own crawl's queue: a server's job (another caller's,
+    with another guard) waiting for a worker is not read by ``sleuth crawl``."""
+    import asyncio
+
+    from sleuth.config import Settings
+    from sleuth.jobs.crawljob import Pages
+    from sleuth.jobs.engine import open_engine
+    from sleuth.jobs.store import Jobs
+    from sleuth.session import AsyncSession
+
+    counting = CountingSite(site)
+    site.add("/elsewhere", page("Elsewhere", 99, []))
+    with running_redis() as redis:
+        settings = Settings(
+            allow_hosts=[f"127.0.0.1:{site.port}"],
+            cache="redis",
+            redis_url=redis.url,
+            render="never",
+        )
+
+        async def queue_a_server_job() -> str:
+            async with AsyncSession(settings) as session, open_engine(settings) as docket:
+                pages = Pages(session, Jobs(docket, settings))
+                record = await pages.start(
+                    "client:someone", site.origin + "/elsewhere", {"max_pages": 2, "delay": 0.25}
+                )
+                await pages.aclose()
+                return str(record["id"])
+
+        other = asyncio.run(queue_a_server_job())  # queued, and no server runs a worker
+        done = subprocess.run(
+            command(site),
+            env=engine_env(site, redis.url),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        jobs = crawl_jobs(redis.url)
+        import redis as redis_client
+
+        client = redis_client.Redis.from_url(redis.url, decode_responses=True)
+        try:
+            waiting = client.hget(f"sleuth:crawljob:{other}", "final")
+        finally:
+            client.close()
+    assert done.returncode == 0, done.stderr
+    assert len(urls(done.stdout)) == 20
+    assert "/elsewhere" not in site.paths()  # the other job's page was never read
+    assert waiting is None  # ... and that job still waits for a worker of its own
+    assert len(jobs) == 1
+    assert len(counting.counts) == 20
+
+
+def test_on_redis_a_crawl_stopped_with_ctrl_c_loses_no_page_to_its_resume(site: Site) -> None:
+    counting = CountingSite(site, hold_at=8)
+    with running_redis() as redis:
+        env = engine_env(site, redis.url)
+        first = subprocess.Popen(command(site), env=env, stdout=subprocess.PIPE, text=True)
+        try:
+            assert counting.reached.wait(60), "the crawl never reached its 8th page"
+            first.send_signal(signal.SIGINT)
+            printed_before, _ = first.communicate(timeout=60)
+        finally:
+            if first.poll() is None:
+                first.kill()
+            site.release.set()
+        second = subprocess.run(
+            command(site, "--resume"),
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    before, after = urls(printed_before), urls(second.stdout)
+    assert first.returncode != 0  # interrupted
+    assert second.returncode == 0, second.stderr
+    assert not set(before) & set(after)
+    assert len(set(before + after)) == 20  # every page printed by one run or the other

@@ -42,8 +42,15 @@ def on_engine(settings: Settings) -> bool:
     return engine_url(settings) is not None and importlib.util.find_spec("docket") is not None
 
 
-def job_id(crawl: str, generation: int) -> str:
+def job_id(crawl: str, generation: str) -> str:
     return f"cli-{crawl}-{generation}"
+
+
+def queue_of(job: str) -> str:
+    """The engine queue of one CLI job: only the processes running that crawl take its
+    pages, under their own guard, and they take no other job's (a server's, another
+    crawl's, an older run's of this one)."""
+    return f"sleuth-jobs-{job}"
 
 
 class JobRun:
@@ -78,12 +85,13 @@ class JobRun:
 
     async def _pages(self) -> AsyncGenerator[dict[str, Any], None]:
         settings = self.session.settings
-        async with open_engine(settings) as docket:
-            await reach(docket, str(engine_url(settings)), "sleuth crawl")
+        async with open_engine(settings) as shared:
+            await reach(shared, str(engine_url(settings)), "sleuth crawl")
+            generation = await Jobs(shared, settings).generation(self.id, resume=self.resume)
+        job = self.job = job_id(self.id, generation)
+        async with open_engine(settings, queue_of(job)) as docket:
             jobs = Jobs(docket, settings)
             pages = Pages(self.session, jobs)
-            generation = await jobs.generation(self.id, resume=self.resume)
-            job = self.job = job_id(self.id, generation)
             record = await pages.start(
                 OWNER, self.start, self.options, DEADLINE, job=job, quota=False
             )
@@ -96,17 +104,24 @@ class JobRun:
             pages.stored = stored
             if record["status"] not in TERMINAL:  # an ended job: nothing new to read
                 async with working(docket, pages, settings):
-                    while True:
-                        try:
-                            page = await asyncio.wait_for(queue.get(), _POLL)
-                        except TimeoutError:
-                            now = await jobs.read(job)
-                            if now is None or now["status"] in TERMINAL:
-                                break
-                            self.progress.queued = now["pages"] + now["pending"]
-                            continue
-                        yield self._took(page)
-                    await pages.settled()  # a page of ours that ended the job told us first
+                    try:
+                        while True:
+                            try:
+                                async with asyncio.timeout(_POLL):
+                                    page = await queue.get()
+                            except TimeoutError:
+                                now = await jobs.read(job)
+                                if now is None or now["status"] in TERMINAL:
+                                    break
+                                self.progress.queued = now["pages"] + now["pending"]
+                                continue
+                            yield self._took(page)
+                        await pages.settled()  # a page of ours that ended the job told us
+                    except BaseException:
+                        # Stopped (Ctrl-C, a closed pipe): the pages running here are dropped
+                        # at once, not finished unprinted; a --resume reads and prints them.
+                        pages.stop_pages()
+                        raise
             while not queue.empty():
                 yield self._took(queue.get_nowait())
             ended = await jobs.read(job)
@@ -134,7 +149,7 @@ class JobRun:
             return []
         settings = self.session.settings
         found: list[dict[str, Any]] = []
-        async with open_engine(settings) as docket:
+        async with open_engine(settings, queue_of(self.job)) as docket:
             jobs = Jobs(docket, settings)
             record = await jobs.read(self.job)
             for index in range(1, (record["pages"] if record else 0) + 1):

@@ -60,14 +60,16 @@ def _docket_class() -> type[Docket]:
 
 
 @asynccontextmanager
-async def open_engine(settings: Settings) -> AsyncIterator[Docket]:
-    """The engine, its tasks registered; in-process (a fresh ``memory://``) without Redis."""
+async def open_engine(settings: Settings, queue: str = NAME) -> AsyncIterator[Docket]:
+    """The engine, its tasks registered; in-process (a fresh ``memory://``) without Redis.
+    ``queue`` names the tasks' queue: the servers' and ``sleuth worker``'s by default, a
+    ``sleuth crawl`` job's own for the processes running that crawl."""
     from sleuth.jobs.crawljob import TASK_TTL, TASKS
 
     url = engine_url(settings) or f"memory://sleuth-{secrets.token_hex(6)}"
     docket_class = _docket_class()
     async with docket_class(
-        name=NAME,
+        name=queue,
         url=url,
         heartbeat_interval=timedelta(seconds=max(0.5, min(2.0, settings.worker_lease / 4))),
         execution_ttl=timedelta(seconds=TASK_TTL),

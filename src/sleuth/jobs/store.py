@@ -73,13 +73,12 @@ return 1
 """
 _GENERATION = """
 if ARGV[1] == '1' then
-  redis.call('SET', KEYS[1], '1', 'NX')
-  redis.call('EXPIRE', KEYS[1], ARGV[2])
-  return tonumber(redis.call('GET', KEYS[1]))
+  redis.call('SET', KEYS[1], ARGV[3], 'NX')
+else
+  redis.call('SET', KEYS[1], ARGV[3])
 end
-local n = redis.call('INCR', KEYS[1])
 redis.call('EXPIRE', KEYS[1], ARGV[2])
-return n
+return redis.call('GET', KEYS[1])
 """
 _CLAIM = """
 local owner = redis.call('HGET', KEYS[1], ARGV[1])
@@ -269,12 +268,14 @@ class Jobs:
         made = await self._eval(_CREATE, [self._k(job)], json.dumps(record), ends, now, JOB_TTL)
         return record if made else None
 
-    async def generation(self, crawl: str, *, resume: bool) -> int:
+    async def generation(self, crawl: str, *, resume: bool) -> str:
         """The generation of the crawl named ``crawl`` (its jobs' identity): the current
-        one to resume or join (the first, if there is none), else a new one. Kept beside
-        the jobs, for as long as a job's record."""
+        one to resume or join (a new one, if there is none), else a new one. A new one is
+        a random token, never a count: once the key has lapsed a count would start again
+        and name an old job whose keys outlive it."""
         key = f"sleuth:crawljobs:generation:{crawl}"
-        return int(await self._eval(_GENERATION, [key], int(resume), JOB_TTL))
+        token = secrets.token_hex(6)
+        return _text(await self._eval(_GENERATION, [key], int(resume), JOB_TTL, token))
 
     async def read(self, job: str) -> dict[str, Any] | None:
         """The job as the routes show it (status, counters, notes), with its owner."""
