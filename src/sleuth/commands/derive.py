@@ -165,7 +165,8 @@ def _derived(op: Op) -> Command:
     function.__name__ = op.name
     more = person.help if person is not None else ""
     function.__doc__ = "\n\n".join(filter(None, (op.operation.summary, more)))
-    return Command(op, function, person.place if person is not None else LAST)
+    place = person.place if person is not None else None
+    return Command(op, function, LAST if place is None else place)
 
 
 def _plain(value: Any) -> Any:

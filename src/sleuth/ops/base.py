@@ -130,7 +130,7 @@ class Person:
     waiting: str = "working"
     error: Callable[[Any], type[SleuthError] | None] = lambda result: None
     help: str = ""
-    place: int = 1000
+    place: int | None = None  # None: after the other commands
     prepare: Callable[[dict[str, Any]], None] | None = None
 
 
