@@ -83,6 +83,13 @@ def command(site: Site, *extra: str) -> list[str]:
     ]
 
 
+def resumed(site: Site, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``sleuth crawl --resume`` of the test's crawl, run to its end."""
+    return subprocess.run(
+        command(site, "--resume"), env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
 def environment(site: Site, **values: str) -> dict[str, str]:
     return {
         **os.environ,
@@ -110,9 +117,7 @@ def test_resume_after_kill_9_prints_only_new_records(site: Site, tmp_path: Path)
         site.release.set()
     before = urls(printed_before)
     assert len(before) == 7  # pages 1-7 printed; the 8th was in flight
-    second = subprocess.run(
-        command(site, "--resume"), env=env, capture_output=True, text=True, timeout=120, check=False
-    )
+    second = resumed(site, env)
     assert second.returncode == 0, second.stderr
     after = urls(second.stdout)
     assert not set(before) & set(after)
@@ -220,14 +225,7 @@ def test_on_redis_a_resume_finishes_a_killed_crawl_reading_only_its_held_page_tw
             if first.poll() is None:
                 first.kill()
             site.release.set()
-        second = subprocess.run(
-            command(site, "--resume"),
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        second = resumed(site, env)
         jobs = crawl_jobs(redis.url)
     assert second.returncode == 0, second.stderr
     # One job, both processes' pages: the engine's record counts the held page's reread.
@@ -348,14 +346,7 @@ def test_on_redis_a_crawl_stopped_with_ctrl_c_loses_no_page_to_its_resume(site: 
             if first.poll() is None:
                 first.kill()
             site.release.set()
-        second = subprocess.run(
-            command(site, "--resume"),
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        second = resumed(site, env)
     before, after = urls(printed_before), urls(second.stdout)
     assert first.returncode != 0  # interrupted
     assert second.returncode == 0, second.stderr
