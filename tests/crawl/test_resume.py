@@ -278,37 +278,52 @@ def test_on_redis_a_crawl_without_resume_reads_again_and_with_it_reads_nothing_n
     assert set(counting.counts.values()) == {1}, counting.counts
 
 
+QUEUE_A_SERVER_JOB = """
+import asyncio, sys
+from sleuth.config import Settings
+from sleuth.jobs.crawljob import Pages
+from sleuth.jobs.engine import open_engine
+from sleuth.jobs.store import Jobs
+from sleuth.session import AsyncSession
+
+async def main() -> None:
+    settings = Settings(
+        cache="redis", redis_url=sys.argv[1], render="never", allow_hosts=[sys.argv[3]]
+    )
+    async with AsyncSession(settings) as session, open_engine(settings) as docket:
+        pages = Pages(session, Jobs(docket, settings))
+        record = await pages.start("client:someone", sys.argv[2], {"max_pages": 2, "delay": 0.25})
+        await pages.aclose()
+        print(record["id"])
+
+asyncio.run(main())
+"""
+
+
 def test_on_redis_a_crawl_takes_no_page_of_another_job(site: Site) -> None:
     """The process's worker serves its own crawl's queue: a server's job (another caller's,
     with another guard) waiting for a worker is not read by ``sleuth crawl``."""
-    import asyncio
-
-    from sleuth.config import Settings
-    from sleuth.jobs.crawljob import Pages
-    from sleuth.jobs.engine import open_engine
-    from sleuth.jobs.store import Jobs
-    from sleuth.session import AsyncSession
+    import redis as redis_client
 
     counting = CountingSite(site)
     site.add("/elsewhere", page("Elsewhere", 99, []))
     with running_redis() as redis:
-        settings = Settings(
-            allow_hosts=[f"127.0.0.1:{site.port}"],
-            cache="redis",
-            redis_url=redis.url,
-            render="never",
+        queued = subprocess.run(  # a server's job, queued; no server runs a worker
+            [
+                sys.executable,
+                "-c",
+                QUEUE_A_SERVER_JOB,
+                redis.url,
+                site.origin + "/elsewhere",
+                f"127.0.0.1:{site.port}",
+            ],
+            env=environment(site),
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
         )
-
-        async def queue_a_server_job() -> str:
-            async with AsyncSession(settings) as session, open_engine(settings) as docket:
-                pages = Pages(session, Jobs(docket, settings))
-                record = await pages.start(
-                    "client:someone", site.origin + "/elsewhere", {"max_pages": 2, "delay": 0.25}
-                )
-                await pages.aclose()
-                return str(record["id"])
-
-        other = asyncio.run(queue_a_server_job())  # queued, and no server runs a worker
+        other = queued.stdout.strip()
         done = subprocess.run(
             command(site),
             env=engine_env(site, redis.url),
@@ -318,17 +333,17 @@ def test_on_redis_a_crawl_takes_no_page_of_another_job(site: Site) -> None:
             check=False,
         )
         jobs = crawl_jobs(redis.url)
-        import redis as redis_client
-
         client = redis_client.Redis.from_url(redis.url, decode_responses=True)
         try:
             waiting = client.hget(f"sleuth:crawljob:{other}", "final")
+            exists = client.exists(f"sleuth:crawljob:{other}")
         finally:
             client.close()
     assert done.returncode == 0, done.stderr
     assert len(urls(done.stdout)) == 20
     assert "/elsewhere" not in site.paths()  # the other job's page was never read
-    assert waiting is None  # ... and that job still waits for a worker of its own
+    assert exists  # ... and that job still waits for a worker of its own
+    assert waiting is None
     assert len(jobs) == 1
     assert len(counting.counts) == 20
 
