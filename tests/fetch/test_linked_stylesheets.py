@@ -64,6 +64,13 @@ SELECTORS = {
     "descendant": "article .note",
     "child": "article > p.note",
     "has": "article:has(> p.note) > p.note",
+    # a space inside quotes, and an attribute test after a descendant combinator: the
+    # last compound is not what follows the last space, nor the compound before it
+    "quoted-space": "p[title='ferry note']",
+    "descendant-attribute": "article [data-x]",
+    "class-nth-child": ".note:nth-child(3)",
+    "chain": "body > article > h1 + p + p[data-x]",
+    "not-attribute": "p.note:not([hidden]):not(:hover)",
 }
 AT_RULES = {
     "media-all": "@media all {{ {} }}",
@@ -93,7 +100,7 @@ def _page(body_extra: str = "", head: str = "") -> str:
     return (
         f"<!doctype html><html><head><title>Ferries</title>{head}</head><body><article>"
         f"<h1>Ferries</h1><p class='lead v'>{VISIBLE}</p>"
-        f"<p class='note' id='payload' data-x='1'>{PAYLOAD}</p>"
+        f"<p class='note' id='payload' data-x='1' title='ferry note'>{PAYLOAD}</p>"
         f"<p class='v'>The harbour office opens at eight on weekdays.</p>{body_extra}"
         "</article></body></html>"
     )

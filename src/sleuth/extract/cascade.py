@@ -30,14 +30,26 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar, cast
 from urllib.parse import urljoin
 
 from cssselect import HTMLTranslator, SelectorError, parse
-from cssselect.parser import CombinedSelector, Function, Pseudo, Relation, Tree
+from cssselect.parser import (
+    Attrib,
+    Class,
+    CombinedSelector,
+    Element,
+    Function,
+    Hash,
+    Negation,
+    Pseudo,
+    Relation,
+    Tree,
+)
 from cssselect.xpath import ExpressionError, XPathExpr
 from lxml import etree
 
@@ -122,6 +134,10 @@ _BRACES_RE = re.compile(r"[{}]")
 # The last compound of a selector, for the cheap test of whether a page can match it.
 _LAST_COMPOUND_RE = re.compile(r"(?:^|[\s>+~])((?:[\w*-]|\\.)*(?:[.#:](?:[\w-]|\\.)+)*)\s*$")
 _KEY_PART_RE = re.compile(r"([.#:]?)((?:[\w*-]|\\.)+)")
+_QUOTED_RE = re.compile(r""""[^"]*"|'[^']*'""")
+_GROUP_RE = re.compile(r"\[[^\[\]]*\]|\([^()]*\)")
+_GROUP_DEPTH = 4
+_NOT_PLAIN = "()[]|\\\"'"
 # At-rules whose blocks hold no style rules for the page (fonts, animations, pages).
 # At-rules a reader's screen cannot decide: hiding applies inside them, showing does not.
 _UNDECIDED_AT_RULES = frozenset(("container", "scope", "document"))
@@ -198,7 +214,7 @@ class _Translator(HTMLTranslator):
     state a static page is never in (hovered, focused, targeted, open) is false; any
     other (``:dir()``, ``:state()``) is ``unknown``, true for a rule that hides."""
 
-    _NEVER = frozenset(
+    NEVER = frozenset(
         (
             *("hover", "focus", "focus-within", "focus-visible", "active", "target"),
             *("target-within", "visited", "popover-open", "modal", "fullscreen"),
@@ -222,7 +238,7 @@ class _Translator(HTMLTranslator):
                 return xpath.add_condition("@href and (name() = 'a' or name() = 'area')")
             if pseudo.ident.lower() == "defined":
                 return xpath.add_condition("1")
-            known = pseudo.ident.lower() in self._NEVER
+            known = pseudo.ident.lower() in self.NEVER
             return xpath.add_condition("0" if known else self._unknown)
 
     _HAS_AXES: ClassVar[dict[str, str]] = {
@@ -325,6 +341,217 @@ def _compiled(selector: str, hides: bool) -> _Compiled | None:
         return None
 
 
+# A class attribute (and a ``~=`` value) is a set of words split on ASCII whitespace.
+_ASCII_SPACES = str.maketrans("\t\n\f\r", "    ")
+
+
+def _words(value: str | None) -> list[str]:
+    return (value or "").translate(_ASCII_SPACES).split(" ")
+
+
+def _attribute_fits(actual: str, operator: str, value: str) -> bool:
+    """``[name OP value]`` as cssselect's translation reads it (an empty value to
+    ``~=``, ``^=``, ``$=`` or ``*=`` matches nothing)."""
+    if operator == "=":
+        return actual == value
+    if operator == "|=":
+        return actual == value or actual.startswith(value + "-")
+    if not value:
+        return False
+    if operator == "~=":
+        return _words(value) == [value] and value in _words(actual)  # one word of a list
+    if operator == "^=":
+        return actual.startswith(value)
+    if operator == "$=":
+        return actual.endswith(value)
+    return value in actual  # "*="
+
+
+_ATTRIBUTE_OPERATORS = frozenset(("exists", "=", "|=", "~=", "^=", "$=", "*="))
+
+
+@dataclass(frozen=True)
+class _Compound:
+    """A compound of a tag, classes, an id, attribute tests, ``:not()`` of such
+    compounds and states a static page is never in (``:hover``): what most selectors
+    are made of, tested in Python on the candidates the index gives instead of by a
+    call into XPath per element."""
+
+    tag: str | None
+    classes: frozenset[str]
+    ident: str | None
+    attributes: tuple[tuple[str, str, str], ...]  # (name, operator, value)
+    negations: tuple[_Compound, ...]
+    never: bool
+
+    @property
+    def key(self) -> str | None:
+        """The id, a class or the tag an element needs to fit, as the index names it."""
+        if self.ident is not None:
+            return "#" + self.ident
+        if self.classes:
+            return "." + min(self.classes)
+        return self.tag
+
+    def fits(self, element: etree._Element) -> bool:
+        if self.never or (self.tag is not None and element.tag != self.tag):
+            return False
+        get = element.get
+        if self.ident is not None and get("id") != self.ident:
+            return False
+        if self.classes:
+            classes = get("class")
+            # a name not even in the text is the common answer, found at C speed
+            if classes is None or any(name not in classes for name in self.classes):
+                return False
+            if not self.classes.issubset(_words(classes)):
+                return False
+        for name, operator, value in self.attributes:
+            actual = get(name)
+            if actual is None:
+                return False
+            if operator != "exists" and not _attribute_fits(actual, operator, value):
+                return False
+        return not any(negation.fits(element) for negation in self.negations)
+
+
+def _compound(node: Tree) -> _Compound | None:
+    """The compound ``node`` reads as, None when it holds anything else."""
+    classes: set[str] = set()
+    idents: set[str] = set()
+    attributes: list[tuple[str, str, str]] = []
+    negations: list[_Compound] = []
+    never = False
+    while True:
+        if isinstance(node, Class):
+            classes.add(node.class_name)
+        elif isinstance(node, Hash):
+            idents.add(node.id)
+        elif isinstance(node, Attrib):
+            if node.namespace or node.operator not in _ATTRIBUTE_OPERATORS:
+                return None
+            value = "" if node.value is None else str(node.value.value)
+            attributes.append((node.attrib.lower(), node.operator, value))
+        elif isinstance(node, Negation):
+            negation = _compound(node.subselector)
+            if negation is None:
+                return None
+            negations.append(negation)
+        elif isinstance(node, Pseudo):
+            if node.ident.lower() not in _Translator.NEVER:
+                return None
+            never = True
+        elif isinstance(node, Element):
+            if node.namespace is not None:
+                return None
+            tag = None if node.element in (None, "*") else node.element.lower()
+            ident = next(iter(idents)) if len(idents) == 1 else None
+            never = never or len(idents) > 1  # "#a#b"
+            return _Compound(
+                tag, frozenset(classes), ident, tuple(attributes), tuple(negations), never
+            )
+        else:
+            return None
+        node = node.selector
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """A selector of such compounds joined by combinators."""
+
+    compounds: tuple[_Compound, ...]
+    combinators: tuple[str, ...]  # combinators[i] joins compounds[i] and compounds[i + 1]
+
+    @property
+    def walks(self) -> bool:
+        """Whether it looks along an axis (a descendant, a later sibling): lxml walks
+        one at C speed, a walk in Python costs more than the call into XPath it saves."""
+        return " " in self.combinators or "~" in self.combinators
+
+    def matches(self, element: etree._Element) -> bool:
+        """Right to left, as a browser matches: for a plan that does not walk."""
+        last = len(self.compounds) - 1
+        return self.compounds[last].fits(element) and self._left_of(element, last)
+
+    def _left_of(self, element: etree._Element, position: int) -> bool:
+        """Whether what stands left of compound ``position`` (which ``element`` fits)
+        is found next to ``element``."""
+        if position == 0:
+            return True
+        left = self.compounds[position - 1]
+        if self.combinators[position - 1] == ">":
+            near = element.getparent()
+        else:  # "+"
+            near = next(element.itersiblings(etree.Element, preceding=True), None)
+        return near is not None and left.fits(near) and self._left_of(near, position - 1)
+
+    def select(self, index: Mapping[str, list[etree._Element]]) -> list[etree._Element] | None:
+        """Every element it matches, found left to right from the few elements that fit
+        its first compound: each step looks only inside (or beside) those before it,
+        where a scan of the document tests every element against the whole selector.
+        None when the first compound names nothing to start from, or a step would walk
+        from too many elements."""
+        first = self.compounds[0]
+        key = first.key
+        if key is None:
+            return None
+        found = [e for e in index.get(key, ()) if first.fits(e)]
+        for compound, combinator in zip(self.compounds[1:], self.combinators, strict=True):
+            if not found:
+                break
+            if combinator in _WALKS and len(found) > _FEW:
+                return None
+            tag = compound.tag or etree.Element
+            if combinator == " ":
+                starts = set(found)
+                outermost = [e for e in found if not any(a in starts for a in e.iterancestors())]
+                near: Iterable[etree._Element] = (
+                    d for e in outermost for d in e.iterdescendants(tag)
+                )
+            elif combinator == ">":
+                near = (c for e in found for c in e.iterchildren(tag))
+            elif combinator == "+":
+                near = (
+                    n for e in found if (n := next(e.itersiblings(etree.Element), None)) is not None
+                )
+            else:  # "~"
+                near = (n for e in found for n in e.itersiblings(tag))
+            found = list(dict.fromkeys(n for n in near if compound.fits(n)))
+        return found
+
+
+_WALKS = frozenset((" ", "~"))
+
+
+@lru_cache(maxsize=16384)
+def _plan(selector: str) -> _Plan | None:
+    """The selector as compounds and combinators, None when a part of it is left to
+    the XPath translation (structural pseudo-classes, ``:is()``, ``:has()``, ...)."""
+    try:
+        parsed = parse(selector)
+    except SelectorError:
+        return None
+    if len(parsed) != 1 or parsed[0].pseudo_element is not None:
+        return None
+    node: Tree = parsed[0].parsed_tree
+    compounds: list[_Compound] = []
+    combinators: list[str] = []
+    while isinstance(node, CombinedSelector):
+        if node.combinator not in _AXES:
+            return None
+        right = _compound(node.subselector)
+        if right is None:
+            return None
+        compounds.append(right)
+        combinators.append(node.combinator)
+        node = node.selector
+    first = _compound(node)
+    if first is None:
+        return None
+    compounds.append(first)
+    return _Plan(tuple(reversed(compounds)), tuple(reversed(combinators)))
+
+
 _COMBINATORS = str.maketrans(">+~\t\n\r\f", "       ")
 
 
@@ -332,7 +559,10 @@ def _key(selector: str) -> str | None:
     """The id (``#x``), class (``.x``) or tag its last compound needs, None when the
     cheap reading cannot tell (a parenthesis or attribute there: always compiled)."""
     tail = selector.translate(_COMBINATORS).rpartition(" ")[2]
-    if not tail or "(" in tail or "[" in tail or "\\" in tail or ")" in tail:
+    if not tail or any(mark in tail for mark in _NOT_PLAIN):
+        # a space may stand inside brackets, parentheses or quotes: then the tail is
+        # not the last compound ('svg[aria-label="Zoom icon"]' ends in 'icon"]'); and
+        # "*|p" names p in any namespace, not a tag "*|p"
         return _slow_key(selector)
     tail = tail.partition(":")[0]
     if "#" in tail:
@@ -348,7 +578,21 @@ def _key(selector: str) -> str | None:
 
 @lru_cache(maxsize=65536)
 def _slow_key(selector: str) -> str | None:
-    match = _LAST_COMPOUND_RE.search(selector[-256:])
+    if "\\" not in selector:
+        # what stands in brackets or parentheses (an attribute test, the argument of
+        # :not() or :nth-child()) never names what the compound needs: it becomes a
+        # part that names nothing, in the compound it belongs to
+        text = _QUOTED_RE.sub("", selector)
+        for _ in range(_GROUP_DEPTH):
+            if "[" not in text and "(" not in text:
+                break
+            text = _GROUP_RE.sub(":_", text)
+        if any(mark in text for mark in "[]()\"'"):
+            return None  # nested deeper than that, or not CSS: every page may match it
+        selector = text
+    if len(selector) > 256:
+        return None  # a compound this long is read by its compiled XPath alone
+    match = _LAST_COMPOUND_RE.search(selector)
     if match is None or not match.group(1):
         return None
     tag = klass = None
@@ -563,14 +807,16 @@ class _PageSheets:
         self.sheets: list[tuple[_Sheet, Truth, tuple[str, ...] | None]] = []
         self.layer_order: list[tuple[str, ...]] = []
 
-    def placed(self, keys: Iterable[str]) -> list[_Placed]:
+    def placed(self, keys: AbstractSet[str]) -> list[_Placed]:
         """The rules of every sheet whose selectors can match an element with ``keys``
         (a tag, ``.class`` or ``#id``), in cascade order."""
-        wanted = [*keys, None]
         found: list[_Placed] = []
         for number, (sheet, truth, layer) in enumerate(self.sheets):
-            positions = sorted({p for key in wanted for p in sheet.by_key.get(key, ())})
-            for position in positions:
+            by_key = sheet.by_key
+            positions = set(by_key.get(None, ()))
+            for key in by_key.keys() & keys:  # a set operation walks the smaller side
+                positions.update(by_key[key])
+            for position in sorted(positions):
                 rule = sheet.rules[position]
                 rule_layer = layer if rule.layer is None else (*(layer or ()), *rule.layer)
                 certain = truth is True and rule.certain
@@ -681,8 +927,9 @@ def _index(elements: Iterable[etree._Element]) -> dict[str, list[etree._Element]
         index[str(element.tag)].append(element)
         classes = element.get("class")
         if classes:
-            for name in set(classes.split()):
-                index["." + name].append(element)
+            for name in set(_words(classes)):
+                if name:
+                    index["." + name].append(element)
         ident = element.get("id")
         if ident:
             index["#" + ident].append(element)
@@ -721,14 +968,23 @@ def _match(
                 candidates: list[etree._Element] | None = local[key]
             else:
                 candidates = list(within) if within is not None else None
+            plan = _plan(selector)
             test = compiled.test
             try:
-                if (
+                if candidates is not None and plan is not None and not plan.walks:
+                    found = [e for e in candidates if plan.matches(e)]
+                elif (
                     candidates is not None
                     and test is not None
                     and (within is not None or len(candidates) <= _FEW)
                 ):
                     found = [e for e in candidates if test(e)]
+                elif (
+                    within is None
+                    and plan is not None
+                    and (selected := plan.select(index)) is not None
+                ):
+                    found = selected
                 else:
                     found = cast("list[etree._Element]", compiled.scan(root))
                     if within is not None:
@@ -784,7 +1040,7 @@ def apply(root: etree._Element, styles: Styles | None, judge: Judge) -> None:
     if not page.sheets:
         return
     index = _index(root.iter(etree.Element))
-    placed = page.placed(index)
+    placed = page.placed(index.keys())
     hiding = [p for p in placed if p.rule.may_hide and any(d.hides for d in _rule_declarations(p))]
     matched: dict[etree._Element, list[_Match]] = defaultdict(list)
     # What may hide each element, and whether only its own style says so (then only an
@@ -836,11 +1092,7 @@ def apply(root: etree._Element, styles: Styles | None, judge: Judge) -> None:
         rules = [
             p
             for p in sorted(candidates.values(), key=lambda p: p.order)
-            if (any(prop in p.rule.content for prop in group) or "\\" in p.rule.content)
-            and any(
-                d.prop in group and (d.important or not important_only)
-                for d in _rule_declarations(p)
-            )
+            if _sets(p.rule.content, p.certain, p.judge, group, important_only)
         ]
         if not rules:
             continue
@@ -855,6 +1107,18 @@ def apply(root: etree._Element, styles: Styles | None, judge: Judge) -> None:
 
 def _rule_declarations(placed: _Placed) -> tuple[Declaration, ...]:
     return _declarations(placed.rule.content, placed.certain, placed.judge)
+
+
+@lru_cache(maxsize=65536)
+def _sets(
+    content: str, certain: bool, judge: Judge, group: frozenset[str], important_only: bool
+) -> bool:
+    """Whether a rule declares a property of ``group`` (``!important`` when only such a
+    declaration can win): whether it may show an element hidden through that group."""
+    return any(
+        d.prop in group and (d.important or not important_only)
+        for d in _declarations(content, certain, judge)
+    )
 
 
 def _write(
