@@ -70,8 +70,9 @@ def marked_copy(root: etree._Element) -> etree._Element:
     body = copy.find("body")
     if body is None:
         return copy
-    last: etree._Element | None = None
-    last_is_tail = False
+    # the last text with words, written once the next one says whether a mark ends it:
+    # holder, tail or not, the text as the tree holds it, the text to write
+    last: tuple[etree._Element, bool, str, str] | None = None
     boundary = False
     blocks, mark, guard = BLOCKS, MARK, GUARD
     # the body only: the head's title is metadata, compared as the page writes it
@@ -99,23 +100,31 @@ def marked_copy(root: etree._Element) -> etree._Element:
                 element.text = value
             if not value or value.isspace():
                 continue
+        held = value
         if value[0].isspace():
             value = guard + value
         if value[-1].isspace():
             value += guard
-        if boundary and last is not None:
-            value = mark + value
-            if last_is_tail:
-                last.tail = (last.tail or "") + mark
+        if last is not None:
+            if boundary:
+                value = mark + value
+                _write(*last[:3], last[3] + mark)
             else:
-                last.text = (last.text or "") + mark
-        if tail:
-            element.tail = value
-        else:
-            element.text = value
+                _write(*last)
         boundary = False
-        last, last_is_tail = element, tail
+        last = (element, tail, held, value)
+    if last is not None:
+        _write(*last)
     return copy
+
+
+def _write(element: etree._Element, tail: bool, held: str, value: str) -> None:
+    if value == held:  # nothing to mark: the tree keeps its text
+        return
+    if tail:
+        element.tail = value
+    else:
+        element.text = value
 
 
 def _reference_like(element: etree._Element) -> bool:
@@ -128,11 +137,16 @@ def _references(root: etree._Element) -> list[etree._Element]:
     for element in root.iter(*_REFERENCE_TAGS):
         previous = element.getprevious()
         if previous is not None:
-            before = previous.tail or ""
+            before = previous.tail
         else:
             parent = element.getparent()
-            before = (parent.text if parent is not None else "") or ""
-        if not before.rstrip().endswith(("[", "(")) or not text_of(element):
+            before = parent.text if parent is not None else None
+        if not before:
+            continue
+        end = before[-1]  # most text ends in a word: no need to strip it
+        if end not in "[(" and not (end.isspace() and before.rstrip().endswith(("[", "("))):
+            continue
+        if not text_of(element):
             continue
         chain = [element]
         while _SEPARATORS_RE.fullmatch(chain[-1].tail or ""):
