@@ -12,7 +12,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from sleuth.extract import extract
-from sleuth.extract.breaks import MARK, breaks_from_marks, marked_copy
+from sleuth.extract.breaks import GUARD, MARK, breaks_from_marks, marked_copy
 from sleuth.extract.serialize import render
 
 from .pages import article_with
@@ -102,6 +102,19 @@ def test_marks_become_breaks_only_between_words() -> None:
     breaks_from_marks(body)
     assert etree.tostring(body, encoding="unicode", method="html") == (
         "<div><p>cars<br> $5,000</p><li>one<br>two</li><pre>a = 1\nb = 2</pre></div>"
+    )
+
+
+def test_a_run_of_marks_over_several_text_nodes_is_one_break() -> None:
+    body = lxml_html.fragment_fromstring(
+        f"<div><p>one{MARK}<em>{MARK}{MARK}</em> {MARK}two{MARK}<b>x{MARK}y</b>{MARK}</p>"
+        f"<p><code>a{MARK}{GUARD}{MARK}b</code> c {GUARD}{MARK}</p><ul><li>{MARK}1{MARK}</li></ul>"
+        "</div>"
+    )
+    breaks_from_marks(body)
+    assert etree.tostring(body, encoding="unicode", method="html") == (
+        "<div><p>one<br><em></em> two<br><b>x<br>y</b></p>"
+        "<p><code>a\n\nb</code> c </p><ul><li>1</li></ul></div>"
     )
 
 

@@ -21,8 +21,8 @@ trafilatura drops inline elements by their class ("footers", "meta"), which left
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from copy import deepcopy
+from itertools import accumulate
 
 from lxml import etree
 
@@ -70,50 +70,61 @@ def marked_copy(root: etree._Element) -> etree._Element:
     body = copy.find("body")
     if body is None:
         return copy
-    last: etree._Element | None = None
-    last_is_tail = False
+    # the last text with words, written once the next one says whether a mark ends it:
+    # holder, tail or not, the text as the tree holds it, the text to write
+    last: tuple[etree._Element, bool, str, str] | None = None
     boundary = False
+    blocks, mark, guard = BLOCKS, MARK, GUARD
     # the body only: the head's title is metadata, compared as the page writes it
     for event, element in etree.iterwalk(body, events=("start", "end")):
         tag = element.tag
-        if tag in BLOCKS:
+        if tag in blocks:
             boundary = True
-        tail = event == "end"
-        if tail:
-            if element is body:
+        if event == "start":
+            if tag.__class__ is not str:  # a comment's text is not the page's
                 continue
-            value = element.tail
-        elif isinstance(tag, str):
             value = element.text
+            tail = False
+        elif element is body:
+            continue
         else:
+            value = element.tail
+            tail = True
+        if not value or value.isspace():
             continue
-        if not value:
-            continue
-        if MARK in value or GUARD in value:  # the page's own: forged marks are dropped
-            value = value.replace(MARK, "").replace(GUARD, "")
+        if mark in value or guard in value:  # the page's own: forged marks are dropped
+            value = value.replace(mark, "").replace(guard, "")
             if tail:
                 element.tail = value
             else:
                 element.text = value
-        if value.isspace() or not value:
-            continue
+            if not value or value.isspace():
+                continue
+        held = value
         if value[0].isspace():
-            value = GUARD + value
+            value = guard + value
         if value[-1].isspace():
-            value += GUARD
-        if boundary and last is not None:
-            value = MARK + value
-            if last_is_tail:
-                last.tail = (last.tail or "") + MARK
+            value += guard
+        if last is not None:
+            if boundary:
+                value = mark + value
+                _write(*last[:3], last[3] + mark)
             else:
-                last.text = (last.text or "") + MARK
-        if tail:
-            element.tail = value
-        else:
-            element.text = value
+                _write(*last)
         boundary = False
-        last, last_is_tail = element, tail
+        last = (element, tail, held, value)
+    if last is not None:
+        _write(*last)
     return copy
+
+
+def _write(element: etree._Element, tail: bool, held: str, value: str) -> None:
+    if value == held:  # nothing to mark: the tree keeps its text
+        return
+    if tail:
+        element.tail = value
+    else:
+        element.text = value
 
 
 def _reference_like(element: etree._Element) -> bool:
@@ -126,11 +137,16 @@ def _references(root: etree._Element) -> list[etree._Element]:
     for element in root.iter(*_REFERENCE_TAGS):
         previous = element.getprevious()
         if previous is not None:
-            before = previous.tail or ""
+            before = previous.tail
         else:
             parent = element.getparent()
-            before = (parent.text if parent is not None else "") or ""
-        if not before.rstrip().endswith(("[", "(")) or not text_of(element):
+            before = parent.text if parent is not None else None
+        if not before:
+            continue
+        end = before[-1]  # most text ends in a word: no need to strip it
+        if end not in "[(" and not (end.isspace() and before.rstrip().endswith(("[", "("))):
+            continue
+        if not text_of(element):
             continue
         chain = [element]
         while _SEPARATORS_RE.fullmatch(chain[-1].tail or ""):
@@ -143,91 +159,124 @@ def _references(root: etree._Element) -> list[etree._Element]:
     return found
 
 
-def _split(element: etree._Element, *, tail: bool) -> None:
-    """Turn the marks in ``element``'s text (or tail) into marked ``<br>`` elements."""
-    value = element.tail if tail else element.text
-    if not value or MARK not in value:
-        return
-    first, *rest = _MARKS_RE.split(value)
-    if tail:
-        parent = element.getparent()
-        if parent is None:
-            element.tail = "".join((first, *rest))
-            return
-        element.tail = first
-        index = parent.index(element) + 1
-        target, offset = parent, index
-    else:
-        element.text = first
-        target, offset = element, 0
-    for number, part in enumerate(rest):
-        br = etree.Element("br", {_MARKED: ""})
-        br.tail = part
-        target.insert(offset + number, br)
-
-
-def _events(element: etree._Element) -> Iterator[tuple[str, etree._Element | None]]:
-    """Document order as ``text`` (words), ``edge`` (a block starts or ends) and ``br``."""
-    tag = _tag(element)
-    if tag == "br":
-        yield "br", element
-    elif tag in _OUTPUTBLOCKS:
-        yield "edge", None
-    if element.text and element.text.strip():
-        yield "text", None
-    for child in element:
-        yield from _events(child)
-        if child.tail and child.tail.strip():
-            yield "text", None
-    if tag in _OUTPUTBLOCKS:
-        yield "edge", None
+# The text in document order as one character per event: ``t`` words, ``e`` a block
+# starts or ends, ``b`` a line break of the page, ``m`` a run of marks in one text
+# node (or a marked ``<br>``). A run of ``m`` between words keeps its first mark.
+_KEPT_RE = re.compile(r"(?<=t)m+(?=t)")
+_WORDS_RE = re.compile(f"[^{MARK}]+")
 
 
 def breaks_from_marks(body: etree._Element) -> None:
-    """Marks in trafilatura's answer (HTML vocabulary) become line breaks between words."""
-    for element in list(body.iter()):
-        in_code = any(_tag(e) in _CODE for e in (element, *element.iterancestors()))
-        if in_code:
-            if element.text and MARK in element.text:
-                element.text = _CODE_MARKS_RE.sub("\n", element.text)
+    """Marks in trafilatura's answer (HTML vocabulary) become line breaks between words.
+
+    A mark that stands between words becomes a ``<br>``, one per run of marks; one at
+    the edge of a block, next to a line break or beside another mark goes away. In
+    code, a mark is a line break in the text. One walk writes the events down; the
+    marks that stay are found in them at once, and few stay.
+    """
+    events: list[str] = []
+    # the text nodes holding marks (with their text less the guards), and the marked
+    # <br>s, by their place in ``events``
+    slots: dict[int, tuple[etree._Element, bool, str]] = {}
+    marked: list[tuple[int, etree._Element]] = []
+    code = 0  # open code elements: the walk is inside code while this is above 0
+    for event, element in etree.iterwalk(body, events=("start", "end")):
+        tag = element.tag
+        if event == "start":
+            if tag in _CODE:
+                code += 1
+            if tag == "br":
+                if element.get(_MARKED) is not None:
+                    marked.append((len(events), element))
+                    events.append("m")
+                else:
+                    events.append("b")
+            elif tag in _OUTPUTBLOCKS:
+                events.append("e")
+            value = element.text
+            is_tail = False
         else:
-            _split(element, tail=False)
-        if element.tail and MARK in element.tail:
-            parent = element.getparent()
-            if parent is not None and any(
-                _tag(e) in _CODE for e in (parent, *parent.iterancestors())
-            ):
-                element.tail = _CODE_MARKS_RE.sub("\n", element.tail)
-            else:
-                _split(element, tail=True)
-    for element in body.iter():
-        if element.text and GUARD in element.text:
-            element.text = element.text.replace(GUARD, "")
-        if element.tail and GUARD in element.tail:
-            element.tail = element.tail.replace(GUARD, "")
-    events = list(_events(body))
-    doomed: list[etree._Element] = []
-    index = 0
-    while index < len(events):
-        if not _marked(events[index][1]):
-            index += 1
+            if tag in _OUTPUTBLOCKS:
+                events.append("e")
+            if tag in _CODE:
+                code -= 1
+            value = element.tail
+            if element is body:
+                if value and (MARK in value or GUARD in value):
+                    element.tail = value.replace(MARK, "").replace(GUARD, "")
+                continue
+            is_tail = True
+        if not value:
             continue
-        end = index
-        while end < len(events) and _marked(events[end][1]):
-            end += 1
-        before = events[index - 1][0] if index else "edge"
-        after = events[end][0] if end < len(events) else "edge"
-        run = [br for _, br in events[index:end] if br is not None]
-        keep = run[0] if before == "text" and after == "text" else None
-        for br in run:
-            if br is keep:
+        if MARK in value:
+            if code:
+                value = _CODE_MARKS_RE.sub("\n", value).replace(GUARD, "")
+                new = value
+                if value.strip():
+                    events.append("t")
+            else:
+                value = value.replace(GUARD, "")
+                new = value.replace(MARK, "")
+                slots[len(events)] = (element, is_tail, value)
+                events.append(_MARKS_RE.sub("m", _WORDS_RE.sub("t", "".join(value.split()))))
+        elif GUARD in value:
+            new = value.replace(GUARD, "")
+            if new.strip():
+                events.append("t")
+        else:
+            if not value.isspace():
+                events.append("t")
+            continue
+        if is_tail:
+            element.tail = new
+        else:
+            element.text = new
+    text = "".join(events)
+    kept = {found.start() for found in _KEPT_RE.finditer(text)}
+    if kept:
+        start = 0
+        for index, piece in enumerate(events):
+            slot = slots.get(index)
+            if slot is not None:
+                runs = {piece[:at].count("m") for at in range(len(piece)) if start + at in kept}
+                if runs:
+                    _place(*slot, runs)
+            start += len(piece)
+    if marked:
+        starts = list(accumulate(map(len, events), initial=0))
+        for index, br in marked:
+            if starts[index] in kept:
                 del br.attrib[_MARKED]
             else:
-                doomed.append(br)
-        index = end
-    for br in doomed:
-        remove(br, keep_space=True)
+                remove(br, keep_space=True)
 
 
-def _marked(element: etree._Element | None) -> bool:
-    return element is not None and element.get(_MARKED) is not None
+def _place(element: etree._Element, is_tail: bool, value: str, runs: set[int]) -> None:
+    """Write back a text node with a ``<br>`` for the first mark of each run that stays
+    (runs of marks counted in the node, a run being marks with only blanks between)."""
+    first, *rest = _MARKS_RE.split(value)
+    head = [first]
+    tails: list[list[str]] = []
+    run = -1
+    before = first
+    for part in rest:
+        starts = run < 0 or bool(before.strip())
+        if starts:
+            run += 1
+        if starts and run in runs:
+            tails.append([part])
+        else:
+            (tails[-1] if tails else head).append(part)
+        before = part
+    if is_tail:
+        element.tail = "".join(head)
+        parent = element.getparent()
+        assert parent is not None  # the body's own tail is never marked
+        target, offset = parent, parent.index(element) + 1
+    else:
+        element.text = "".join(head)
+        target, offset = element, 0
+    for number, parts in enumerate(tails):
+        br = etree.Element("br")
+        br.tail = "".join(parts)
+        target.insert(offset + number, br)

@@ -151,38 +151,40 @@ class Content:
 
 def _html_vocabulary(body: etree._Element) -> etree._Element:
     """Rename trafilatura's XML elements (head, list, item, hi, ...) to HTML ones."""
-    for element in body.iter():
+    # the walk only visits the elements to rename, parents before children:
+    # ``_is_block_code`` reads its parent's new name
+    for element in body.iter(*_RENAME):
         tag = element.tag
-        if tag == "head":
-            rend = element.get("rend") or ""
-            element.tag = rend if rend in ("h1", "h2", "h3", "h4", "h5", "h6") else "h2"
-        elif tag == "list":
-            element.tag = "ol" if element.get("rend") == "ol" else "ul"
-        elif tag == "item":
-            rend = element.get("rend") or ""
-            element.tag = rend[:2] if rend[:2] in ("dt", "dd") else "li"
-        elif tag == "quote":
-            element.tag = "blockquote"
-        elif tag == "code":
-            element.tag = "pre" if _is_block_code(element) else "code"
-        elif tag == "hi":
+        if tag == "hi":
             element.tag = _HI_TAGS.get(element.get("rend") or "", "em")
+        elif tag == "head":
+            rend = element.get("rend") or ""
+            element.tag = rend if rend in _HEADINGS else "h2"
+        elif tag == "item":
+            rend = (element.get("rend") or "")[:2]
+            element.tag = rend if rend in ("dt", "dd") else "li"
         elif tag == "ref":
             element.tag = "a"
             target = element.get("target")
             if target:
                 element.set("href", target)
-        elif tag == "lb":
-            element.tag = "br"
-        elif tag == "row":
-            element.tag = "tr"
         elif tag == "cell":
             element.tag = "th" if element.get("role") == "head" else "td"
-        elif tag == "graphic":
-            element.tag = "span"
+        elif tag == "list":
+            element.tag = "ol" if element.get("rend") == "ol" else "ul"
+        elif tag == "code":
+            element.tag = "pre" if _is_block_code(element) else "code"
+        else:
+            element.tag = _RENAMED[tag]
     body.tag = "div"
     breaks_from_marks(body)
     return body
+
+
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+# trafilatura's elements that are renamed whatever their attributes say
+_RENAMED = {"quote": "blockquote", "lb": "br", "row": "tr", "graphic": "span"}
+_RENAME = ("hi", "head", "item", "ref", "cell", "list", "code", *_RENAMED)
 
 
 # Containers whose code is part of a sentence unless it stands there alone.
