@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections import defaultdict
 from collections.abc import Iterator
 from datetime import date, datetime
 from email.utils import parsedate_to_datetime
+from string import ascii_lowercase, ascii_uppercase
 from typing import Any
 from urllib.parse import urljoin
 
@@ -20,12 +22,11 @@ from lxml import etree
 from sleuth.extract.dom import elements, string, strings
 from sleuth.extract.text import clean_line, clean_value
 
-_META = etree.XPath("//meta[@content][@property or @name or @itemprop or @http-equiv]")
-_JSON_LD = etree.XPath(
-    "//script[translate(@type, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
-    " = 'application/ld+json']"
-)
-_CANONICAL = etree.XPath("//link[@href][translate(@rel, 'CANOLI', 'canoli') = 'canonical']/@href")
+# The tags read from the head, found in one walk over the tree (an XPath a tag walks it
+# once each). Names and values compare with ASCII letters folded, nothing else.
+_HEAD_TAGS = ("meta", "script", "link")
+_META_KEYS = ("property", "name", "itemprop", "http-equiv")
+_ASCII_LOWER = str.maketrans(ascii_uppercase, ascii_lowercase)
 _TITLE = etree.XPath("string((//title[not(ancestor::svg)])[1])")
 _H1 = etree.XPath("string((//h1)[1])")
 _TIME = etree.XPath(
@@ -91,10 +92,20 @@ def _first(values: dict[str, str], keys: tuple[str, ...]) -> str | None:
     return None
 
 
-def _meta_values(root: etree._Element) -> dict[str, str]:
+def _head_tags(root: etree._Element) -> dict[str, list[etree._Element]]:
+    """The ``<meta>``, ``<script>`` and ``<link>`` elements by tag, in document order."""
+    found: dict[str, list[etree._Element]] = defaultdict(list)
+    for element in root.iter(*_HEAD_TAGS):
+        found[str(element.tag)].append(element)
+    return found
+
+
+def _meta_values(metas: list[etree._Element]) -> dict[str, str]:
     """First non-empty ``content`` per lower-cased property/name/itemprop."""
     values: dict[str, str] = {}
-    for meta in elements(_META, root):
+    for meta in metas:
+        if meta.get("content") is None or all(meta.get(key) is None for key in _META_KEYS):
+            continue
         key = meta.get("property") or meta.get("name") or meta.get("itemprop") or ""
         key = (key or meta.get("http-equiv") or "").strip().lower()
         content = clean_line(meta.get("content") or "")
@@ -103,9 +114,11 @@ def _meta_values(root: etree._Element) -> dict[str, str]:
     return values
 
 
-def _json_ld(root: etree._Element) -> list[dict[str, Any]]:
+def _json_ld(scripts: list[etree._Element]) -> list[dict[str, Any]]:
     objects: list[dict[str, Any]] = []
-    for script in elements(_JSON_LD, root):
+    for script in scripts:
+        if (script.get("type") or "").translate(_ASCII_LOWER) != "application/ld+json":
+            continue
         raw = (script.text or "").strip()
         if not raw or len(raw) > _MAX_JSON_LD_CHARS:
             continue
@@ -222,8 +235,9 @@ def read_metadata(root: etree._Element, url: str | None = None) -> dict[str, Any
     Run it before sanitising: it needs the JSON-LD scripts the sanitiser removes.
     Keys are present only when a value was found.
     """
-    meta = _meta_values(root)
-    json_ld = _json_ld(root)
+    tags = _head_tags(root)
+    meta = _meta_values(tags["meta"])
+    json_ld = _json_ld(tags["script"])
     entity = _main_entity(json_ld)
 
     def entity_str(key: str) -> str | None:
@@ -231,7 +245,12 @@ def read_metadata(root: etree._Element, url: str | None = None) -> dict[str, Any
         return value if isinstance(value, str) and value.strip() else None
 
     publisher = entity.get("publisher") if entity else None
-    canonical = strings(_CANONICAL, root)
+    canonical = [
+        href
+        for link in tags["link"]
+        if (href := link.get("href")) is not None
+        and (link.get("rel") or "").translate(_ASCII_LOWER) == "canonical"
+    ]
     found: dict[str, Any] = {
         "title": _first(meta, _TITLE_KEYS)
         or entity_str("headline")

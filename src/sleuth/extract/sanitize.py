@@ -96,7 +96,8 @@ _DROPPED_TAGS = (
 _CANDIDATE_CLASS_RE = re.compile("hid|only|none|invisible|screen")
 # Hiding these is an anti-flicker or app-shell pattern, never a way to hide a passage.
 _PAGE_ROOTS = frozenset(("html", "body"))
-_MAINS = (etree.XPath("//main"), etree.XPath("//*[@role='main']"))
+# Reading the ``role`` attributes is cheaper than testing every element for one.
+_MAINS = (etree.XPath("//main"), etree.XPath("//@role[. = 'main']/.."))
 _TEXT_LENGTH = etree.XPath("string-length(normalize-space())")
 # What a reader sees on a page besides its text.
 _SEEN_ELEMENTS = frozenset(("img", "picture", "video", "input", "textarea", "select", "button"))
@@ -104,9 +105,12 @@ _SEEN_ELEMENTS = frozenset(("img", "picture", "video", "input", "textarea", "sel
 _PAINTED = ("svg", "iframe", "frame", "object", "embed", "applet", "canvas")
 # A segment waits in a Suspense boundary (B:, filled by React's $RC) or in a segment
 # placeholder (P:, filled by $RS); both share the segment's number.
-# Drawn text (SVG) and an object's fallback (shown when the object does not load).
-_PAINTED_TEXT = etree.XPath("//svg[.//text[normalize-space()]] | //object[normalize-space()]")
-_STREAM_PLACEHOLDERS = etree.XPath("//template[starts-with(@id, 'B:') or starts-with(@id, 'P:')]")
+_STREAM_PREFIXES = ("B:", "P:")
+# Drawn text (SVG) and an object's fallback (shown when the object does not load), asked
+# of each ``<svg>`` and ``<object>``: most pages have few or none.
+_PAINTED_TEXT = etree.XPath(
+    "boolean(self::svg[.//text[normalize-space()]] | self::object[normalize-space()])"
+)
 _STREAM_SEGMENTS = etree.XPath("//div[@hidden][starts-with(@id, 'S:')]")
 # Utility classes (Bootstrap, Tailwind, WordPress, HTML5 Boilerplate) that hide an element.
 _HIDING_CLASSES = frozenset(
@@ -137,7 +141,7 @@ _CONTROL_MARKS = etree.XPath(
 )
 _TAB_ROLES = frozenset(("tab", "tablist"))
 _IDENTIFIED = etree.XPath(".//*[@id]")
-_TABS = etree.XPath("//*[@role='tab']")
+_TABS = etree.XPath("//@role[. = 'tab']/..")
 # Marks, among the ids of the panels controls open, that the page shows a tab (no id
 # holds a space).
 _SHOWN_TABS = " tabs"
@@ -583,11 +587,11 @@ def _panel(element: etree._Element, targets: frozenset[str]) -> bool:
         return True
     if not targets:
         return False
+    held = [node for node in elements(_IDENTIFIED, element) if node.get("id") in targets]
+    if not held:
+        return False
     length = number(_TEXT_LENGTH, element)
-    return any(
-        node.get("id") in targets and number(_TEXT_LENGTH, node) == length
-        for node in elements(_IDENTIFIED, element)
-    )
+    return any(number(_TEXT_LENGTH, node) == length for node in held)
 
 
 def _revealable(element: etree._Element, targets: frozenset[str]) -> bool:
@@ -676,7 +680,11 @@ def _keep_only(main: etree._Element, wrapper: etree._Element) -> None:
 
 def _place_streamed_segments(root: etree._Element) -> None:
     """Move each React streaming segment into its placeholder, as React's runtime does."""
-    placeholders = elements(_STREAM_PLACEHOLDERS, root)
+    placeholders = [
+        template
+        for template in root.iter("template")
+        if template.get("id", "").startswith(_STREAM_PREFIXES)
+    ]
     if not placeholders:
         return
     segments = {segment.get("id", "")[2:]: segment for segment in elements(_STREAM_SEGMENTS, root)}
@@ -696,12 +704,12 @@ def _place_streamed_segments(root: etree._Element) -> None:
 def _candidates(root: etree._Element) -> list[etree._Element]:
     """Elements that may be hidden, in document order: one walk over the tree, which
     costs half of the equivalent XPath (five ``contains()`` per element)."""
-    return [element for element in root.iter(etree.Element) if _may_hide(element)]
-
-
-def _may_hide(element: etree._Element) -> bool:
-    get = element.get
     mark = _JUDGED.get()
+    return [element for element in root.iter(etree.Element) if _may_hide(element, mark)]
+
+
+def _may_hide(element: etree._Element, mark: str | None) -> bool:
+    get = element.get
     if mark is not None:
         return get(mark) is not None or get("aria-hidden") is not None
     if get("style") is not None or get("hidden") is not None or get("aria-hidden") is not None:
@@ -774,7 +782,7 @@ def _sanitize(
 ) -> Sanitized:
     if _JUDGED.get() is None:
         cascade.apply(root, styles, declaration_hides)
-    for element in elements(_PAINTED_TEXT, root):
+    for element in [e for e in root.iter("svg", "object") if _PAINTED_TEXT(e)]:
         _cut(element)  # text a reader sees there, but not as page text
     etree.strip_elements(root, *_DROPPED_TAGS, with_tail=False)
     main: etree._Element | None = None

@@ -26,7 +26,6 @@ from functools import lru_cache
 from lxml import etree
 
 from sleuth.extract.breaks import BLOCKS
-from sleuth.extract.dom import elements
 from sleuth.extract.serialize import CELL_SEPARATOR
 
 # Stands where sanitising cut out an element: its place is a barrier in the reader text.
@@ -35,7 +34,6 @@ GAP = "sleuth-gap"
 CLOSED = "data-sleuth-closed"
 # Not whitespace and never in extracted text, so no looked-up piece contains it.
 _BARRIER = "\x00"
-_MARKED = etree.XPath(f"//*[@{CLOSED}]")
 _LINE_RE = re.compile(r"[^\n]+")
 _BULLET_RE = re.compile(r"[ \t]*(?:- )?")
 # A sentence ends at . ! ? : ; (with closing quotes or brackets) before whitespace.
@@ -63,7 +61,8 @@ _XSLT_BARRIER = "\ue000"
 # A drop cap: one capital letter that opens its block in an element of its own
 # (``<span class="drop">A</span>dam``). A style sheet floats it, and ``innerText`` then
 # breaks the word ("A dam"), or leaves it inline ("Adam"): which, only the style sheet
-# knows, so no quote crosses it.
+# knows, so no quote crosses it. The barriers that any element can be share one
+# pattern: the XSLT processor tests every such pattern on every element.
 _DROP_CAP = (
     "not(*) and string-length(normalize-space(.)) = 1"
     " and contains('ABCDEFGHIJKLMNOPQRSTUVWXYZ', normalize-space(.))"
@@ -81,8 +80,8 @@ def _reading() -> etree.XSLT:
 <xsl:template match="/"><xsl:choose>
 <xsl:when test="/html/body"><xsl:apply-templates select="/html/body"/></xsl:when>
 <xsl:otherwise><xsl:apply-templates/></xsl:otherwise></xsl:choose></xsl:template>
-<xsl:template match="{GAP}|select|datalist|textarea|details[not(@open)]|*[@{CLOSED}]
-|*[@hidden='until-found']|*[{_DROP_CAP}]">&#xE000;</xsl:template>
+<xsl:template match="{GAP}|select|datalist|textarea|details[not(@open)]
+|*[@{CLOSED} or @hidden='until-found' or ({_DROP_CAP})]">&#xE000;</xsl:template>
 <xsl:template match="{blocks}">
 <xsl:text> </xsl:text><xsl:apply-templates/><xsl:text> </xsl:text></xsl:template>
 </xsl:stylesheet>"""
@@ -99,8 +98,7 @@ def reader_text(root: etree._Element) -> str:
 def unmark(root: etree._Element) -> None:
     """Take out the gaps and marks sanitising left for :func:`reader_text`."""
     etree.strip_elements(root, GAP, with_tail=False)
-    for marked in elements(_MARKED, root):
-        del marked.attrib[CLOSED]
+    etree.strip_attributes(root, CLOSED)
 
 
 class _Finder:
