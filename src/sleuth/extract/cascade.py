@@ -927,9 +927,11 @@ def _index(elements: Iterable[etree._Element]) -> dict[str, list[etree._Element]
         index[str(element.tag)].append(element)
         classes = element.get("class")
         if classes:
-            for name in set(_words(classes)):
-                if name:
-                    index["." + name].append(element)
+            names = classes.split()
+            if not classes.isascii():  # a browser splits on ASCII whitespace alone
+                names += [word for word in _words(classes) if word]
+            for name in set(names):
+                index["." + name].append(element)
         ident = element.get("id")
         if ident:
             index["#" + ident].append(element)
