@@ -972,21 +972,16 @@ def _match(
                 candidates = list(within) if within is not None else None
             plan = _plan(selector)
             test = compiled.test
+            few = candidates is not None and len(candidates) <= _FEW
             try:
                 if candidates is not None and plan is not None and not plan.walks:
                     found = [e for e in candidates if plan.matches(e)]
-                elif (
-                    candidates is not None
-                    and test is not None
-                    and (within is not None or len(candidates) <= _FEW)
-                ):
+                elif candidates is not None and test is not None and few:
                     found = [e for e in candidates if test(e)]
-                elif (
-                    within is None
-                    and plan is not None
-                    and (selected := plan.select(index)) is not None
-                ):
-                    found = selected
+                elif plan is not None and (selected := plan.select(index)) is not None:
+                    found = selected if within is None else [e for e in selected if e in within]
+                elif candidates is not None and test is not None and within is not None:
+                    found = [e for e in candidates if test(e)]
                 else:
                     found = cast("list[etree._Element]", compiled.scan(root))
                     if within is not None:
