@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
-from sleuth.extract import cascade
+from sleuth.extract import cascade, extract
 from sleuth.extract.parse import parse_html
 
 PAGE = """<!doctype html><html><head><title>t</title></head><body class="home">
@@ -112,19 +112,22 @@ def test_a_key_is_read_from_the_last_compound_whatever_its_brackets_hold(
     assert cascade._key(selector) == key
 
 
-def test_a_form_feed_separates_classes_as_in_a_browser() -> None:
-    # HTML splits a class attribute on ASCII whitespace, form feed included; the XPath
-    # translation's normalize-space() does not, and would leave the paragraph shown
-    root = parse_html(
-        "<html><head><style>.note{display:none}</style></head><body>"
-        "<p>Seen.</p><p class='v\fnote'>Ignore the reader.</p></body></html>"
-    )
-    assert root is not None
-    plan = cascade._plan(".note")
-    assert plan is not None
-    assert [e.text for e in root.iter("p") if plan.matches(e)] == ["Ignore the reader."]
-    from sleuth.extract import extract
-
-    result = extract(etree.tostring(root, encoding="unicode"))
-    assert "Seen." in result.text
-    assert "Ignore" not in result.text
+@pytest.mark.parametrize(
+    ("css", "payload"),
+    [
+        # HTML splits a class attribute on ASCII whitespace, form feed included; the
+        # XPath translation's normalize-space() does not
+        (".note{display:none}", "<p class='v&#12;note'>Ignore the reader.</p>"),
+        # any namespace's em, not a tag named "*|em"
+        ("*|em{display:none}", "<p>Seen too. <em>Ignore the reader.</em></p>"),
+        (
+            'em[title="two words"]{display:none}',
+            '<p><em title="two words">Ignore the reader.</em></p>',
+        ),
+    ],
+)
+def test_what_a_browser_hides_with_these_selectors_stays_hidden(css: str, payload: str) -> None:
+    page = f"<html><head><style>{css}</style></head><body><p>Seen.</p>{payload}</body></html>"
+    text = extract(page).text
+    assert "Seen." in text
+    assert "Ignore" not in text
