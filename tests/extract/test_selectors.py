@@ -35,6 +35,7 @@ SELECTORS = [
     *("header a ~ a", "body main article p", "nav a + a", "article p ~ p.note"),
     *("body .note", "html body > main .note span", "ul li + li", "main p ~ *"),
     *("body div span.note", "article > p ~ ul > li.odd", "#top a ~ [data-x] ~ a"),
+    *("a ~ a ~ a", "li ~ li", "h1 ~ p ~ p", ".a:hover:is(p)", ":is(p, .item)", "p:where(.v)"),
 ]
 
 
@@ -104,6 +105,9 @@ def test_the_plain_forms_are_read_in_python(root: etree._Element) -> None:
         (":is(.b)", None),
         ("p:not(:nth-child(2n+1))", "p"),
         (".x" * 200 + "[y]", None),
+        ("#\\31 23", "#123"),
+        (".a\\31 23 p", "p"),
+        (".md\\:flex", ".md:flex"),
     ],
 )
 def test_a_key_is_read_from_the_last_compound_whatever_its_brackets_hold(
@@ -124,6 +128,18 @@ def test_a_key_is_read_from_the_last_compound_whatever_its_brackets_hold(
             'em[title="two words"]{display:none}',
             '<p><em title="two words">Ignore the reader.</em></p>',
         ),
+        # a hex escape takes the space after it: the id is "123"
+        ("#\\31 23{display:none}", "<p id='123'>Ignore the reader.</p>"),
+        # a quoted bracket or comma is text, not the selector's structure
+        ('[title="a] .b"]{display:none}', "<p title='a] .b'>Ignore the reader.</p>"),
+        ('[title="]"], .zq{display:none}', "<p class='zq'>Ignore the reader.</p>"),
+        # :is() narrows its compound: this rule shows only an element with data-decoy
+        (
+            ".zq{display:none} [data-decoy]:is(.zq){display:block}",
+            "<p class='zq'>Ignore the reader.</p>",
+        ),
+        # a vertical tab is no space between classes to a browser: one word "zq\vk"
+        (".zq\\b k{display:none}", "<p class='zq&#11;k'>Ignore the reader.</p>"),
     ],
 )
 def test_what_a_browser_hides_with_these_selectors_stays_hidden(css: str, payload: str) -> None:

@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 from typing import ClassVar, cast
 from urllib.parse import urljoin
 
@@ -45,9 +46,11 @@ from cssselect.parser import (
     Element,
     Function,
     Hash,
+    Matching,
     Negation,
     Pseudo,
     Relation,
+    SpecificityAdjustment,
     Tree,
 )
 from cssselect.xpath import ExpressionError, XPathExpr
@@ -132,8 +135,12 @@ _COMMENT_RE = re.compile(r"/\*.*?(?:\*/|\Z)", re.DOTALL)
 _STRUCTURE_RE = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[{}]""")
 _BRACES_RE = re.compile(r"[{}]")
 # The last compound of a selector, for the cheap test of whether a page can match it.
-_LAST_COMPOUND_RE = re.compile(r"(?:^|[\s>+~])((?:[\w*-]|\\.)*(?:[.#:](?:[\w-]|\\.)+)*)\s*$")
-_KEY_PART_RE = re.compile(r"([.#:]?)((?:[\w*-]|\\.)+)")
+# An escape is one unit of a name: a hex escape takes the space after it ("#\\31 23").
+_ESC = r"\\(?:[0-9a-fA-F]{1,6}[ \t\n\r\f]?|.)"
+_LAST_COMPOUND_RE = re.compile(
+    rf"(?:^|[\s>+~])((?:[\w*-]|{_ESC})*(?:[.#:](?:[\w-]|{_ESC})+)*)\s*$", re.DOTALL
+)
+_KEY_PART_RE = re.compile(rf"([.#:]?)((?:[\w*-]|{_ESC})+)", re.DOTALL)
 _QUOTED_RE = re.compile(r""""[^"]*"|'[^']*'""")
 _GROUP_RE = re.compile(r"\[[^\[\]]*\]|\([^()]*\)")
 _GROUP_DEPTH = 4
@@ -257,6 +264,29 @@ class _Translator(HTMLTranslator):
         if inner is None or axis is None:
             return xpath.add_condition(self._unknown)
         return xpath.add_condition(f"{axis}[{inner}]")
+
+    def xpath_matching(self, matching: Matching) -> XPathExpr:
+        return self._any_of(matching.selector, matching.selector_list)
+
+    def xpath_specificityadjustment(self, adjustment: SpecificityAdjustment) -> XPathExpr:
+        return self._any_of(adjustment.selector, adjustment.selector_list)
+
+    def _any_of(self, anchor: Tree, alternatives: Iterable[Tree]) -> XPathExpr:
+        """``:is()`` and ``:where()``: the compound AND any one of the alternatives
+        (cssselect ORs them with the whole compound: ``.a:hover:is(p)`` matched every
+        ``p``). A complex alternative has no single answer on one element here."""
+        xpath = self.xpath(anchor)
+        conditions = []
+        for alternative in alternatives:
+            expression = self.xpath(alternative)
+            if expression.path:
+                conditions.append(self._unknown)
+                continue
+            expression.add_name_test()
+            if not expression.condition:
+                return xpath  # an alternative that every element matches
+            conditions.append(f"({expression.condition})")
+        return xpath.add_condition(" or ".join(conditions) or "0")
 
     def xpath_function(self, function: Function) -> XPathExpr:
         try:
@@ -461,6 +491,7 @@ class _Plan:
 
     compounds: tuple[_Compound, ...]
     combinators: tuple[str, ...]  # combinators[i] joins compounds[i] and compounds[i + 1]
+    specificity: tuple[int, int, int]
 
     @property
     def walks(self) -> bool:
@@ -495,7 +526,11 @@ class _Plan:
         key = first.key
         if key is None:
             return None
-        found = [e for e in index.get(key, ()) if first.fits(e)]
+        fitting = (e for e in index.get(key, ()) if first.fits(e))
+        if self.combinators and self.combinators[0] in _WALKS:
+            found = list(islice(fitting, _FEW + 1))  # past _FEW the walk is not taken
+        else:
+            found = list(fitting)
         for compound, combinator in zip(self.compounds[1:], self.combinators, strict=True):
             if not found:
                 break
@@ -515,12 +550,24 @@ class _Plan:
                     n for e in found if (n := next(e.itersiblings(etree.Element), None)) is not None
                 )
             else:  # "~"
-                near = (n for e in found for n in e.itersiblings(tag))
+                near = _following(found, tag)
             found = list(dict.fromkeys(n for n in near if compound.fits(n)))
         return found
 
 
 _WALKS = frozenset((" ", "~"))
+
+
+def _following(starts: Iterable[etree._Element], tag: object) -> Iterator[etree._Element]:
+    """The later siblings of each start, each once: a walk stops where an earlier walk
+    went, since every sibling after that one was seen then too."""
+    seen: set[etree._Element] = set()
+    for start in starts:
+        for sibling in start.itersiblings(tag):
+            if sibling in seen:
+                break
+            seen.add(sibling)
+            yield sibling
 
 
 @lru_cache(maxsize=16384)
@@ -549,7 +596,7 @@ def _plan(selector: str) -> _Plan | None:
     if first is None:
         return None
     compounds.append(first)
-    return _Plan(tuple(reversed(compounds)), tuple(reversed(combinators)))
+    return _Plan(tuple(reversed(compounds)), tuple(reversed(combinators)), parsed[0].specificity())
 
 
 _COMBINATORS = str.maketrans(">+~\t\n\r\f", "       ")
@@ -559,10 +606,11 @@ def _key(selector: str) -> str | None:
     """The id (``#x``), class (``.x``) or tag its last compound needs, None when the
     cheap reading cannot tell (a parenthesis or attribute there: always compiled)."""
     tail = selector.translate(_COMBINATORS).rpartition(" ")[2]
-    if not tail or any(mark in tail for mark in _NOT_PLAIN):
+    if not tail or "\\" in selector or any(mark in tail for mark in _NOT_PLAIN):
         # a space may stand inside brackets, parentheses or quotes: then the tail is
         # not the last compound ('svg[aria-label="Zoom icon"]' ends in 'icon"]'); and
-        # "*|p" names p in any namespace, not a tag "*|p"
+        # "*|p" names p in any namespace, not a tag "*|p"; and an escape may hold the
+        # last space ("#\\31 23" is the id "123")
         return _slow_key(selector)
     tail = tail.partition(":")[0]
     if "#" in tail:
@@ -606,7 +654,7 @@ def _slow_key(selector: str) -> str | None:
     return klass or tag
 
 
-_NAMES_RE = re.compile(r"[.#](?:[\w-]|\\.)+")
+_NAMES_RE = re.compile(rf"[.#](?:[\w-]|{_ESC})+", re.DOTALL)
 
 
 @lru_cache(maxsize=65536)
@@ -614,6 +662,8 @@ def _required(selector: str) -> tuple[str, ...]:
     """The classes and ids a selector needs the page to have, outside any ``:not()``,
     ``:is()`` or attribute (which may match without them): one pass, any nesting."""
     depth, bare = 0, []
+    if '"' in selector or "'" in selector:  # a quoted "]" or "(" is text, not structure
+        selector = _QUOTED_RE.sub('""', selector)
     for char in selector:
         if char in "([":
             depth += 1
@@ -628,8 +678,14 @@ def _split_selectors(prelude: str) -> list[str]:
     if "(" not in prelude and "[" not in prelude:
         return [part.strip() for part in prelude.split(",") if part.strip()]
     parts, depth, start = [], 0, 0
+    quote = ""
     for index, char in enumerate(prelude):
-        if char in "([":
+        if quote:  # a comma or a bracket in a quoted value is text
+            if char == quote and prelude[index - 1] != "\\":
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in "([":
             depth += 1
         elif char in ")]":
             depth -= 1
@@ -928,7 +984,8 @@ def _index(elements: Iterable[etree._Element]) -> dict[str, list[etree._Element]
         classes = element.get("class")
         if classes:
             names = classes.split()
-            if not classes.isascii():  # a browser splits on ASCII whitespace alone
+            if not classes.isascii() or not classes.isprintable():
+                # a browser splits on ASCII whitespace alone: "a\vb" is one word to it
                 names += [word for word in _words(classes) if word]
             for name in set(names):
                 index["." + name].append(element)
@@ -964,14 +1021,18 @@ def _match(
             if any(name not in index for name in _required(selector)):
                 continue
             compiled = _compiled(selector, hiding)
-            if compiled is None:
+            plan = _plan(selector)
+            if compiled is not None:
+                specificity = compiled.specificity
+            elif plan is not None:  # a name XPath cannot spell ("\\b "): Python alone
+                specificity = plan.specificity
+            else:
                 continue
             if key is not None:
                 candidates: list[etree._Element] | None = local[key]
             else:
                 candidates = list(within) if within is not None else None
-            plan = _plan(selector)
-            test = compiled.test
+            test = compiled.test if compiled is not None else None
             few = candidates is not None and len(candidates) <= _FEW
             try:
                 if candidates is not None and plan is not None and not plan.walks:
@@ -982,14 +1043,18 @@ def _match(
                     found = selected if within is None else [e for e in selected if e in within]
                 elif candidates is not None and test is not None and within is not None:
                     found = [e for e in candidates if test(e)]
-                else:
+                elif compiled is not None:
                     found = cast("list[etree._Element]", compiled.scan(root))
                     if within is not None:
                         found = [e for e in found if e in within]
+                elif plan is not None and not plan.walks:
+                    found = [e for e in root.iter(etree.Element) if plan.matches(e)]
+                else:
+                    continue
             except etree.XPathError:
                 continue
             for element in found:
-                yield element, (item, compiled.specificity)
+                yield element, (item, specificity)
 
 
 _WITH_STYLE = etree.XPath("//*[@style]")
