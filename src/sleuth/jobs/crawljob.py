@@ -143,6 +143,7 @@ class Pages:
         self.jobs = jobs
         self._crawlers: dict[str, JobCrawler] = {}
         self._beat: asyncio.Task[None] | None = None
+        self._closing = False
         self._running: set[asyncio.Task[Any]] = set()
         self._telling: set[asyncio.Task[bool]] = set()
         # Told of each page record this process's worker stored (job, record): how
@@ -177,10 +178,14 @@ class Pages:
         return found
 
     async def _heartbeat(self) -> None:
-        while True:
+        # Ends on the flag too: a cancel that lands inside the Redis call may come back
+        # as a connection error, which the beat ignores, and it would beat forever.
+        while not self._closing:
             for crawler in list(self._crawlers.values()):
                 with contextlib.suppress(Exception):
                     await crawler.shared.heartbeat()
+            if self._closing:
+                return
             await asyncio.sleep(_BEAT)
 
     async def start(
@@ -330,6 +335,7 @@ class Pages:
             if late:
                 await asyncio.wait(late)
         if self._beat is not None:
+            self._closing = True
             self._beat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._beat
