@@ -13,6 +13,12 @@ attribute, ``@layer`` order, specificity, source order) into each affected eleme
 inline styles. The ``hidden`` attribute is the user agent's ``display:none``: an author
 rule that sets ``display`` shows the element again, as in a browser.
 
+Most selectors are plain compounds (a tag, classes, an id, attribute tests) joined by
+combinators: those are read once into a plan and matched in Python, right to left on
+the few candidates a page index gives, or left to right from the elements that fit
+their first compound when they walk a descendant or sibling axis; the XPath is the
+reference they are tested against, and reads every other selector.
+
 Only what can matter is compiled: rules whose declarations can hide (``display:none``,
 a tiny size, a colour a reader cannot see, ...) are matched first; rules that may show
 an element again, or give it the background its text is judged against, are matched
