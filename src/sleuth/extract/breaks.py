@@ -81,7 +81,7 @@ def marked_copy(root: etree._Element) -> etree._Element:
         if tag in blocks:
             boundary = True
         if event == "start":
-            if tag.__class__ is not str:  # a comment's text is not the page's
+            if not isinstance(tag, str):  # a comment's text is not the page's
                 continue
             value = element.text
             tail = False

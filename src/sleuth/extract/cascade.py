@@ -138,7 +138,9 @@ def _hiding_positions(css: str) -> list[int]:
 
 _COMMENT_RE = re.compile(r"/\*.*?(?:\*/|\Z)", re.DOTALL)
 # Braces outside strings: the structure of a sheet, read at C speed.
-_STRUCTURE_RE = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[{}]""")
+# A quoted string, escapes included: its braces, brackets and commas are text.
+_STRING = r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'"""
+_STRUCTURE_RE = re.compile(rf"{_STRING}|[{{}}]")
 _BRACES_RE = re.compile(r"[{}]")
 # The last compound of a selector, for the cheap test of whether a page can match it.
 # An escape is one unit of a name: a hex escape takes the space after it ("#\\31 23").
@@ -147,7 +149,7 @@ _LAST_COMPOUND_RE = re.compile(
     rf"(?:^|[\s>+~])((?:[\w*-]|{_ESC})*(?:[.#:](?:[\w-]|{_ESC})+)*)\s*$", re.DOTALL
 )
 _KEY_PART_RE = re.compile(rf"([.#:]?)((?:[\w*-]|{_ESC})+)", re.DOTALL)
-_QUOTED_RE = re.compile(r""""[^"]*"|'[^']*'""")
+_QUOTED_RE = re.compile(_STRING)
 _GROUP_RE = re.compile(r"\[[^\[\]]*\]|\([^()]*\)")
 _GROUP_DEPTH = 4
 _NOT_PLAIN = "()[]|\\\"'"
@@ -684,14 +686,11 @@ def _split_selectors(prelude: str) -> list[str]:
     if "(" not in prelude and "[" not in prelude:
         return [part.strip() for part in prelude.split(",") if part.strip()]
     parts, depth, start = [], 0, 0
-    quote = ""
-    for index, char in enumerate(prelude):
-        if quote:  # a comma or a bracket in a quoted value is text
-            if char == quote and prelude[index - 1] != "\\":
-                quote = ""
-        elif char in "\"'":
-            quote = char
-        elif char in "([":
+    # a comma or a bracket in a quoted value is text: read the structure with the
+    # strings blanked out, cut the prelude where it says
+    structure = _QUOTED_RE.sub(lambda found: " " * len(found.group()), prelude)
+    for index, char in enumerate(structure):
+        if char in "([":
             depth += 1
         elif char in ")]":
             depth -= 1

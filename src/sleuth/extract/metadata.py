@@ -22,8 +22,9 @@ from lxml import etree
 from sleuth.extract.dom import elements, string, strings
 from sleuth.extract.text import clean_line, clean_value
 
-# The tags read from the head, found in one walk over the tree (an XPath a tag walks it
-# once each). Names and values compare with ASCII letters folded, nothing else.
+# The tags metadata is read from, found in one walk over the tree (an XPath per tag
+# walked it once each). Names and values compare with ASCII letters folded, as XPath's
+# translate() folded them: str.lower() folds more (the Kelvin sign).
 _HEAD_TAGS = ("meta", "script", "link")
 _META_KEYS = ("property", "name", "itemprop", "http-equiv")
 _ASCII_LOWER = str.maketrans(ascii_uppercase, ascii_lowercase)
