@@ -125,6 +125,14 @@ AT_RULES = (
     "@supports (display:block)",
     "@layer base",
 )
+# The same at-rules spelled another way a browser reads alike: an escape in the
+# at-keyword, upper case.
+RESPELLED_AT_RULES = (
+    r"@\6d edia all",
+    "@MEDIA ALL",
+    r"@\73upports (display:block)",
+    r"@\6c ayer base",
+)
 # Conditions no reader of a desktop screen meets: the rule inside hides nothing.
 LOOK_ALIKE_AT_RULES = (
     "@media print",
@@ -213,6 +221,9 @@ def css_cases() -> list[Case]:
                 technique = f"{label} | {selector} | {at_rule or '-'}"
                 _deliver(cases, f"hide {label}", technique, css, container=container)
         rule = f".note {{ {declaration} }}"
+        for at_rule in RESPELLED_AT_RULES:
+            technique = f"{label} | .note | {at_rule}"
+            _deliver(cases, f"hide {label}", technique, _wrap(at_rule, rule))
         for at_rule in LOOK_ALIKE_AT_RULES:
             _deliver(
                 cases, f"look-alike {label}", f"{label} | .note | {at_rule}", _wrap(at_rule, rule)

@@ -73,3 +73,17 @@ def test_a_network_sheet_is_not_fetched_by_extract(tmp_path: Path) -> None:
     assert metadata["styles_unread"] == [
         {"url": "http://127.0.0.1:9/site.css", "reason": "blocked"}
     ]
+
+
+def test_an_import_spelled_with_an_escape_is_read_from_the_folder(tmp_path: Path) -> None:
+    (tmp_path / "hide.css").write_text(".note{display:none}")
+    page = tmp_path / "page.html"
+    html = _page("unused.css").replace(
+        "<link rel=stylesheet href='unused.css'>", "<style>@\\69mport 'hide.css';</style>"
+    )
+    assert "stylesheet" not in html
+    assert "@import" not in html
+    page.write_text(html)
+    record = _extract(page)
+    assert VISIBLE in str(record["text"])
+    assert "exfiltrate" not in str(record["text"])

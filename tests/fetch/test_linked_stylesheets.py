@@ -79,6 +79,26 @@ AT_RULES = {
     "layer": "@layer base {{ {} }}",
     "nested-media": "@media screen {{ @supports (display: grid) {{ {} }} }}",
     "css-nesting": "article {{ {} }}",
+    # an at-keyword with an escape or in upper case is the same at-rule to a browser
+    "escaped-media": r"@\6d edia all {{ {} }}",
+    "upper-case-media": "@MEDIA ALL {{ {} }}",
+    "escaped-supports": r"@\73upports (display:block) {{ {} }}",
+    "escaped-layer": r"@\6c ayer base {{ {} }}",
+}
+# Layers ordered by a statement (the later layer wins: here the one that hides),
+# however the statement's at-keyword is spelled.
+LAYER_ORDERS = {
+    "upper-case": "@LAYER b, a; @layer a { .note{display:none} } @layer b { .note{display:block} }",
+    "escaped": (
+        r"@\6c ayer b, a; @layer a { .note{display:none} } @layer b { .note{display:block} }"
+    ),
+}
+# An @import however its at-keyword is spelled, and after a comment holding a brace.
+IMPORTS = {
+    "upper-case": "@IMPORT '/hide.css';",
+    "escaped": r"@\69mport '/hide.css';",
+    "brace-in-comment": "/* a { in a comment opens no block */ @import url('/hide.css');",
+    "brace-in-string": "@charset 'x{';\n@import '/hide.css';",
 }
 # Rules a reader of the page does not see applied: the paragraph stays.
 SEEN = {
@@ -145,6 +165,26 @@ async def test_at_rules_that_apply_on_a_desktop_screen_hide(
 ) -> None:
     url = _deliver(site, wrapper.format(".note{display:none}"), delivery)
     assert MARK not in await _text(fetcher, url)
+
+
+@pytest.mark.parametrize("delivery", ["style", "link"])
+@pytest.mark.parametrize("css", LAYER_ORDERS.values(), ids=LAYER_ORDERS.keys())
+async def test_a_layer_order_statement_decides_however_it_is_spelled(
+    site: Site, fetcher: Fetcher, css: str, delivery: str
+) -> None:
+    url = _deliver(site, css, delivery)
+    assert MARK not in await _text(fetcher, url)
+
+
+@pytest.mark.parametrize("delivery", ["style", "link"])
+@pytest.mark.parametrize("css", IMPORTS.values(), ids=IMPORTS.keys())
+async def test_an_import_is_followed_however_it_is_spelled(
+    site: Site, fetcher: Fetcher, css: str, delivery: str
+) -> None:
+    site.add("/hide.css", ".note{display:none}", headers=CSS)
+    url = _deliver(site, css, delivery)
+    assert MARK not in await _text(fetcher, url)
+    assert "/hide.css" in site.paths()
 
 
 @pytest.mark.parametrize("delivery", ["style", "link"])

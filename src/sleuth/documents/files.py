@@ -130,9 +130,11 @@ def record(
     if len(data) > limit:
         reason = f"it holds more than {limit:,} bytes; raise {setting} to read it"
         return {**shown, "outcome": "too_large", "reason": reason}
+    from sleuth.extract.styles import may_use_sheets
+
     # a saved page's linked sheets hide text too: read from its folder, never the network
     sheets = None
-    if name != "-" and (b"stylesheet" in data or b"@import" in data):
+    if name != "-" and may_use_sheets(data.decode("latin-1")):
         from sleuth.documents.sheets import local_styles
 
         sheets = local_styles(Path(name), styles.max_stylesheet_bytes)

@@ -150,6 +150,9 @@ _LAST_COMPOUND_RE = re.compile(
 )
 _KEY_PART_RE = re.compile(rf"([.#:]?)((?:[\w*-]|{_ESC})+)", re.DOTALL)
 _QUOTED_RE = re.compile(_STRING)
+# An at-keyword is read with its escapes resolved: "@\\6d edia" is @media to a browser.
+_AT_KEYWORD_RE = re.compile(rf"@((?:[\w-]|{_ESC})+)", re.DOTALL)
+_AT_NAME_RE = re.compile(r"-?[a-zA-Z][a-zA-Z-]*")
 _GROUP_RE = re.compile(r"\[[^\[\]]*\]|\([^()]*\)")
 _GROUP_DEPTH = 4
 _NOT_PLAIN = "()[]|\\\"'"
@@ -753,6 +756,16 @@ def _own_content(css: str, block: _CssBlock, children: list[_CssBlock]) -> str:
     return ";".join(parts)
 
 
+def _plain_at_keyword(match: re.Match[str]) -> str:
+    """An escaped at-keyword written plainly, when it spells a name (an escape that
+    spells a brace or a space stays as it is: it starts no block)."""
+    name = match.group(1)
+    if "\\" not in name:
+        return match.group()
+    plain = unescape(name)
+    return "@" + plain.lower() if _AT_NAME_RE.fullmatch(plain) else match.group()
+
+
 def _at_rule(prelude: str) -> tuple[str, str]:
     name = prelude[1:].partition(" ")[0]
     name = name.split("(")[0] if "(" in name else name
@@ -766,6 +779,8 @@ def _parse_sheet(css: str, judge: Judge) -> _Sheet:
     if "/*" in css:
         css = _COMMENT_RE.sub("", css)
     css = css[:MAX_CSS]
+    if "\\" in css:
+        css = _AT_KEYWORD_RE.sub(_plain_at_keyword, css)
     blocks = _structure(css)
     hide_positions = _hiding_positions(css)
     children: dict[int, list[_CssBlock]] = defaultdict(list)
@@ -843,7 +858,7 @@ _LAYER_STATEMENT_RE = re.compile(r"@layer\s{1,8}([^{};]{1,512});", re.IGNORECASE
 
 def _layer_statements(css: str) -> list[tuple[int, tuple[str, ...]]]:
     """``@layer a, b.c;``: layers declared (ordered) before any rule uses them."""
-    if "@layer" not in css:
+    if "@" not in css:
         return []
     return [
         (match.start(), tuple(name.strip().split(".")))

@@ -89,7 +89,11 @@ def _is_boilerplate(element: etree._Element) -> bool:
     """A container whose class or id names comments, sharing, navigation and the like."""
     if element.tag in ("body", "html", "main", "article"):
         return False
-    return _boilerplate_label(_label(element))
+    get = element.get
+    classes, ident = get("class"), get("id")
+    if not classes and not ident:
+        return False  # most elements: no name to read
+    return _boilerplate_label(f"{classes or ''} {ident or ''}")
 
 
 def _self_and_ancestors(element: etree._Element) -> Iterator[etree._Element]:

@@ -22,7 +22,12 @@ from tinycss2 import ast as css_ast
 # A browser follows at most this many levels of @import here; deeper ones are unread.
 MAX_IMPORT_DEPTH = 4
 
-_COMMENT_RE = re.compile(r"/\*.*?(?:\*/|\Z)", re.DOTALL)
+# What may hold a brace that opens no block: a comment or a quoted string (an escape
+# included); else the first brace, where the rules of a sheet begin.
+_FIRST_BLOCK_RE = re.compile(
+    r"""/\*.*?(?:\*/|\Z)|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\{""", re.DOTALL
+)
+_SHEET_HINT_RE = re.compile(r"stylesheet|@(?:import|[\w-]*\\)", re.IGNORECASE)
 # Bounded, so a page of unclosed tags costs a window per tag, not the rest of the page.
 _LINK_RE = re.compile(r"<link\b[^>]{0,4096}>", re.IGNORECASE)
 _BASE_RE = re.compile(r"<base\b[^>]{0,4096}>", re.IGNORECASE)
@@ -71,17 +76,24 @@ def is_stylesheet_link(rel: str | None) -> bool:
 
 
 def _top_imports(css: str) -> str:
-    """The part of a sheet where ``@import`` may stand: before the first block."""
-    head = css[: css.find("{")] if "{" in css else css
-    return _COMMENT_RE.sub("", head) if "/*" in head else head
+    """The part of a sheet where ``@import`` may stand: before the first block (a brace
+    in a comment or a string opens none)."""
+    if "{" not in css:
+        return css
+    for found in _FIRST_BLOCK_RE.finditer(css):
+        if found.group() == "{":
+            return css[: found.start()]
+    return css
 
 
 def parse_imports(css: str) -> list[Import]:
-    """The sheet's ``@import`` rules, in order (only those a browser honours: at the top)."""
-    if "@import" not in css.lower():
+    """The sheet's ``@import`` rules, in order (only those a browser honours: at the top;
+    the at-keyword in any case, escapes included, as tinycss2 reads it)."""
+    head = _top_imports(css)
+    if "@" not in head:
         return []
     imports: list[Import] = []
-    for rule in tinycss2.parse_stylesheet(_top_imports(css), skip_comments=True):
+    for rule in tinycss2.parse_stylesheet(head, skip_comments=True):
         if not isinstance(rule, css_ast.AtRule):
             if isinstance(rule, css_ast.QualifiedRule):
                 break
@@ -133,8 +145,9 @@ def base_url(html: str, page_url: str | None) -> str | None:
 
 
 def _style_blocks(html: str) -> list[str]:
-    """The text of each ``<style>`` block that holds an ``@import`` (found with ``find``:
-    linear however the page leaves its tags open)."""
+    """The text of each ``<style>`` block that may hold an ``@import`` (any at-keyword:
+    it may be spelled with an escape), found with ``find``: linear however the page
+    leaves its tags open."""
     lower = html.lower()
     blocks: list[str] = []
     start = lower.find("<style")
@@ -143,10 +156,17 @@ def _style_blocks(html: str) -> list[str]:
         end = lower.find("</style", opened) if opened >= 0 else -1
         if end < 0:
             break
-        if "@import" in lower[opened:end]:
+        if "@" in lower[opened:end]:
             blocks.append(html[opened + 1 : end])
         start = lower.find("<style", end)
     return blocks
+
+
+def may_use_sheets(text: str) -> bool:
+    """Whether a page may link or import a sheet (``rel=stylesheet``, an ``@import`` in
+    any case, or an at-keyword spelled with an escape): the cheap test that spares
+    looking for sheets in a page that has none."""
+    return _SHEET_HINT_RE.search(text) is not None
 
 
 def linked_sheets(html: str, page_url: str | None) -> list[str]:

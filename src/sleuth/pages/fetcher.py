@@ -56,7 +56,7 @@ from sleuth.errors import (
 )
 from sleuth.extract import Extraction
 from sleuth.extract.decode import decode
-from sleuth.extract.styles import Styles
+from sleuth.extract.styles import Styles, may_use_sheets
 from sleuth.log import Stopwatch, event
 from sleuth.net import canonical_url, deadline
 from sleuth.net.body import read_body
@@ -664,8 +664,7 @@ class Fetcher:
         if document.rendered or sniff(document.body, document.content_type) != "html":
             return None
         html = decode(document.body, document.content_type)
-        lowered = html.lower()
-        if "stylesheet" not in lowered and "@import" not in lowered:
+        if not may_use_sheets(html):
             return None
 
         async def admit(sheet: str) -> None:
