@@ -162,6 +162,23 @@ HIDDEN_BLOCKS = {
     # A noscript is what a browser without scripts shows: never content.
     "noscript-beside-content": f"<noscript><p>{INJECTION}</p></noscript>",
     "noscript-long": "<noscript>" + f"<p>{INJECTION}</p>" * 10 + "</noscript>",
+    # A custom property read by var(): the value is the property's, inherited, or the
+    # fallback; a size written as a math function.
+    "inherited-variable": (
+        f'<div style="--h:none"><p style="display:var(--h)">{INJECTION}</p></div>'
+    ),
+    "variable-fallback": f'<p style="display:var(--missing, none)">{INJECTION}</p>',
+    "variable-from-a-sheet": (
+        "<style>.vz{--o:0} .vz p{opacity:var(--o)}</style>"
+        f"<div class=vz><p>{INJECTION}</p></div>"
+    ),
+    "variable-reading-a-variable": (
+        "<style>:root{--a:hidden; --b:var(--a)} .vy{visibility:var(--b)}</style>"
+        f"<p class=vy>{INJECTION}</p>"
+    ),
+    "font-size-math-in-a-sheet": (
+        f"<style>.fz{{font-size:min(0px, 1em)}}</style><p class=fz>{INJECTION}</p>"
+    ),
 }
 
 
@@ -479,6 +496,22 @@ SHOWN_AGAIN = {
     "by-the-inline-style": ("<style>.s1{display:none}</style>", ' style="display:block"'),
     "in-a-print-stylesheet": ('<style media="print">.s1{display:none}</style>', ""),
     "inside-a-media-rule": ("<style>@media (max-width:400px){.s1{display:none}}</style>", ""),
+    "by-a-variable": ("<style>.s1{display:none}.s1.open{--d:block; display:var(--d)}</style>", ""),
+    # invalid once computed (no such property, no fallback): display is unset, inline
+    "by-an-undefined-variable": ("<style>.s1{display:none}.s1.open{display:var(--x)}</style>", ""),
+    "by-a-variable-s-fallback": (
+        "<style>.s1{display:none}</style>",
+        ' style="display:var(--x, block)"',
+    ),
+    # custom property names are case-sensitive: --H is not --h
+    "by-another-variable": (
+        "<style>.s1{display:none}.js{--H:none}.s1.open{display:var(--h, block)}</style>",
+        "",
+    ),
+    "by-a-variable-that-reads-itself": (
+        "<style>.s1{display:none}.s1.open{--a:var(--a); display:var(--a)}</style>",
+        "",
+    ),
 }
 
 

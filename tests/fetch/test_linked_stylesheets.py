@@ -49,6 +49,24 @@ HIDING = {
         "position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;"
         "clip:rect(0,0,0,0);white-space:nowrap;border:0"
     ),
+    "font-size-calc": "font-size:calc(0px)",
+    "font-size-min": "font-size:min(0px, 1em)",
+    "display-variable": "--h:none;display:var(--h)",
+    "opacity-variable-fallback": "opacity:var(--undefined, 0)",
+}
+# A custom property declared where the paragraph inherits it, read by var().
+VARIABLES = {
+    "from-root": ":root{--h:none} .note{display:var(--h)}",
+    "from-an-ancestor": "article{--c:transparent} .note{color:var(--c)}",
+    "through-another": ":root{--a:hidden; --b:var(--a)} .note{visibility:var(--b)}",
+    "case-sensitive": ".note{--H:visible; --h:hidden} .note{visibility:var(--h)}",
+    "last-in-its-block": ".note{--h:none; display:block; display:var(--h)}",
+    "important": ".note{--h:none !important} p.note{--h:block} .note{display:var(--h)}",
+    # a registered property's initial value; one that does not inherit takes it again
+    "registered": "@property --h {syntax:'*'; inherits:true; initial-value:none} "
+    ".note{display:var(--h)}",
+    "registered-not-inherited": "@property --h {syntax:'<custom-ident>'; inherits:false; "
+    "initial-value:none} article{--h:block} .note{display:var(--h)}",
 }
 # Selector forms beyond the simplest, each matching the payload paragraph only.
 SELECTORS = {
@@ -113,6 +131,13 @@ SEEN = {
     ),
     "pseudo-element": ".note::before{display:none}",
     "light-on-dark": "article{background:#111} .note{color:#eee}",
+    "shown-by-a-variable": ".note{--d:block} .note{display:none} p.note{display:var(--d)}",
+    "undefined-variable": ".note{display:none} p.note{display:var(--undefined)}",
+    "variable-declared-elsewhere": ".lead{--h:none} .note{display:var(--h, block)}",
+    "invalid-variable": ".note{--h:bogus} .note{display:none} p.note{display:var(--h)}",
+    "registered-not-inherited": "@property --h {syntax:'<custom-ident>'; inherits:false; "
+    "initial-value:block} article{--h:none} .note{display:var(--h)}",
+    "invalid-registration": "@property --h {initial-value:none} .note{display:var(--h, block)}",
 }
 
 
@@ -164,6 +189,15 @@ async def test_at_rules_that_apply_on_a_desktop_screen_hide(
     site: Site, fetcher: Fetcher, wrapper: str, delivery: str
 ) -> None:
     url = _deliver(site, wrapper.format(".note{display:none}"), delivery)
+    assert MARK not in await _text(fetcher, url)
+
+
+@pytest.mark.parametrize("delivery", ["style", "link"])
+@pytest.mark.parametrize("css", VARIABLES.values(), ids=VARIABLES.keys())
+async def test_a_custom_property_read_by_var_hides(
+    site: Site, fetcher: Fetcher, css: str, delivery: str
+) -> None:
+    url = _deliver(site, css, delivery)
     assert MARK not in await _text(fetcher, url)
 
 

@@ -29,6 +29,10 @@ their text: a site's pages share them.
 
 Where a condition has no single answer for that reader (a container query, an unknown
 pseudo-class), a declaration that hides applies and one that shows does not.
+
+Custom properties (``--x``, registered by ``@property`` or not) cascade and inherit like
+any property; a ``var()`` in a property that hides whatever the layout is computed per
+element (see ``variables``), on the elements its rule matches and their ancestors only.
 """
 
 from __future__ import annotations
@@ -63,8 +67,9 @@ from cssselect.xpath import ExpressionError, XPathExpr
 from lxml import etree
 
 from sleuth.extract.conditions import Truth, media_matches, supports_matches
-from sleuth.extract.css import unescape, weighted_declarations
+from sleuth.extract.css import alpha, raw_declarations, unescape, weighted_declarations
 from sleuth.extract.styles import MAX_IMPORT_DEPTH, Styles, is_stylesheet_link, parse_imports
+from sleuth.extract.variables import INHERITING, INITIAL, could_be, substitute, uses_variables
 
 # The properties through which a style hides an element, shows it again, or gives its
 # text the colour and background it is judged by.
@@ -105,7 +110,7 @@ _MAY_HIDE = tuple(
         rf"opacity{_S}:{_S}(?:[+-]?0{{0,8}}\.0|0{{1,8}}{_S}(?:[;}}!%]|$)|-|calc|var)",
         rf"zoom{_S}:{_S}(?:0{{0,8}}\.0|-)",
         rf"filter{_S}:{_V}opacity",
-        rf"font-size{_S}:{_S}(?:0|0?\.\d{{1,12}})[a-z%]{{0,4}}{_S}(?:[;}}!]|$)",
+        rf"font-size{_S}:{_S}(?:(?:0|0?\.\d{{1,12}})[a-z%]{{0,4}}{_S}(?:[;}}!]|$)|calc|min\(|max\(|clamp)",
         rf"font{_S}:{_V}(?<![\w.#-])(?:0|0?\.\d{{1,12}})[a-z%]{{0,4}}{_S}/",
         rf"color(?<!-color){_S}:{_S}(?:#[ef]|white|transparent|rgba?\({_S}2[3-5]\d"
         rf"|rgba?\([^)]{{0,64}}[,/]{_S}(?:0|0?\.0\d{{0,12}}){_S}\)|hsla?\(|hwb|lab|lch|oklab"
@@ -125,6 +130,7 @@ _MAY_HIDE = tuple(
         rf"scale{_S}:",
         rf"translate{_S}:",
         r"\\",
+        r"var\(",
         *(rf"{name}[\w-]{{0,32}}{_S}:[^;}}]{{256}}" for name in _VALUE_SCANNED),
     )
 )
@@ -173,6 +179,9 @@ class Declaration:
     value: str
     important: bool
     hides: bool  # whether it can make an element invisible
+    # the value as written when it reads custom properties (``var()``): what it hides is
+    # known only per element, once they are (see ``variables``)
+    raw: str | None = None
 
 
 @dataclass(frozen=True)
@@ -190,12 +199,46 @@ class _Rule:
 def _declarations(content: str, certain: bool, judge: Judge) -> tuple[Declaration, ...]:
     """A rule's declarations bearing on visibility (only those that hide, under a
     condition with no single answer)."""
+    raw = raw_declarations(content) if "var(" in content.lower() else {}
     declared = (
-        Declaration(prop, value, important, judge(prop, value))
+        Declaration(prop, value, important, judge(prop, value), _raw(raw, prop, value))
         for prop, (value, important) in weighted_declarations(content).items()
         if prop in RELEVANT
     )
-    return tuple(d for d in declared if certain or d.hides)
+    return tuple(d for d in declared if certain or d.hides or d.raw is not None)
+
+
+def _raw(raw: Mapping[str, tuple[str, bool]], prop: str, value: str) -> str | None:
+    return raw[prop][0] if prop in raw and _reads_variables(prop, value) else None
+
+
+# The properties whose var() is read: those that hide whatever the layout. A size or an
+# offset hides only with a layout a static reader cannot know (a flex item 1px high
+# grows), and a background only decides next to the backgrounds between it and the text
+# (a theme's bar inside a dark page), so those read from a variable stay unknown, as
+# before variables were read.
+_RESOLVED = frozenset(
+    (
+        *("display", "visibility", "opacity", "content-visibility", "filter", "zoom"),
+        *("font-size", "font", "color", "-webkit-text-fill-color"),
+    )
+)
+
+
+def _reads_variables(prop: str, value: str) -> bool:
+    return prop in _RESOLVED and uses_variables(value)
+
+
+@lru_cache(maxsize=65536)
+def _custom_properties(content: str) -> tuple[tuple[str, str, bool], ...]:
+    """The custom properties a block declares: (name, value as written, important)."""
+    if "--" not in content:
+        return ()
+    return tuple(
+        (name, value, important)
+        for name, (value, important) in raw_declarations(content).items()
+        if name.startswith("--")
+    )
 
 
 @dataclass(frozen=True)
@@ -205,6 +248,31 @@ class _Sheet:
     # The rules by the keys of their selectors (None: a selector that names none), so a
     # page looks up only the rules that can match it, however large the sheet.
     by_key: dict[str | None, tuple[int, ...]]
+    registered: tuple[Registration, ...] = ()  # its @property rules, in order
+
+
+@dataclass(frozen=True)
+class Registration:
+    """``@property --x {...}``: the value an element has where nothing declares the
+    custom property (None: none), and whether it inherits."""
+
+    name: str
+    initial: str | None
+    inherits: bool
+
+
+def _registration(name: str, content: str) -> Registration | None:
+    """An ``@property`` rule a browser accepts: a syntax, whether it inherits, and an
+    initial value unless the syntax is the universal one."""
+    descriptors = raw_declarations(content)
+    syntax = descriptors.get("syntax", ("", False))[0].strip("'\" ")
+    inherits = descriptors.get("inherits", ("", False))[0].lower()
+    initial = descriptors.get("initial-value")
+    if not name.startswith("--") or not syntax or inherits not in ("true", "false"):
+        return None
+    if initial is None and syntax != "*":
+        return None
+    return Registration(name, initial[0] if initial else None, inherits == "true")
 
 
 def _by_key(rules: list[_Rule]) -> dict[str | None, tuple[int, ...]]:
@@ -794,6 +862,7 @@ def _parse_sheet(css: str, judge: Judge) -> _Sheet:
     anonymous = 0
     statements = _layer_statements(css)
     positions = [position for position, _ in statements]
+    registered: list[Registration] = []
     for index, block in enumerate(blocks):
         inherited = context[block.parent] if block.parent >= 0 else (True, None, [])
         if inherited is None or inherited[0] is False:
@@ -818,6 +887,11 @@ def _parse_sheet(css: str, judge: Judge) -> _Sheet:
                 layers.append(layer)
             elif name in _UNDECIDED_AT_RULES:
                 truth = _and(truth, None)
+            elif name == "property" and truth is True and block.parent < 0:
+                found = _registration(unescape(condition), css[block.open + 1 : block.close])
+                registered += [found] if found is not None else []
+                context.append(None)
+                continue
             else:  # @font-face, @keyframes ... and unknown at-rules hold no page rules
                 context.append(None)
                 continue
@@ -850,7 +924,7 @@ def _parse_sheet(css: str, judge: Judge) -> _Sheet:
     for _, named in statements:
         if named not in layers:
             layers.append(named)
-    return _Sheet(tuple(rules), tuple(layers), _by_key(rules))
+    return _Sheet(tuple(rules), tuple(layers), _by_key(rules), tuple(registered))
 
 
 _LAYER_STATEMENT_RE = re.compile(r"@layer\s{1,8}([^{};]{1,512});", re.IGNORECASE)
@@ -882,6 +956,7 @@ class _PageSheets:
         self.judge = judge
         self.sheets: list[tuple[_Sheet, Truth, tuple[str, ...] | None]] = []
         self.layer_order: list[tuple[str, ...]] = []
+        self.registered: dict[str, Registration] = {}  # the last of each name wins
 
     def placed(self, keys: AbstractSet[str]) -> list[_Placed]:
         """The rules of every sheet whose selectors can match an element with ``keys``
@@ -922,6 +997,8 @@ class _PageSheets:
         sheet = _parse_sheet(css, self.judge)
         for named in sheet.layers:
             self._declare((*(layer or ()), *named))
+        if truth is True:
+            self.registered.update((found.name, found) for found in sheet.registered)
         if sheet.rules:
             self.sheets.append((sheet, truth, layer))
 
@@ -1079,6 +1156,8 @@ def _match(
 
 _WITH_STYLE = etree.XPath("//*[@style]")
 _WITH_HIDDEN = etree.XPath("//*[@hidden]")
+_READS_VARIABLES = etree.XPath("boolean(//*[contains(translate(@style, 'VAR', 'var'), 'var(')])")
+_DECLARES_VARIABLES = etree.XPath("//*[contains(@style, '--')]")
 
 
 _OFFSETS = frozenset(
@@ -1119,11 +1198,13 @@ def apply(root: etree._Element, styles: Styles | None, judge: Judge) -> None:
     declaration alone can hide, see ``sanitize.declaration_hides``)."""
     page = _PageSheets(styles, judge)
     _sheets(root, page)
-    if not page.sheets:
+    if not page.sheets and not _READS_VARIABLES(root):
         return
     index = _index(root.iter(etree.Element))
     placed = page.placed(index.keys())
-    hiding = [p for p in placed if p.rule.may_hide and any(d.hides for d in _rule_declarations(p))]
+    variables = _Variables(root, placed, page)
+    hides = variables.may_hide
+    hiding = [p for p in placed if p.rule.may_hide and any(hides(d) for d in _rule_declarations(p))]
     matched: dict[etree._Element, list[_Match]] = defaultdict(list)
     # What may hide each element, and whether only its own style says so (then only an
     # !important rule can undo it): from the rules that matched, its own style, the
@@ -1132,15 +1213,24 @@ def apply(root: etree._Element, styles: Styles | None, judge: Judge) -> None:
     for element, found in _match(root, hiding, index, hiding=True):
         matched[element].append(found)
         for d in _rule_declarations(found[0]):
-            if d.hides:
+            if hides(d):
                 hidden_by[element][d.prop] = False
     for element in cast("list[etree._Element]", _WITH_STYLE(root)):
-        css = weighted_declarations(element.get("style") or "")
+        style = element.get("style") or ""
+        css = weighted_declarations(style)
         for prop, (value, important) in css.items():
-            if prop in RELEVANT and judge(prop, value):
-                if important:  # nothing in a sheet undoes it
+            if prop not in RELEVANT:
+                continue
+            if _reads_variables(prop, value):
+                raw = raw_declarations(style).get(prop, (value, important))[0]
+                if not variables.may_hide(Declaration(prop, value, important, False, raw)):
                     continue
-                hidden_by[element].setdefault(prop, True)
+                matched.setdefault(element, [])  # written once its variables are known
+            elif not judge(prop, value):
+                continue
+            if important:  # nothing in a sheet undoes it
+                continue
+            hidden_by[element].setdefault(prop, True)
     for element in cast("list[etree._Element]", _WITH_HIDDEN(root)):
         hidden_by[element]["display"] = False
     # The rules that may show them again: those setting a property that decides, on
@@ -1183,8 +1273,175 @@ def apply(root: etree._Element, styles: Styles | None, judge: Judge) -> None:
         ):
             if found not in matched[element]:
                 matched[element].append(found)
+    variables.read(root, index, matched)
     for element, found_rules in matched.items():
-        _write(element, found_rules, page, frozenset(scopes.get(element, ())))
+        _write(element, found_rules, page, frozenset(scopes.get(element, ())), variables)
+
+
+def _weight(
+    page: _PageSheets, placed: _Placed, specificity: tuple[int, int, int], important: bool
+) -> tuple[object, ...]:
+    """Where a rule's declaration stands in the cascade (an element's own style is
+    ``(important, 1)``: above every rule of the same importance)."""
+    rank = page.layer_rank(placed.layer)
+    if important:
+        rank = tuple(-part for part in rank)
+    return (important, 0, rank, specificity, placed.order)
+
+
+class _Variables:
+    """The page's custom properties, read only where a value that may hide uses them:
+    which rules to match for such a value, then what each element computes."""
+
+    def __init__(self, root: etree._Element, placed: list[_Placed], page: _PageSheets) -> None:
+        self._root = root
+        self._placed = placed
+        self._page = page
+        self._values: dict[str, set[str]] | None = None
+        self._verdicts: dict[tuple[str, str], bool] = {}
+        # per element, per custom property it declares: the cascade weight and value
+        self._declared: dict[etree._Element, dict[str, tuple[tuple[object, ...], str]]] = {}
+        self._computed: dict[tuple[etree._Element, str], str | None] = {}
+        self._depth = 0
+
+    def may_hide(self, declaration: Declaration) -> bool:
+        """Whether the declaration hides, or could with some value the page gives the
+        custom properties it reads (a value too tangled to tell may)."""
+        if declaration.hides or declaration.raw is None:
+            return declaration.hides
+        key = (declaration.prop, declaration.raw)
+        verdict = self._verdicts.get(key)
+        if verdict is None:
+            options = could_be(declaration.raw, self._page_values())
+            verdict = options is None or any(
+                (value := _computed(declaration.prop, option)) is not None
+                and self._hides(declaration.prop, value)
+                for option in options
+            )
+            self._verdicts[key] = verdict
+        return verdict
+
+    def _page_values(self) -> dict[str, set[str]]:
+        if self._values is None:
+            values: dict[str, set[str]] = defaultdict(set)
+            blocks = [p.rule.content for p in self._placed]
+            declaring = cast("list[etree._Element]", _DECLARES_VARIABLES(self._root))
+            blocks += [element.get("style") or "" for element in declaring]
+            for block in blocks:
+                for name, value, _ in _custom_properties(block):
+                    values[name].add(value)
+            for registration in self._page.registered.values():
+                if registration.initial is not None:
+                    values[registration.name].add(registration.initial)
+            self._values = values
+        return self._values
+
+    def read(
+        self,
+        root: etree._Element,
+        index: dict[str, list[etree._Element]],
+        matched: Mapping[etree._Element, list[_Match]],
+    ) -> None:
+        """The custom properties declared on the elements whose values read them and on
+        their ancestors (from which they inherit)."""
+        needing = [
+            element
+            for element, found in matched.items()
+            if uses_variables(element.get("style") or "")
+            or any(d.raw is not None for p, _ in found for d in _rule_declarations(p))
+        ]
+        if not needing:
+            return
+        chain = set(needing)
+        for element in needing:
+            chain.update(element.iterancestors())
+        declared = self._declared
+        for element in chain:
+            style = element.get("style")
+            if style and "--" in style:
+                own = declared.setdefault(element, {})
+                for name, value, important in _custom_properties(style):
+                    own[name] = ((important, 1), value)
+        defining = [p for p in self._placed if p.certain and _custom_properties(p.rule.content)]
+        if not defining:
+            return
+        found = _match(root, defining, index, hiding=False, within=chain, local=_index(chain))
+        for element, (placed, specificity) in found:
+            own = declared.setdefault(element, {})
+            for name, value, important in _custom_properties(placed.rule.content):
+                weight = _weight(self._page, placed, specificity, important)
+                current = own.get(name)
+                if current is None or weight > current[0]:
+                    own[name] = (weight, value)
+
+    def _hides(self, prop: str, value: str) -> bool:
+        if prop in _TEXT_COLOURS:
+            return alpha(value) <= _SEE_THROUGH
+        return self._page.judge(prop, value)
+
+    def value(self, element: etree._Element, prop: str, raw: str) -> str | None:
+        """What ``prop: raw`` computes to on ``element``; None: invalid, so unset.
+
+        A colour stays as written (a colour nobody can judge, as before it was read)
+        unless it is see-through: a theme's light text is painted over a background a
+        sibling layer draws, which a reader of ancestors' backgrounds cannot see, so a
+        palette's colours would read as light text on white."""
+        substituted = substitute(raw, lambda name: self._custom(element, name))
+        computed = None if substituted is None else _computed(prop, substituted)
+        if prop in _TEXT_COLOURS:
+            return computed if computed is not None and alpha(computed) <= _SEE_THROUGH else raw
+        return computed
+
+    def _custom(self, element: etree._Element, name: str) -> str | None:
+        """The custom property's computed value on ``element``: its own declaration's,
+        else its parent's (None: it has none, the guaranteed-invalid value)."""
+        registration = self._page.registered.get(name)
+        initial = registration.initial if registration is not None else None
+        inherits = registration is None or registration.inherits
+        path: list[etree._Element] = []
+        node: etree._Element | None = element
+        value: str | None = initial
+        while node is not None:
+            key = (node, name)
+            if key in self._computed:
+                value = self._computed[key]
+                break
+            path.append(node)
+            own = self._declared.get(node, {}).get(name)
+            keyword = own[1].strip().lower() if own is not None else ""
+            if own is not None and keyword not in INHERITING:
+                if keyword != INITIAL:
+                    self._computed[key] = None  # a property that reads itself is invalid
+                    value = self._resolve(node, own[1])
+                break
+            if not inherits and keyword != "inherit":
+                break  # a registered property that does not inherit: its initial value
+            node = node.getparent()
+        for step in path:
+            self._computed[step, name] = value
+        return value
+
+    def _resolve(self, element: etree._Element, raw: str) -> str | None:
+        if self._depth >= _VARIABLE_DEPTH:
+            return None
+        self._depth += 1
+        try:
+            return substitute(raw, lambda name: self._custom(element, name))
+        finally:
+            self._depth -= 1
+
+
+# Custom properties that read others this deep are taken to be invalid.
+_VARIABLE_DEPTH = 32
+_TEXT_COLOURS = frozenset(("color", "-webkit-text-fill-color"))
+# A colour this see-through is no ink (as ``sanitize`` judges a faint colour).
+_SEE_THROUGH = 0.05
+
+
+def _computed(prop: str, value: str) -> str | None:
+    """The value a browser keeps for ``prop: value`` (None: it drops it)."""
+    kept = weighted_declarations(f"{prop}:{value}").get(prop)
+    return None if kept is None or uses_variables(kept[0]) else kept[0]
 
 
 def _rule_declarations(placed: _Placed) -> tuple[Declaration, ...]:
@@ -1208,25 +1465,36 @@ def _write(
     found: list[_Match],
     page: _PageSheets,
     scope: frozenset[str],
+    variables: _Variables,
 ) -> None:
-    """Cascade the matched rules and the element's own style, and write the winners."""
-    inline = weighted_declarations(element.get("style") or "")
-    winners: dict[str, tuple[tuple[object, ...], str, bool]] = {}
+    """Cascade the matched rules and the element's own style, and write the winners
+    (a value that reads custom properties as the element computes it; None: the
+    property is unset)."""
+    style = element.get("style") or ""
+    inline = weighted_declarations(style)
+    winners: dict[str, tuple[tuple[object, ...], str | None, bool]] = {}
     for prop, (value, important) in inline.items():
-        winners[prop] = ((important, 1), value, True)
+        if _reads_variables(prop, value):
+            raw = raw_declarations(style).get(prop, (value, important))[0]
+            winners[prop] = ((important, 1), variables.value(element, prop, raw), False)
+        else:
+            winners[prop] = ((important, 1), value, True)
     for placed, specificity in found:
         for declaration in _rule_declarations(placed):
-            if declaration.prop not in scope:
+            prop = declaration.prop
+            if prop not in scope:
                 continue
-            if not placed.certain and not declaration.hides:
+            computed: str | None = declaration.value
+            hides = declaration.hides
+            if declaration.raw is not None:  # known once the element's variables are
+                computed = variables.value(element, prop, declaration.raw)
+                hides = computed is not None and page.judge(prop, computed)
+            if not placed.certain and not hides:
                 continue
-            rank = page.layer_rank(placed.layer)
-            if declaration.important:
-                rank = tuple(-part for part in rank)
-            weight = (declaration.important, 0, rank, specificity, placed.order)
-            current = winners.get(declaration.prop)
+            weight = _weight(page, placed, specificity, declaration.important)
+            current = winners.get(prop)
             if current is None or weight > current[0]:
-                winners[declaration.prop] = (weight, declaration.value, False)
+                winners[prop] = (weight, computed, False)
     author_display = winners.get("display")
     hidden = element.get("hidden")
     if (
@@ -1238,4 +1506,5 @@ def _write(
         del element.attrib["hidden"]  # the user agent's display:none, overridden
     if all(from_inline for _, _, from_inline in winners.values()):
         return
-    element.set("style", "; ".join(f"{prop}:{value}" for prop, (_, value, _) in winners.items()))
+    written = (f"{prop}:{value}" for prop, (_, value, _) in winners.items() if value is not None)
+    element.set("style", "; ".join(written))

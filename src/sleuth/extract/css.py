@@ -22,6 +22,7 @@ _SPACE_RE = re.compile(r"\s+")
 # Spaces around separators and inside parentheses carry no meaning.
 _PUNCTUATION_SPACE_RE = re.compile(r" ?([,/]) ?|(?<=\() | (?=\))")
 _IMPORTANT_RE = re.compile(r" ?! ?important$")
+_RAW_IMPORTANT_RE = re.compile(r"\s*!\s*important\s*$", re.IGNORECASE)
 _GLOBAL_KEYWORDS = frozenset(("inherit", "initial", "unset", "revert", "revert-layer"))
 # Values a browser accepts for the properties that hide; it drops any other value, so a
 # junk declaration after ``display:none`` must not count as overriding it.
@@ -122,10 +123,31 @@ def weighted_declarations(block: str) -> Mapping[str, tuple[str, bool]]:
         allowed = _KEYWORDS.get(prop)
         if not value or (prop in applied and applied[prop][1] and not flagged):
             continue
-        if allowed is not None and not set(value.split()) <= allowed:
-            continue
+        if allowed is not None and "var(" not in value and not set(value.split()) <= allowed:
+            continue  # a value with var() is valid until it is computed, as in a browser
         applied[prop] = (value, bool(flagged))
     return applied
+
+
+@lru_cache(maxsize=8192)
+def raw_declarations(block: str) -> Mapping[str, tuple[str, bool]]:
+    """The declarations of a block with their values as written: the name of a custom
+    property (``--x``), and the names ``var()`` reads, are case-sensitive."""
+    if "/*" in block:
+        block = _COMMENT_RE.sub("", block)
+    found: dict[str, tuple[str, bool]] = {}
+    for part in block.split(";"):
+        name, colon, raw = part.partition(":")
+        if not colon:
+            continue
+        name = unescape(name.strip())
+        if not name.startswith("--"):
+            name = name.lower()
+        value, flagged = _RAW_IMPORTANT_RE.subn("", raw)
+        if name in found and found[name][1] and not flagged:
+            continue
+        found[name] = (value.strip(), bool(flagged))
+    return found
 
 
 # Properties Chromium knows, for ``@supports``: a condition on any other is false there.
