@@ -34,11 +34,11 @@ pseudo-class), a declaration that hides applies and one that shows does not; ins
 cssselect parses neither ``:not()`` of a list or of complex selectors (nor ``:not()``
 inside ``:is()`` or ``:where()``), nor ``:nth-child(An+B of S)``, nor an attribute's
 case flag: a selector that fails to parse is rewritten into markers it does parse, each
-replaced by a node of its form (``_rewritten``, ``_resolve``). Chromium drops a rule with the ``s``
-flag that Firefox applies: such a rule hides but never shows. Still unread, so a rule
-written with them neither hides nor shows (a gap, not a browser's reading): ``:is()``
-and ``:where()`` of a complex selector, ``:has()`` of anything but one compound of a
-tag and classes after its combinator.
+replaced by a node of its form (``_rewritten``, ``_resolve``). Chromium drops a rule
+with the ``s`` flag that Firefox applies: such a rule hides but never shows. Still
+unread, so a rule written with them neither hides nor shows (a gap, not a browser's
+reading): ``:is()`` and ``:where()`` of a complex selector, ``:has()`` of anything but
+one compound of a tag and classes after its combinator.
 """
 
 from __future__ import annotations
