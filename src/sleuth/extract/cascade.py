@@ -519,10 +519,15 @@ class _Translator(HTMLTranslator):
         return xpath.add_condition(" or ".join(conditions) or "0")
 
     def xpath_function(self, function: Function) -> XPathExpr:
+        if function.name == "contains":  # cssselect's own, not CSS: a browser drops the rule
+            raise ExpressionError(":contains()")
         try:
             return super().xpath_function(function)
         except ExpressionError:
             return self.xpath(function.selector).add_condition(self._unknown)
+
+    def xpath_attrib_different(self, xpath: XPathExpr, name: str, value: str | None) -> XPathExpr:
+        raise ExpressionError("[name!=value] is cssselect's, not CSS: a browser drops the rule")
 
     @property
     def _opposite(self) -> _Translator:
