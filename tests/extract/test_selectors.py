@@ -36,6 +36,15 @@ SELECTORS = [
     *("body .note", "html body > main .note span", "ul li + li", "main p ~ *"),
     *("body div span.note", "article > p ~ ul > li.odd", "#top a ~ [data-x] ~ a"),
     *("a ~ a ~ a", "li ~ li", "h1 ~ p ~ p", ".a:hover:is(p)", ":is(p, .item)", "p:where(.v)"),
+    # Selectors 4 forms cssselect cannot parse, read by rewriting
+    *("p:not(.v, .lead)", "a:not(.active, [lang|=en])", "p:not(.v, [data-x]) ~ *"),
+    *("p:not(h1 + p, .v)", "p:not(article > .v)", ":is(p:not(.v))", "p:not(:not(.v, .lead))"),
+    *("p:not(:dir(rtl))", "p:not(.v, :dir(rtl))", "li:not(:is(.odd, :dir(ltr)))"),
+    *("[title='TWO WORDS' i]", "[data-kind~=NEWS i]", "a[href^='/A' i]", "[lang|=EN i]"),
+    *("p[class*=NOTE i]", "p[class$='E'i]", "[data-x='1' s]", "p.NOTE[class='note' i]"),
+    *("p:not([class='NOTE' i], .v)", "li:nth-child(1 of .odd)", "p:nth-child(2 of .note, .lead)"),
+    *("p:nth-last-child(1 of .note)", ":nth-child(odd of p:not(.v))", "li:nth-last-child(n of *)"),
+    *("p:nth-child(-n+2 of p)", "p:nth-child(1 of h1 ~ p)", "p:nth-child(1 of :dir(rtl))"),
 ]
 
 
@@ -85,7 +94,13 @@ def test_the_plain_forms_are_read_in_python(root: etree._Element) -> None:
         assert plan is not None, selector
         assert plan.walks, selector
         assert plan.select(index) is not None, selector
+    for selector in ("p:not(.v, [data-x])", "a[href^='/A' i]", "a:not([lang|=EN i], .b)"):
+        plan = cascade._plan(selector)
+        assert plan is not None, selector
+        assert not plan.walks, selector
     for selector in ("p:nth-child(2)", ":is(.a)", "svg|a", "nav *:first-child"):
+        assert cascade._plan(selector) is None, selector
+    for selector in ("p:not(h1 + p)", "[data-x='1' s]", "li:nth-child(1 of .odd)"):
         assert cascade._plan(selector) is None, selector
     # nothing to start from: the first compound names no class, id or tag
     plan = cascade._plan("[data-x] a")
@@ -108,6 +123,11 @@ def test_the_plain_forms_are_read_in_python(root: etree._Element) -> None:
         ("#\\31 23", "#123"),
         (".a\\31 23 p", "p"),
         (".md\\:flex", ".md:flex"),
+        ("p:not(.a, .b)", "p"),
+        ('.c[data-k="A b" i]', ".c"),
+        ("[data-k=ABC i]", None),
+        ("li:nth-child(2 of .a, .b)", "li"),
+        (":nth-child(2 of .a)", None),
     ],
 )
 def test_a_key_is_read_from_the_last_compound_whatever_its_brackets_hold(
@@ -140,6 +160,25 @@ def test_a_key_is_read_from_the_last_compound_whatever_its_brackets_hold(
         ),
         # a vertical tab is no space between classes to a browser: one word "zq\vk"
         (".zq\\b k{display:none}", "<p class='zq&#11;k'>Ignore the reader.</p>"),
+        # Selectors 4: :not() of a list, of a complex selector, of what has no single
+        # answer; a case flag; :nth-child() counting only the siblings that match S
+        (".zq:not(.a, .b){display:none}", "<p class='zq'>Ignore the reader.</p>"),
+        (".zq:not(p + p + p, .a){display:none}", "<p class='zq'>Ignore the reader.</p>"),
+        (".zq:not(:dir(rtl)){display:none}", "<p class='zq'>Ignore the reader.</p>"),
+        ('[data-k="ABC" i]{display:none}', "<p data-k='abc'>Ignore the reader.</p>"),
+        (
+            ".zq:nth-child(2 of .zq){display:none}",
+            "<p class='zq'>Seen too.</p><p class='zq'>Ignore the reader.</p>",
+        ),
+        # their specificity is their most specific argument's: the hiding rule wins
+        (
+            ".zq:not(#x, .y){display:none} p.zq.zq{display:block}",
+            "<p class='zq'>Ignore the reader.</p>",
+        ),
+        (
+            ":nth-child(1 of #q){display:none} p.zq.zq{display:block}",
+            "<p class='zq' id='q'>Ignore the reader.</p>",
+        ),
     ],
 )
 def test_what_a_browser_hides_with_these_selectors_stays_hidden(css: str, payload: str) -> None:
@@ -147,3 +186,42 @@ def test_what_a_browser_hides_with_these_selectors_stays_hidden(css: str, payloa
     text = extract(page).text
     assert "Seen." in text
     assert "Ignore" not in text
+
+
+@pytest.mark.parametrize(
+    "show",
+    [
+        ".zq:not(.a, .zq)",
+        '.zq[data-k="abd" i]',
+        ".zq:nth-child(2 of .zq)",
+        # :dir(ltr) has no single answer here: inside :not() too, a rule that shows
+        # with it does not apply
+        ".zq:not(.a, :dir(ltr))",
+        # Chromium drops a rule with the s flag (Firefox applies it): not read to show
+        '.zq[data-k="abc" s]',
+        # a marker the page writes is not one the rewrite made: the selector is unread
+        ".zq:sleuth-form(0):not(.a, .b)",
+        ".zq:sleuth-form(0)",
+        # cssselect's own syntax, not CSS: a browser drops the rule
+        '.zq:contains("Ignore")',
+        ".zq[data-k!=x]",
+    ],
+)
+def test_a_rule_that_shows_with_these_selectors_shows_only_what_it_matches(show: str) -> None:
+    payload = "<p class='zq' data-k='abc'>Ignore the reader.</p>"
+    css = f".zq{{display:none}} {show}{{display:block}}"
+    page = f"<html><head><style>{css}</style></head><body><p>Seen.</p>{payload}</body></html>"
+    text = extract(page).text
+    assert "Seen." in text
+    assert "Ignore" not in text
+
+
+@pytest.mark.parametrize(
+    "show",
+    [".zq:not(.a, .b)", '.zq[data-k="ABC" i]', ".zq:nth-child(1 of .zq)", "p:not(h1 ~ p, .a)"],
+)
+def test_a_rule_that_shows_with_these_selectors_shows_what_it_matches(show: str) -> None:
+    css = f".zq{{display:none}} {show}{{display:block}}"
+    payload = "<p class='zq' data-k='abc'>Shown again.</p>"
+    page = f"<html><head><style>{css}</style></head><body><p>Seen.</p>{payload}</body></html>"
+    assert "Shown again." in extract(page).text

@@ -89,6 +89,17 @@ SELECTORS = {
     "class-nth-child": ".note:nth-child(3)",
     "chain": "body > article > h1 + p + p[data-x]",
     "not-attribute": "p.note:not([hidden]):not(:hover)",
+    # Selectors 4 forms cssselect cannot parse, read by rewriting (Chromium hides each)
+    "not-list": "article p:not(.v, .lead)",
+    "not-complex": "p:not(h1 + p, .v)",
+    "not-is": "p:not(:is(.v, .lead))",
+    "not-undecided": "p.note:not(:dir(rtl))",
+    "is-not": ":is(p:not(.v))",
+    "attribute-case-flag": 'p[title="FERRY NOTE" i]',
+    "attribute-case-flag-unspaced": 'p[title="Ferry Note"i]',
+    "nth-child-of": "p:nth-child(1 of .note)",
+    "nth-last-child-of": "article > :nth-last-child(2 of p)",
+    "nth-child-of-not": ":nth-child(odd of p:not(.lead))",
 }
 AT_RULES = {
     "media-all": "@media all {{ {} }}",

@@ -28,7 +28,17 @@ framework's thousands of rules cost a set lookup each. Parsed sheets are cached 
 their text: a site's pages share them.
 
 Where a condition has no single answer for that reader (a container query, an unknown
-pseudo-class), a declaration that hides applies and one that shows does not.
+pseudo-class), a declaration that hides applies and one that shows does not; inside
+``:not()`` such a condition is decided the other way, to the same end.
+
+cssselect parses neither ``:not()`` of a list or of complex selectors (nor ``:not()``
+inside ``:is()`` or ``:where()``), nor ``:nth-child(An+B of S)``, nor an attribute's
+case flag: a selector that fails to parse is rewritten into markers it does parse, each
+replaced by a node of its form (``_rewritten``, ``_resolve``). Chromium drops a rule
+with the ``s`` flag that Firefox applies: such a rule hides but never shows. Still
+unread, so a rule written with them neither hides nor shows (a gap, not a browser's
+reading): ``:is()`` and ``:where()`` of a complex selector, ``:has()`` of anything but
+one compound of a tag and classes after its combinator.
 
 Custom properties (``--x``, registered by ``@property`` or not) cascade and inherit like
 any property; a ``var()`` in a property that hides whatever the layout is computed per
@@ -60,8 +70,12 @@ from cssselect.parser import (
     Negation,
     Pseudo,
     Relation,
+    Selector,
     SpecificityAdjustment,
+    Token,
     Tree,
+    parse_series,
+    tokenize,
 )
 from cssselect.xpath import ExpressionError, XPathExpr
 from lxml import etree
@@ -295,6 +309,214 @@ class _Placed:
     judge: Judge
 
 
+# Selectors cssselect cannot parse, read by rewriting each such form into a marker it
+# does parse (":sleuth-form(N)", N its place in a list kept beside the text) and then
+# putting in its place a node of the form: ":not()" of a list or of complex selectors,
+# ":nth-child(An+B of S)" and ":nth-last-child()", and an attribute test with a case
+# flag ("[lang=EN i]"). Only a selector that fails to parse is rewritten; a marker
+# written in the page itself is not one of the list, and the selector is not read.
+_FORM = "sleuth-form"
+_FORMS_RE = re.compile(
+    rf"{_STRING}|{_ESC}|(:not\(|:nth-child\(|:nth-last-child\(|\[)", re.IGNORECASE | re.DOTALL
+)
+_BRACKETS_RE = re.compile(rf"{_STRING}|{_ESC}|[()\[\]]", re.DOTALL)
+_NTH_OF_RE = re.compile(r"nth-(?:last-)?child\([^)]*\sof\s", re.IGNORECASE)
+_OF_RE = re.compile(r"\s*(\S.*?)\s+of\s+(\S.*?)\s*", re.IGNORECASE | re.DOTALL)
+_ASCII_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_ASCII_LOWER = str.maketrans(_ASCII_UPPER, _ASCII_UPPER.lower())
+
+
+class _NoneOf(Function):
+    """``:not(a, b c)``: an element that matches none of the selectors."""
+
+    def __init__(self, selector: Tree, alternatives: tuple[Selector, ...]) -> None:
+        super().__init__(selector, "not", [])
+        self.alternatives = tuple(alternative.parsed_tree for alternative in alternatives)
+        self.most = max(alternative.specificity() for alternative in alternatives)
+
+    def specificity(self) -> tuple[int, int, int]:
+        a, b, c = self.selector.specificity()
+        return a + self.most[0], b + self.most[1], c + self.most[2]
+
+
+class _NthOf(Function):
+    """``:nth-child(An+B of S)``: the element matches S and is the nth of its siblings
+    that do."""
+
+    def __init__(
+        self, selector: Tree, name: str, series: list[Token], alternatives: tuple[Selector, ...]
+    ) -> None:
+        super().__init__(selector, name, series)
+        self.alternatives = tuple(alternative.parsed_tree for alternative in alternatives)
+        self.most = max(alternative.specificity() for alternative in alternatives)
+
+    def specificity(self) -> tuple[int, int, int]:
+        a, b, c = self.selector.specificity()
+        return a + self.most[0], b + 1 + self.most[1], c + self.most[2]
+
+
+class _FlaggedAttribute(Attrib):
+    """``[name op value i]`` (the value compared in ASCII lower case) or ``[... s]``
+    (compared as written; Chromium drops a rule with it, Firefox applies it: no single
+    answer)."""
+
+    def __init__(self, selector: Tree, test: Attrib, flag: str) -> None:
+        super().__init__(
+            selector, test.namespace, test.attrib, test.operator, cast(Token, test.value)
+        )
+        self.flag = flag
+
+
+def _closing(text: str, start: int) -> int | None:
+    """Where the bracket opened just before ``start`` closes (the index after it)."""
+    depth = 1
+    for match in _BRACKETS_RE.finditer(text, start):
+        char = match.group()
+        if char in ("(", "["):
+            depth += 1
+        elif char in (")", "]"):
+            depth -= 1
+            if depth == 0:
+                return match.end()
+    return None
+
+
+def _case_flag(test: str) -> tuple[str, str] | None:
+    """``name op value i`` as (``name op value``, flag), None without a flag."""
+    try:
+        tokens = [token for token in tokenize(test) if token.type not in ("S", "EOF")]
+    except SelectorError:
+        return None
+    if len(tokens) < 4 or tokens[-1].type != "IDENT" or tokens[-2].type not in ("IDENT", "STRING"):
+        return None
+    flag = str(tokens[-1].value).lower()
+    if flag not in ("i", "s") or ("DELIM", "=") not in tokens[:-2]:
+        return None
+    return test[: tokens[-1].pos], flag
+
+
+def _rewritten(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """``text`` with each form cssselect cannot parse replaced by a marker, and the
+    forms, as (kind, text), in the order of the markers' numbers."""
+    parts: list[str] = []
+    forms: list[tuple[str, str]] = []
+    position = scanned = 0
+    while (match := _FORMS_RE.search(text, scanned)) is not None:
+        scanned = match.end()
+        opener = match.group(1)
+        if opener is None:  # a string or an escape
+            continue
+        end = _closing(text, scanned)
+        if end is None:
+            break
+        inner = text[scanned : end - 1]
+        kind = opener[1:-1].lower()
+        if opener == "[":
+            flagged = _case_flag(inner)
+            if flagged is None:
+                continue
+            inner, flag = flagged
+            kind = "attribute " + flag
+        elif kind != "not" and _OF_RE.fullmatch(inner) is None:
+            continue  # a plain :nth-child()
+        parts.append(f"{text[position : match.start()]}:{_FORM}({len(forms)})")
+        forms.append((kind, inner))
+        position = scanned = end
+    parts.append(text[position:])
+    return "".join(parts), forms
+
+
+def _form(left: Tree, kind: str, text: str) -> Tree:
+    """The node of a form the rewrite took out, on the compound ``left`` of it."""
+    if kind.startswith("attribute"):
+        test = parse(f"*[{text}]")[0].parsed_tree
+        if not isinstance(test, Attrib) or test.operator in ("exists", "!="):
+            raise SelectorError(text)
+        return _FlaggedAttribute(left, test, kind[-1])
+    if kind == "not":
+        return _NoneOf(left, _alternatives(text))
+    of = _OF_RE.fullmatch(text)
+    if of is None:
+        raise SelectorError(text)
+    series = parse(f":nth-child({of.group(1)})")[0].parsed_tree
+    if not isinstance(series, Function):
+        raise SelectorError(text)
+    parse_series(series.arguments)  # a ValueError for a series that is not An+B
+    return _NthOf(left, kind, list(series.arguments), _alternatives(of.group(2)))
+
+
+def _alternatives(text: str) -> tuple[Selector, ...]:
+    """The selector list of a :not() or an "of S", each selector an element's."""
+    alternatives = _selector_list(text)
+    if not alternatives or any(a.pseudo_element is not None for a in alternatives):
+        raise SelectorError(text)
+    return alternatives
+
+
+def _resolve(node: Tree, forms: list[tuple[str, str]], used: set[int]) -> Tree:
+    """``node`` with each marker replaced by the node of its form."""
+    for name in ("selector", "subselector"):
+        child = getattr(node, name, None)
+        if child is not None and not isinstance(child, Selector):  # (:has() holds none)
+            setattr(node, name, _resolve(child, forms, used))
+    if isinstance(node, Matching | SpecificityAdjustment):
+        node.selector_list = [_resolve(item, forms, used) for item in node.selector_list]
+    if not isinstance(node, Function) or node.name != _FORM:
+        return node
+    number = str(node.arguments[0].value) if len(node.arguments) == 1 else ""
+    if not number.isdigit() or int(number) >= len(forms) or int(number) in used:
+        raise SelectorError("a marker the page wrote")
+    used.add(int(number))
+    return _form(node.selector, *forms[int(number)])
+
+
+@lru_cache(maxsize=16384)
+def _selector_list(text: str) -> tuple[Selector, ...] | None:
+    """A selector list as cssselect parses it, with the forms it cannot parse read by
+    rewriting; None when it cannot be read."""
+    try:
+        if _NTH_OF_RE.search(text) is None:  # (cssselect takes "of S" for a bad series)
+            return tuple(parse(text))
+    except SelectorError:
+        pass
+    except RecursionError:
+        return None
+    try:
+        rewritten, forms = _rewritten(text)
+        used: set[int] = set()
+        group = tuple(parse(rewritten))
+        for selector in group:
+            selector.parsed_tree = _resolve(selector.parsed_tree, forms, used)
+    except (SelectorError, RecursionError, ValueError):
+        return None
+    return group if len(used) == len(forms) else None
+
+
+def _dropped_by_some(node: Tree) -> bool:
+    """Whether a browser drops a rule with this selector that another applies (the s
+    flag): a rule that shows with it is not read, one that hides is."""
+    if isinstance(node, _FlaggedAttribute) and node.flag == "s":
+        return True
+    children = [getattr(node, "selector", None), getattr(node, "subselector", None)]
+    if isinstance(node, Matching | SpecificityAdjustment):
+        children.extend(node.selector_list)
+    if isinstance(node, _NoneOf | _NthOf):
+        children.extend(node.alternatives)
+    return any(
+        _dropped_by_some(child)
+        for child in children
+        if child is not None and not isinstance(child, Selector)
+    )
+
+
+def _selector(text: str) -> Selector | None:
+    """One selector that targets an element (not a pseudo-element's box)."""
+    group = _selector_list(text)
+    if group is None or len(group) != 1 or group[0].pseudo_element is not None:
+        return None
+    return group[0]
+
+
 class _Translator(HTMLTranslator):
     """cssselect's HTML translator, with the pseudo-classes it does not know decided: a
     state a static page is never in (hovered, focused, targeted, open) is false; any
@@ -368,10 +590,67 @@ class _Translator(HTMLTranslator):
         return xpath.add_condition(" or ".join(conditions) or "0")
 
     def xpath_function(self, function: Function) -> XPathExpr:
+        if function.name == "contains":  # cssselect's own, not CSS: a browser drops the rule
+            raise ExpressionError(":contains()")
         try:
             return super().xpath_function(function)
         except ExpressionError:
             return self.xpath(function.selector).add_condition(self._unknown)
+
+    def xpath_attrib_different(self, xpath: XPathExpr, name: str, value: str | None) -> XPathExpr:
+        raise ExpressionError("[name!=value] is cssselect's, not CSS: a browser drops the rule")
+
+    @property
+    def _opposite(self) -> _Translator:
+        """What decides a condition with no single answer inside a negation: the other
+        way, so that a rule that hides still applies and one that shows still does not."""
+        return _TRANSLATORS[self._unknown == "0"]
+
+    def xpath_negation(self, negation: Negation) -> XPathExpr:
+        xpath = self.xpath(negation.selector)
+        inner = self._opposite.xpath(negation.subselector)
+        inner.add_name_test()
+        return xpath.add_condition(f"not({inner.condition})" if inner.condition else "0")
+
+    def xpath__noneof(self, node: _NoneOf) -> XPathExpr:
+        xpath = self.xpath(node.selector)
+        opposite = self._opposite
+        tests = []
+        for alternative in node.alternatives:
+            predicate = _predicate(opposite, alternative)
+            tests.append(opposite._unknown if predicate is None else f"({predicate})")
+        return xpath.add_condition(f"not({' or '.join(tests)})")
+
+    def xpath__nthof(self, node: _NthOf) -> XPathExpr:
+        """The count of the siblings that match S, as cssselect counts all of them for a
+        plain :nth-child(). A sibling with no single answer leaves none for the count."""
+        xpath = self.xpath(node.selector)
+        tests = []
+        for alternative in node.alternatives:
+            predicate = _predicate(self, alternative)
+            if predicate is None or predicate != _predicate(self._opposite, alternative):
+                return xpath.add_condition(self._unknown)
+            tests.append(f"({predicate})")
+        fits = " or ".join(tests)
+        count = XPathExpr(element=f"*[{fits}]")
+        last = node.name == "nth-last-child"
+        self.xpath_nth_child_function(count, node, last=last, add_name_test=False)
+        condition = f"({fits}) and ({count.condition})" if count.condition else fits
+        return xpath.add_condition(condition)
+
+    def xpath__flaggedattribute(self, node: _FlaggedAttribute) -> XPathExpr:
+        if node.flag == "s":
+            return self.xpath_attrib(node)  # (a rule that shows with it is not read)
+        xpath = self.xpath(node.selector)
+        exists = Attrib(Element(), node.namespace, node.attrib, "exists", None)
+        name = self.xpath_attrib(exists).condition  # "@lang", or a test for an odd name
+        folded = f"translate({name}, '{_ASCII_UPPER}', '{_ASCII_UPPER.lower()}')"
+        operator = self.attribute_operator_mapping[node.operator]
+        test = cast(
+            "Callable[[XPathExpr, str, str], XPathExpr]", getattr(self, f"xpath_attrib_{operator}")
+        )
+        value = str(cast(Token, node.value).value).translate(_ASCII_LOWER)
+        return xpath.add_condition(f"{name} and ({test(XPathExpr(), folded, value).condition})")
 
 
 _TRANSLATORS = {True: _Translator(unknown=True), False: _Translator(unknown=False)}
@@ -435,17 +714,17 @@ class _Compiled:
 def _compiled(selector: str, hides: bool) -> _Compiled | None:
     """A selector as XPath with its specificity, None when it targets no element (a
     pseudo-element's box) or cannot be read."""
+    parsed = _selector(selector)
+    if parsed is None or (not hides and _dropped_by_some(parsed.parsed_tree)):
+        return None
     try:
-        parsed = parse(selector)
-        if len(parsed) != 1 or parsed[0].pseudo_element is not None:
-            return None
-        predicate = _predicate(_TRANSLATORS[hides], parsed[0].parsed_tree)
+        predicate = _predicate(_TRANSLATORS[hides], parsed.parsed_tree)
         if predicate is None:  # (:is() of a complex selector) left to right, in one scan
-            scan = etree.XPath(_TRANSLATORS[hides].selector_to_xpath(parsed[0]))
-            return _Compiled(scan, None, parsed[0].specificity())
+            scan = etree.XPath(_TRANSLATORS[hides].selector_to_xpath(parsed))
+            return _Compiled(scan, None, parsed.specificity())
         scan = etree.XPath(f"descendant-or-self::*[{predicate}]")
         test = etree.XPath(f"self::*[{predicate}]")
-        return _Compiled(scan, test, parsed[0].specificity())
+        return _Compiled(scan, test, parsed.specificity())
     except (SelectorError, ExpressionError, etree.XPathError, RecursionError, ValueError):
         return None
 
@@ -490,6 +769,7 @@ class _Compound:
     classes: frozenset[str]
     ident: str | None
     attributes: tuple[tuple[str, str, str], ...]  # (name, operator, value)
+    folded: tuple[tuple[str, str, str], ...]  # with the i flag: the value in lower case
     negations: tuple[_Compound, ...]
     never: bool
 
@@ -521,6 +801,12 @@ class _Compound:
                 return False
             if operator != "exists" and not _attribute_fits(actual, operator, value):
                 return False
+        for name, operator, value in self.folded:
+            actual = get(name)
+            if actual is None or not _attribute_fits(
+                actual.translate(_ASCII_LOWER), operator, value
+            ):
+                return False
         return not any(negation.fits(element) for negation in self.negations)
 
 
@@ -529,6 +815,7 @@ def _compound(node: Tree) -> _Compound | None:
     classes: set[str] = set()
     idents: set[str] = set()
     attributes: list[tuple[str, str, str]] = []
+    folded: list[tuple[str, str, str]] = []
     negations: list[_Compound] = []
     never = False
     while True:
@@ -536,16 +823,23 @@ def _compound(node: Tree) -> _Compound | None:
             classes.add(node.class_name)
         elif isinstance(node, Hash):
             idents.add(node.id)
+        elif isinstance(node, _FlaggedAttribute):
+            if node.flag != "i" or node.namespace or node.operator not in _ATTRIBUTE_OPERATORS:
+                return None  # (the s flag has no single answer: the XPath decides)
+            value = str(cast(Token, node.value).value).translate(_ASCII_LOWER)
+            folded.append((node.attrib.lower(), node.operator, value))
         elif isinstance(node, Attrib):
             if node.namespace or node.operator not in _ATTRIBUTE_OPERATORS:
                 return None
             value = "" if node.value is None else str(node.value.value)
             attributes.append((node.attrib.lower(), node.operator, value))
-        elif isinstance(node, Negation):
-            negation = _compound(node.subselector)
-            if negation is None:
-                return None
-            negations.append(negation)
+        elif isinstance(node, Negation | _NoneOf):
+            subselectors = [node.subselector] if isinstance(node, Negation) else node.alternatives
+            for subselector in subselectors:
+                negation = _compound(subselector)
+                if negation is None:
+                    return None
+                negations.append(negation)
         elif isinstance(node, Pseudo):
             if node.ident.lower() not in _Translator.NEVER:
                 return None
@@ -557,7 +851,13 @@ def _compound(node: Tree) -> _Compound | None:
             ident = next(iter(idents)) if len(idents) == 1 else None
             never = never or len(idents) > 1  # "#a#b"
             return _Compound(
-                tag, frozenset(classes), ident, tuple(attributes), tuple(negations), never
+                tag,
+                frozenset(classes),
+                ident,
+                tuple(attributes),
+                tuple(folded),
+                tuple(negations),
+                never,
             )
         else:
             return None
@@ -653,13 +953,10 @@ def _following(starts: Iterable[etree._Element], tag: object) -> Iterator[etree.
 def _plan(selector: str) -> _Plan | None:
     """The selector as compounds and combinators, None when a part of it is left to
     the XPath translation (structural pseudo-classes, ``:is()``, ``:has()``, ...)."""
-    try:
-        parsed = parse(selector)
-    except SelectorError:
+    parsed = _selector(selector)
+    if parsed is None:
         return None
-    if len(parsed) != 1 or parsed[0].pseudo_element is not None:
-        return None
-    node: Tree = parsed[0].parsed_tree
+    node: Tree = parsed.parsed_tree
     compounds: list[_Compound] = []
     combinators: list[str] = []
     while isinstance(node, CombinedSelector):
@@ -675,7 +972,7 @@ def _plan(selector: str) -> _Plan | None:
     if first is None:
         return None
     compounds.append(first)
-    return _Plan(tuple(reversed(compounds)), tuple(reversed(combinators)), parsed[0].specificity())
+    return _Plan(tuple(reversed(compounds)), tuple(reversed(combinators)), parsed.specificity())
 
 
 _COMBINATORS = str.maketrans(">+~\t\n\r\f", "       ")
