@@ -24,9 +24,11 @@ The cases:
 * ``test``: every hiding technique and look-alike of ``tests/extract`` (the sanitiser's
   catalogue, the panels a reader opens, the rules that show an element again);
 * ``css``: generated style sheets, declarations x selector forms x at-rules x delivery
-  (a ``<style>`` block, or a linked sheet), and the look-alikes a reader sees (print and
-  narrow-screen media, an unsupported ``@supports``, ``:hover``, a rule overridden by a
-  more specific one, a linked sheet that 404s);
+  (a ``<style>`` block, or a linked sheet), the at-rules respelled (an escaped or
+  upper-case at-keyword), the value carried by a custom property (``var()``, its
+  fallback), and the look-alikes a reader sees (print and narrow-screen media, an
+  unsupported ``@supports``, ``:hover``, a rule overridden by a more specific one, one
+  whose ``var()`` shows the element again, a linked sheet that 404s);
 * ``--real N``: N saved pages (half AEB, half WCXB dev), with their ``<style>`` blocks
   and scripts off, compared per text block: text the browser hides that sleuth's fetch
   output holds (and the browser shows nowhere else) is a leak; text the static
@@ -133,6 +135,10 @@ RESPELLED_AT_RULES = (
     r"@\73upports (display:block)",
     r"@\6c ayer base",
 )
+# Properties whose value may come from a custom property (var()), in the generated cases.
+VARIABLE_PROPERTIES = frozenset(
+    ("display", "visibility", "opacity", "content-visibility", "font-size", "color")
+)
 # Conditions no reader of a desktop screen meets: the rule inside hides nothing.
 LOOK_ALIKE_AT_RULES = (
     "@media print",
@@ -210,6 +216,23 @@ def _deliver(
         cases.append(case)
 
 
+def _variable_cases(cases: list[Case], label: str, declaration: str, shown: str) -> None:
+    """The declaration's value carried by a custom property (inherited from the root, or
+    a var()'s fallback), and a look-alike that a var() shows again."""
+    prop, _, value = declaration.partition(":")
+    if ";" in declaration or prop not in VARIABLE_PROPERTIES:
+        return
+    carried = {
+        "var() from :root": f":root {{ --pv: {value} }} .note {{ {prop}: var(--pv) }}",
+        "var() fallback": f".note {{ {prop}: var(--pv-unset, {value}) }}",
+    }
+    for how, css in carried.items():
+        _deliver(cases, f"hide {label}", f"{label} | .note | {how}", css)
+    again = shown.partition(":")[2]
+    css = f".note {{ {declaration} }} p.note {{ --pv: {again}; {prop}: var(--pv) }}"
+    _deliver(cases, f"look-alike {label}", f"{label} | shown by p.note's var() | -", css)
+
+
 def css_cases() -> list[Case]:
     cases: list[Case] = []
     for declaration, shown in DECLARATIONS.items():
@@ -228,6 +251,7 @@ def css_cases() -> list[Case]:
             _deliver(
                 cases, f"look-alike {label}", f"{label} | .note | {at_rule}", _wrap(at_rule, rule)
             )
+        _variable_cases(cases, label, declaration, shown)
         _deliver(
             cases,
             f"look-alike {label}",

@@ -37,6 +37,9 @@ HIDDEN_BLOCKS = {
         f"{INJECTION}</p>"
     ),
     "clip-path-inset": f'<p style="clip-path: inset(50%)">{INJECTION}</p>',
+    # a polygon with its points on one line, an ellipse with no height: no area
+    "clip-path-flat-polygon": f'<p style="clip-path: polygon(0 0, 100% 0, 50% 0)">{INJECTION}</p>',
+    "clip-path-flat-ellipse": f'<p style="clip-path: ellipse(40% 0 at 50% 50%)">{INJECTION}</p>',
     "zero-size-box": f'<div style="width:0;height:0;overflow:hidden"><p>{INJECTION}</p></div>',
     "one-pixel-box": f'<div style="width:1px;height:1px;overflow:hidden"><p>{INJECTION}</p></div>',
     "transform-scale-zero": f'<p style="transform: scale(0)">{INJECTION}</p>',
@@ -443,6 +446,9 @@ def test_aspect_ratio_box_with_padding_is_kept() -> None:
         "position:absolute; clip: rect(auto auto auto auto)",
         "clip: rect(0px, 300px, 200px, 0px)",
         "clip-path: inset(0)",
+        "clip-path: polygon(50% 0%, 100% 50%, 50% 100%, 0% 50%)",
+        "clip-path: polygon(0 0, 10px 0, 10% 50%)",
+        "clip-path: ellipse(40% 30% at 50% 50%)",
         # Light text on a dark background, and the reverse, are what most sites paint.
         "color:#fff;background:#111",
         "color: white; background-color: #0a2540",

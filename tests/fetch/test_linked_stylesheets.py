@@ -49,6 +49,7 @@ HIDING = {
         "position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;"
         "clip:rect(0,0,0,0);white-space:nowrap;border:0"
     ),
+    "flat-polygon": "clip-path:polygon(0 0, 100% 0, 50% 0)",
     "font-size-calc": "font-size:calc(0px)",
     "font-size-min": "font-size:min(0px, 1em)",
     "display-variable": "--h:none;display:var(--h)",

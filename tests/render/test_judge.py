@@ -74,6 +74,8 @@ HIDING = {
     "clip-rect": "clip:rect(0 0 0 0);position:absolute",
     "clip-path-inset": "clip-path:inset(50%)",
     "clip-path-circle-zero": "clip-path:circle(0)",
+    "clip-path-flat-polygon": "clip-path:polygon(0 0, 100% 0, 50% 0)",
+    "clip-path-flat-ellipse": "clip-path:ellipse(40% 0 at 50% 50%)",
     "scale-zero": "transform:scale(0)",
     "edge-on": "transform:rotateX(90deg)",
     "back-turned": "transform:rotateY(180deg);backface-visibility:hidden",

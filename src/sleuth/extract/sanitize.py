@@ -269,7 +269,45 @@ def _clipped(css: Mapping[str, str]) -> bool:
     clip_path = css.get("clip-path", "")
     if clip_path.startswith("inset(") and any(n >= 50 for n in numbers(clip_path)):
         return True
+    if clip_path.startswith("polygon("):
+        return _polygon_empty(clip_path[8:].rstrip(")"))
+    if clip_path.startswith("ellipse("):
+        return 0.0 in numbers(clip_path[8:].partition(" at ")[0])
     return clip_path.startswith("circle(") and numbers(clip_path)[:1] == [0.0]
+
+
+_COORDINATE_RE = re.compile(r"(-?\d*\.?\d+)(px|%)?")
+
+
+def _coordinate(value: str) -> tuple[float, str] | None:
+    """A polygon point's coordinate and its unit (none for a bare ``0``)."""
+    match = _COORDINATE_RE.fullmatch(value)
+    if match is None:
+        return None
+    number = float(match.group(1))
+    return number, (match.group(2) or "") if number else ""
+
+
+def _polygon_empty(points: str) -> bool:
+    """A polygon of no area (its points on one line): nothing of the box is painted.
+    Points in one unit only (``0`` fits any); mixed units cannot be told apart here."""
+    parts = tokens(points, ",")
+    if parts and parts[0] in ("nonzero", "evenodd"):
+        parts = parts[1:]
+    coordinates: list[tuple[float, float]] = []
+    units: set[str] = set()
+    for part in parts:
+        pair = [_coordinate(value) for value in part.split()]
+        if len(pair) != 2 or pair[0] is None or pair[1] is None:
+            return False
+        (x, x_unit), (y, y_unit) = pair[0], pair[1]
+        units.update(unit for unit in (x_unit, y_unit) if unit)
+        coordinates.append((x, y))
+    if len(coordinates) < 3 or len(units) > 1:
+        return False
+    following = coordinates[1:] + coordinates[:1]
+    doubled = sum(x * y2 - x2 * y for (x, y), (x2, y2) in zip(coordinates, following, strict=True))
+    return doubled == 0
 
 
 def _collapsed(css: Mapping[str, str]) -> bool:
