@@ -25,6 +25,9 @@ HIDDEN_BLOCKS = {
     "visibility-collapse": f'<p style="visibility: collapse">{INJECTION}</p>',
     "opacity-zero": f'<p style="opacity:0">{INJECTION}</p>',
     "opacity-zero-decimal": f'<p style="opacity: 0.0;">{INJECTION}</p>',
+    # opacity multiplies down the tree: 0.2 inside 0.2 paints at 0.04
+    "faint-inside-faint": f'<div style="opacity:0.2"><p style="opacity:.2">{INJECTION}</p></div>',
+    "faint-and-filtered": f'<p style="opacity:20%;filter:opacity(0.2)">{INJECTION}</p>',
     "font-size-zero": f'<p style="font-size:0">{INJECTION}</p>',
     "font-size-zero-px": f'<p style="font-size: 0px">{INJECTION}</p>',
     "offscreen-left": f'<p style="position:absolute; left:-9999px">{INJECTION}</p>',
@@ -434,6 +437,7 @@ def test_aspect_ratio_box_with_padding_is_kept() -> None:
         "transform: matrix(1, 0, 0, 1, 0, 0)",
         # Partial opacity and partial scaling paint; clips with auto edges clip nothing.
         "opacity: 0.3",
+        "opacity: 0.5; filter: opacity(0.5)",
         "transform: scale(0.5)",
         "scale: 0.8",
         # A slight turn, a mirrored back face, and zoom's 0 (which means no zoom) paint.

@@ -37,6 +37,7 @@ HIDING = {
     "content-visibility": "content-visibility:hidden",
     "font-size": "font-size:0",
     "transparent": "color:transparent",
+    "transparent-percent": "color:rgb(0 0 0 / 0%)",
     "white-on-white": "color:#fff;background:#fff",
     "offscreen": "position:absolute;left:-9999px",
     "height-0": "height:0;overflow:hidden",
@@ -110,6 +111,7 @@ AT_RULES = {
     "nested-media": "@media screen {{ @supports (display: grid) {{ {} }} }}",
     "css-nesting": "article {{ {} }}",
     # an at-keyword with an escape or in upper case is the same at-rule to a browser
+    "webkit-pixel-ratio": "@media (-webkit-min-device-pixel-ratio: 1) {{ {} }}",
     "escaped-media": r"@\6d edia all {{ {} }}",
     "upper-case-media": "@MEDIA ALL {{ {} }}",
     "escaped-supports": r"@\73upports (display:block) {{ {} }}",
@@ -123,6 +125,12 @@ LAYER_ORDERS = {
         r"@\6c ayer b, a; @layer a { .note{display:none} } @layer b { .note{display:block} }"
     ),
 }
+# Boxes fainter together than either alone: opacity multiplies down the tree.
+FADES = {
+    "faint-in-faint": "article{opacity:0.2} .note{opacity:0.2}",
+    "faint-in-a-faint-variable": ":root{--f:.2} article{opacity:var(--f)} .note{opacity:.2}",
+    "faint-and-filtered": ".note{opacity:.2;filter:opacity(20%)}",
+}
 # An @import however its at-keyword is spelled, and after a comment holding a brace.
 IMPORTS = {
     "upper-case": "@IMPORT '/hide.css';",
@@ -135,6 +143,8 @@ SEEN = {
     "print": "@media print { .note{display:none} }",
     "narrow-screen": "@media (max-width: 100px) { .note{display:none} }",
     "dark-scheme": "@media (prefers-color-scheme: dark) { .note{display:none} }",
+    "high-density-screen": "@media (-webkit-min-device-pixel-ratio: 2) { .note{display:none} }",
+    "faint-in-half-faint": "article{opacity:0.5} .note{opacity:0.5}",
     "unsupported": "@supports (display: no-such-value) { .note{display:none} }",
     "hover": ".note:hover{display:none}",
     "overridden": ".note{display:none} article p.note{display:block}",
@@ -207,6 +217,15 @@ async def test_at_rules_that_apply_on_a_desktop_screen_hide(
 @pytest.mark.parametrize("delivery", ["style", "link"])
 @pytest.mark.parametrize("css", VARIABLES.values(), ids=VARIABLES.keys())
 async def test_a_custom_property_read_by_var_hides(
+    site: Site, fetcher: Fetcher, css: str, delivery: str
+) -> None:
+    url = _deliver(site, css, delivery)
+    assert MARK not in await _text(fetcher, url)
+
+
+@pytest.mark.parametrize("delivery", ["style", "link"])
+@pytest.mark.parametrize("css", FADES.values(), ids=FADES.keys())
+async def test_faint_boxes_inside_faint_boxes_hide(
     site: Site, fetcher: Fetcher, css: str, delivery: str
 ) -> None:
     url = _deliver(site, css, delivery)

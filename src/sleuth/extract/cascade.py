@@ -121,13 +121,14 @@ _MAY_HIDE = tuple(
     for pattern in (
         rf"display{_S}:{_S}none",
         rf"visibility{_S}:{_S}(?:hidden|collapse)",
-        rf"opacity{_S}:{_S}(?:[+-]?0{{0,8}}\.0|0{{1,8}}{_S}(?:[;}}!%]|$)|-|calc|var)",
+        rf"opacity{_S}:{_S}(?:[+-]?0{{0,8}}\.\d|\d{{1,2}}(?:\.\d{{1,12}})?%|0{{1,8}}{_S}(?:[;}}!%]|$)"
+        r"|-|calc|var)",
         rf"zoom{_S}:{_S}(?:0{{0,8}}\.0|-)",
         rf"filter{_S}:{_V}opacity",
         rf"font-size{_S}:{_S}(?:(?:0|0?\.\d{{1,12}})[a-z%]{{0,4}}{_S}(?:[;}}!]|$)|calc|min\(|max\(|clamp)",
         rf"font{_S}:{_V}(?<![\w.#-])(?:0|0?\.\d{{1,12}})[a-z%]{{0,4}}{_S}/",
         rf"color(?<!-color){_S}:{_S}(?:#[ef]|white|transparent|rgba?\({_S}2[3-5]\d"
-        rf"|rgba?\([^)]{{0,64}}[,/]{_S}(?:0|0?\.0\d{{0,12}}){_S}\)|hsla?\(|hwb|lab|lch|oklab"
+        rf"|rgba?\([^)]{{0,64}}[,/]{_S}(?:0|0?\.0\d{{0,12}})%?{_S}\)|hsla?\(|hwb|lab|lch|oklab"
         r"|oklch|color\(|[a-z]{0,16}(?:white|snow|ivory|azure|cream|honeydew|linen|blush"
         r"|shell|lace|smoke))",
         rf"fill-color{_S}:",

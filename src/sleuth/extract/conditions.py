@@ -255,9 +255,10 @@ def _feature(block: css_ast.ParenthesesBlock) -> Truth:
     if len(tokens) < 3 or tokens[1].type != "literal" or tokens[1].value != ":":
         raise _Invalid
     name = _ident(tokens[0]) or ""
-    prefix, _, base = name.partition("-")
+    vendor = "-webkit-" if name.startswith("-webkit-") else ""  # -webkit-min-device-pixel-ratio
+    prefix, _, base = name.removeprefix(vendor).partition("-")
     bound = prefix if prefix in ("min", "max") and base else None
-    feature = base if bound else name
+    feature = vendor + base if bound else name
     value = _value(tokens[2:], feature)
     if feature in _KEYWORD and bound is None:
         return value == _KEYWORD[feature]

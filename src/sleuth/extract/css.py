@@ -281,7 +281,7 @@ def alpha(color: str) -> float:
     body = match.group(2)
     arguments = tokens(body)
     if "/" in body:
-        value = body.rpartition("/")[2]
+        value = body.rpartition("/")[2].strip()
     elif len(arguments) == 4:
         value = arguments[3]
     else:

@@ -192,13 +192,38 @@ def _tiny(value: str | None) -> bool:
     return size is not None and size <= 1
 
 
-def _faded(css: Mapping[str, str]) -> bool:
+def _opacity(css: Mapping[str, str]) -> float:
+    """The share of its content's paint a box lets through: its ``opacity`` times its
+    filter's ``opacity()``."""
     levels = [measure(css.get("opacity"), NUMBER_UNITS)] + [
         measure(args[0], NUMBER_UNITS)
         for name, args in functions(css.get("filter", ""))
         if name == "opacity" and args
     ]
-    return any(level is not None and level <= _FAINT for level in levels)
+    share = 1.0
+    for level in levels:
+        if level is not None:
+            share *= min(max(level, 0.0), 1.0)
+    return share
+
+
+def _faded(css: Mapping[str, str]) -> bool:
+    return _opacity(css) <= _FAINT
+
+
+def _faded_with_ancestors(element: etree._Element, style: str) -> bool:
+    """Faint boxes inside faint boxes: opacity multiplies down the tree, so two boxes at
+    0.2 paint their text at 0.04."""
+    share = _opacity(declarations(style))
+    if share >= 1.0:
+        return False
+    for ancestor in element.iterancestors():
+        outer = ancestor.get("style")
+        if outer and "opacity" in outer:
+            share *= _opacity(declarations(outer))
+            if share <= _FAINT:
+                return True
+    return False
 
 
 def _moved_offscreen(css: Mapping[str, str]) -> bool:
@@ -353,8 +378,10 @@ _JUDGED: ContextVar[str | None] = ContextVar("judged", default=None)
 @lru_cache(maxsize=8192)
 def declaration_hides(prop: str, value: str) -> bool:
     """Whether one declaration can make an element's text invisible on its own (or,
-    for a size, with the overflow clipping that usually goes with it): the cascade
-    matches the rules that hold one first."""
+    for a size, with the overflow clipping that usually goes with it; for an opacity
+    under 1, with its ancestors'): the cascade matches the rules that hold one first."""
+    if prop in ("opacity", "filter"):
+        return _opacity({prop: value}) < 1.0 or style_hides(f"{prop}:{value}")
     if prop in ("color", "-webkit-text-fill-color"):
         if alpha(value) <= _FAINT:
             return True
@@ -524,6 +551,8 @@ def _out_of_sight(element: etree._Element) -> bool:
         return True  # "until-found" content is found by find-in-page and shown
     style = element.get("style")
     if style and (style_hides(style) or _colour_matches_background(element, style)):
+        return True
+    if style and "opacity" in style and _faded_with_ancestors(element, style):
         return True
     classes = element.get("class")
     return bool(classes) and class_hides(classes)
