@@ -40,6 +40,7 @@ HIDING = {
     "transparent-percent": "color:rgb(0 0 0 / 0%)",
     "white-on-white": "color:#fff;background:#fff",
     "offscreen": "position:absolute;left:-9999px",
+    "offscreen-above": "position:absolute;bottom:9999px",
     "height-0": "height:0;overflow:hidden",
     "max-height-0": "max-height:0;overflow:hidden",
     "clip-rect": "position:absolute;clip:rect(0 0 0 0)",

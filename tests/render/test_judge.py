@@ -69,6 +69,7 @@ HIDING = {
     "white-on-white": "color:#fff;background:#fff",
     "offscreen-left": "position:absolute;left:-9999px",
     "offscreen-top": "position:absolute;top:-9999px",
+    "offscreen-above": "position:absolute;bottom:9999px",
     "height-zero": "height:0;overflow:hidden",
     "max-height-zero": "max-height:0;overflow:hidden",
     "clip-rect": "clip:rect(0 0 0 0);position:absolute",

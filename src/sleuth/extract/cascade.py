@@ -92,7 +92,7 @@ RELEVANT = frozenset(
         *("display", "visibility", "opacity", "content-visibility", "filter", "zoom"),
         *("font-size", "font", "color", "-webkit-text-fill-color", "background"),
         *("background-color", "background-image", "background-clip"),
-        *("-webkit-background-clip", "left", "right", "top", "inset", "position"),
+        *("-webkit-background-clip", "left", "right", "top", "bottom", "inset", "position"),
         *("inset-inline-start", "inset-block-start", "margin", "margin-left"),
         *("margin-top", "margin-inline-start", "margin-block-start", "text-indent"),
         *("clip", "clip-path", "height", "max-height", "width", "max-width"),
@@ -136,6 +136,7 @@ _MAY_HIDE = tuple(
             rf"{name}[\w-]{{0,32}}{_S}:{_V}(?:{_FAR}|calc|min\(|max\(|clamp)"
             for name in _OFFSET_NAMES
         ),
+        rf"bottom{_S}:{_S}\d{{4}}",
         rf"height{_S}:{_S}(?:0|1px|0?\.\d|-|calc|min\(|max\(|clamp)",
         rf"width{_S}:{_S}(?:0|1px|0?\.\d|-|calc|min\(|max\(|clamp)",
         rf"clip{_S}:{_S}rect",
@@ -1460,8 +1461,8 @@ _DECLARES_VARIABLES = etree.XPath("//*[contains(@style, '--')]")
 
 _OFFSETS = frozenset(
     (
-        *("left", "right", "top", "inset", "inset-inline-start", "inset-block-start"),
-        *("margin", "margin-left", "margin-top", "margin-inline-start"),
+        *("left", "right", "top", "bottom", "inset", "inset-inline-start"),
+        *("inset-block-start", "margin", "margin-left", "margin-top", "margin-inline-start"),
         *("margin-block-start", "text-indent", "position"),
     )
 )

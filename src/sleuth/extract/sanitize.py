@@ -159,6 +159,8 @@ _INDISTINCT = 1.1
 _FAINT = 0.05
 # Beyond this, a negative offset only serves to push text off screen.
 _OFFSCREEN_PX = -500.0
+# A box whose bottom is this far up from its container's sits above any page's top.
+_FAR_UP_PX = 2000.0
 _OFFSET_PROPERTIES = (
     *("left", "right", "top", "inset", "inset-inline-start", "inset-block-start"),
     *("text-indent", "margin", "margin-left", "margin-top"),
@@ -230,12 +232,21 @@ def _moved_offscreen(css: Mapping[str, str]) -> bool:
     """Pushed off screen; ``left`` and its kin move only a positioned box, so an explicit
     ``position:static`` undoes them (an unknown position may come from a sheet: it counts)."""
     static = css.get("position") == "static"
+    if not static and _far_up(css.get("bottom")):
+        return True
     return any(
         _offscreen(token)
         for prop in _OFFSET_PROPERTIES
         if not (static and prop in _INSETS)
         for token in tokens(css.get(prop, ""))
     )
+
+
+def _far_up(bottom: str | None) -> bool:
+    """``bottom`` so large the box sits above the top of any page (a percentage is of
+    its container, which may be tall: a tooltip's ``bottom:100%`` is on screen)."""
+    distance = measure(bottom, _TRANSLATION_UNITS)
+    return distance is not None and distance >= _FAR_UP_PX
 
 
 def _transformed_away(css: Mapping[str, str]) -> bool:
