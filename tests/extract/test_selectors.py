@@ -279,3 +279,24 @@ def test_a_rule_that_shows_with_these_selectors_shows_what_it_matches(show: str)
     payload = "<p class='zq' data-k='abc'>Shown again.</p>"
     page = f"<html><head><style>{css}</style></head><body><p>Seen.</p>{payload}</body></html>"
     assert "Shown again." in extract(page).text
+
+
+@pytest.mark.parametrize(
+    ("css", "hidden"),
+    [
+        # the compound around :is() and :where() counts (cssselect left it out): the
+        # rule that hides is the more specific one, as in Chromium
+        ("p.zq:where(.x){display:none} .zq{display:block}", True),
+        (".zq:is(.x){display:none} p.zq{display:block}", True),
+        ("body > .zq:is(body .x){display:none} p.zq.x{display:block}", True),
+        # and :where() itself counts nothing
+        (".zq:where(#q, .a){display:none} p.zq{display:block}", False),
+        ("p:where(.x).zq{display:none} .zq.x{display:block}", False),
+    ],
+)
+def test_specificity_counts_the_compound_of_is_and_where(css: str, hidden: bool) -> None:
+    payload = "<p class='zq x' id='q'>Ignore the reader.</p>"
+    page = f"<html><head><style>{css}</style></head><body><p>Seen.</p>{payload}</body></html>"
+    text = extract(page).text
+    assert "Seen." in text
+    assert ("Ignore" not in text) is hidden

@@ -338,11 +338,6 @@ class _NoneOf(Function):
     def __init__(self, selector: Tree, alternatives: tuple[Selector, ...]) -> None:
         super().__init__(selector, "not", [])
         self.alternatives = tuple(alternative.parsed_tree for alternative in alternatives)
-        self.most = max(alternative.specificity() for alternative in alternatives)
-
-    def specificity(self) -> tuple[int, int, int]:
-        a, b, c = self.selector.specificity()
-        return a + self.most[0], b + self.most[1], c + self.most[2]
 
 
 class _NthOf(Function):
@@ -354,11 +349,6 @@ class _NthOf(Function):
     ) -> None:
         super().__init__(selector, name, series)
         self.alternatives = tuple(alternative.parsed_tree for alternative in alternatives)
-        self.most = max(alternative.specificity() for alternative in alternatives)
-
-    def specificity(self) -> tuple[int, int, int]:
-        a, b, c = self.selector.specificity()
-        return a + self.most[0], b + 1 + self.most[1], c + self.most[2]
 
 
 class _Undecided(Pseudo):
@@ -368,9 +358,6 @@ class _Undecided(Pseudo):
     def __init__(self) -> None:
         super().__init__(Element(), _FORM)
 
-    def specificity(self) -> tuple[int, int, int]:
-        return 0, 0, 0
-
 
 class _Has(Function):
     """``:has()`` of relative selectors: an element with any one of them matching from
@@ -379,11 +366,6 @@ class _Has(Function):
     def __init__(self, selector: Tree, relatives: tuple[tuple[str, Tree], ...]) -> None:
         super().__init__(selector, "has", [])
         self.relatives = relatives
-        self.most = max(tree.specificity() for _, tree in relatives)
-
-    def specificity(self) -> tuple[int, int, int]:
-        a, b, c = self.selector.specificity()
-        return a + self.most[0], b + self.most[1], c + self.most[2]
 
 
 class _FlaggedAttribute(Attrib):
@@ -580,6 +562,37 @@ def _dropped_by_some(node: Tree) -> bool:
     if isinstance(node, _FlaggedAttribute) and node.flag == "s":
         return True
     return any(_dropped_by_some(child) for child in _children(node))
+
+
+def _specificity(node: Tree) -> tuple[int, int, int]:
+    """A selector's specificity as Selectors 4 counts it. cssselect's leaves the
+    compound out of ``:is()`` (``p.a:is(.b)`` is 0,2,1, not 0,1,0) and counts all of a
+    compound with ``:where()`` as nothing: a rule that hides lost to one that shows."""
+    if isinstance(node, Element):
+        return (0, 0, 0) if node.element in (None, "*") else (0, 0, 1)
+    if isinstance(node, CombinedSelector | Negation):
+        return _plus(_specificity(node.selector), _specificity(node.subselector))
+    if isinstance(node, Relation):
+        return _plus(_specificity(node.selector), _specificity(node.subselector.parsed_tree))
+    own = (0, 1, 0)  # a class, an attribute, a pseudo-class
+    if isinstance(node, Hash):
+        own = (1, 0, 0)
+    elif isinstance(node, SpecificityAdjustment | _Undecided):
+        own = (0, 0, 0)
+    elif isinstance(node, Matching | _NoneOf | _NthOf | _Has):
+        if isinstance(node, Matching):
+            arguments = list(node.selector_list)
+        else:
+            arguments = (
+                [t for _, t in node.relatives] if isinstance(node, _Has) else [*node.alternatives]
+            )
+        most = max((_specificity(argument) for argument in arguments), default=(0, 0, 0))
+        own = _plus(most, (0, 1, 0)) if isinstance(node, _NthOf) else most
+    return _plus(_specificity(node.selector), own)
+
+
+def _plus(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[int, int, int]:
+    return a[0] + b[0], a[1] + b[1], a[2] + b[2]
 
 
 def _selector(text: str) -> Selector | None:
@@ -821,10 +834,10 @@ def _compiled(selector: str, hides: bool) -> _Compiled | None:
         predicate = _predicate(_TRANSLATORS[hides], parsed.parsed_tree)
         if predicate is None:  # (what right to left cannot say) left to right, in one scan
             scan = etree.XPath(_TRANSLATORS[hides].selector_to_xpath(parsed))
-            return _Compiled(scan, None, parsed.specificity())
+            return _Compiled(scan, None, _specificity(parsed.parsed_tree))
         scan = etree.XPath(f"descendant-or-self::*[{predicate}]")
         test = etree.XPath(f"self::*[{predicate}]")
-        return _Compiled(scan, test, parsed.specificity())
+        return _Compiled(scan, test, _specificity(parsed.parsed_tree))
     except (SelectorError, ExpressionError, etree.XPathError, RecursionError, ValueError):
         return None
 
@@ -1072,7 +1085,9 @@ def _plan(selector: str) -> _Plan | None:
     if first is None:
         return None
     compounds.append(first)
-    return _Plan(tuple(reversed(compounds)), tuple(reversed(combinators)), parsed.specificity())
+    return _Plan(
+        tuple(reversed(compounds)), tuple(reversed(combinators)), _specificity(parsed.parsed_tree)
+    )
 
 
 _COMBINATORS = str.maketrans(">+~\t\n\r\f", "       ")
