@@ -211,6 +211,13 @@ def test_a_key_is_read_from_the_last_compound_whatever_its_brackets_hold(
             "<div><section class='a'><span class='b'></span></section>"
             "<p>Ignore the reader.</p></div>",
         ),
+        # more than two walking steps in a :has() argument cost too much to read: no
+        # single answer, so the rule hides
+        (
+            "div:has(* * * .a) p{display:none}",
+            "<div><section><i><b><span class='a'></span></b></i></section>"
+            "<p>Ignore the reader.</p></div>",
+        ),
         (
             "div:has(#q) > .zq{display:none} div > p.zq.zq{display:block}",
             "<div><p class='zq' id='q'>Ignore the reader.</p></div>",
@@ -245,6 +252,7 @@ def test_what_a_browser_hides_with_these_selectors_stays_hidden(css: str, payloa
         ".zq:is(div .zq)",
         ".zq:has(+ p)",
         ".zq:has(.a .b)",
+        "html:has(* * * .zq) .zq",
         # an argument of :is() that cannot be read has no single answer: it shows
         # nothing, and inside :not() nothing either (a browser drops it and shows)
         ".zq:is(.a, 1bad)",

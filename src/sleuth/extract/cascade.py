@@ -621,7 +621,7 @@ class _Translator(HTMLTranslator):
 
     def __init__(self, unknown: bool) -> None:
         super().__init__()
-        self._unknown = "1" if unknown else "0"
+        self._unknown = "true()" if unknown else "false()"  # (a bare "1" is a position)
 
     def xpath_pseudo(self, pseudo: Pseudo) -> XPathExpr:
         try:
@@ -635,6 +635,10 @@ class _Translator(HTMLTranslator):
             known = pseudo.ident.lower() in self.NEVER
             return xpath.add_condition("0" if known else self._unknown)
 
+    # A step that walks (a descendant's, a later sibling's) scans each match of the one
+    # before it when it fails: more than two in a :has() argument cost a page's size to
+    # the power of their number, so such an argument has no single answer here.
+    _HAS_WALKS = 2
     _HAS_AXES: ClassVar[dict[str, str]] = {
         " ": "descendant::*",
         ">": "child::*",
@@ -657,19 +661,23 @@ class _Translator(HTMLTranslator):
     def _relative(self, combinator: str, tree: Tree) -> str:
         """A relative selector read left to right from the anchor, each compound's own
         test nesting the step to the next: ``> .a .b`` is
-        ``child::*[.a and descendant::*[.b]]``."""
+        ``child::*[.a and descendant::*[.b][1]][1]``."""
         steps: list[tuple[str, Tree]] = []  # right to left: the innermost step first
         while isinstance(tree, CombinedSelector):
             steps.append((tree.combinator, tree.subselector))
             tree = tree.selector
         steps.append((combinator, tree))
+        if sum(leading in _WALKS for leading, _ in steps) > self._HAS_WALKS:
+            return self._unknown
         test = ""
         for leading, compound in steps:
             own = _reversed(self, compound)
             axis = self._HAS_AXES.get(leading)
             if own is None or axis is None:
                 return self._unknown
-            test = f"{axis}[{own[0]} and {test}]" if test else f"{axis}[{own[0]}]"
+            # [1]: the first match is enough, and lxml stops there instead of nesting a
+            # full scan of each step's matches inside the last one's
+            test = f"{axis}[{own[0]} and {test}][1]" if test else f"{axis}[{own[0]}][1]"
         return test
 
     def xpath_matching(self, matching: Matching) -> XPathExpr:
@@ -717,7 +725,7 @@ class _Translator(HTMLTranslator):
     def _opposite(self) -> _Translator:
         """What decides a condition with no single answer inside a negation: the other
         way, so that a rule that hides still applies and one that shows still does not."""
-        return _TRANSLATORS[self._unknown == "0"]
+        return _TRANSLATORS[self._unknown == "false()"]
 
     def xpath_negation(self, negation: Negation) -> XPathExpr:
         xpath = self.xpath(negation.selector)
