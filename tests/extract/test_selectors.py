@@ -261,6 +261,8 @@ def test_what_a_browser_hides_with_these_selectors_stays_hidden(css: str, payloa
         "body:has(> .zq, ::before) .zq",
         "body:has(> .zq, 1bad) .zq",
         "body:has(> p:has(~ .zq)) .zq",
+        "body:has(> .zq,, .a) .zq",
+        "body:has(> .zq,) .zq",
         ".zq:sleuth-form(0):is(body .zq)",
         "body:has(> :sleuth-form(0)) .zq",
     ],

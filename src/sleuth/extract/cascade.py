@@ -40,7 +40,8 @@ Chromium drops a rule with the ``s`` flag that Firefox applies: such a rule hide
 never shows. ``:is()`` and ``:where()`` forgive as in Selectors 4 (an argument with a
 pseudo-element is dropped; one that cannot be read has no single answer); ``:has()``
 does not (a rule with an invalid argument, or ``:has()`` inside ``:has()``, is
-dropped, as a browser drops it).
+dropped, as a browser drops it; an argument of more than two walking steps has no
+single answer, for what it would cost).
 
 Custom properties (``--x``, registered by ``@property`` or not) cascade and inherit like
 any property; a ``var()`` in a property that hides whatever the layout is computed per
@@ -324,6 +325,7 @@ _FORMS_RE = re.compile(
     rf"{_STRING}|{_ESC}|(:not\(|:nth-child\(|:nth-last-child\(|:is\(|:where\(|:has\(|\[)",
     re.IGNORECASE | re.DOTALL,
 )
+_COMMAS_RE = re.compile(rf"{_STRING}|{_ESC}|[()\[\],]", re.DOTALL)
 _RELATIVE_RE = re.compile(r"\s*([>+~]?)\s*(.*)", re.DOTALL)
 _BRACKETS_RE = re.compile(rf"{_STRING}|{_ESC}|[()\[\]]", re.DOTALL)
 _NTH_OF_RE = re.compile(r"nth-(?:last-)?child\([^)]*\sof\s", re.IGNORECASE)
@@ -490,14 +492,20 @@ def _relatives(text: str) -> tuple[tuple[str, Tree], ...]:
     pseudo-element or another ``:has()`` leaves the whole selector unread (a browser
     drops a rule with an invalid one)."""
     relatives: list[tuple[str, Tree]] = []
-    for argument in _split_selectors(text):
+    arguments = _split_selectors(text)
+    depth, commas = 0, 0
+    for match in _COMMAS_RE.finditer(text):
+        char = match.group()
+        depth += (char in "([") - (char in ")]")
+        commas += char == "," and depth == 0
+    if len(arguments) != commas + 1:
+        raise SelectorError(text)  # an empty argument
+    for argument in arguments:
         relative = _RELATIVE_RE.fullmatch(argument)
         parsed = None if relative is None else _selector(relative.group(2))
         if relative is None or parsed is None or _holds_has(parsed.parsed_tree):
             raise SelectorError(text)
         relatives.append((relative.group(1) or " ", parsed.parsed_tree))
-    if not relatives or len(relatives) != len(_split_selectors(text)):
-        raise SelectorError(text)
     return tuple(relatives)
 
 
