@@ -629,7 +629,7 @@ class _Translator(HTMLTranslator):
 
     def __init__(self, unknown: bool) -> None:
         super().__init__()
-        self._unknown = "true()" if unknown else "false()"  # (a bare "1" is a position)
+        self._unknown = "1" if unknown else "0"
 
     def xpath_pseudo(self, pseudo: Pseudo) -> XPathExpr:
         try:
@@ -733,7 +733,7 @@ class _Translator(HTMLTranslator):
     def _opposite(self) -> _Translator:
         """What decides a condition with no single answer inside a negation: the other
         way, so that a rule that hides still applies and one that shows still does not."""
-        return _TRANSLATORS[self._unknown == "false()"]
+        return _TRANSLATORS[self._unknown == "0"]
 
     def xpath_negation(self, negation: Negation) -> XPathExpr:
         xpath = self.xpath(negation.selector)
