@@ -45,6 +45,14 @@ SELECTORS = [
     *("p:not([class='NOTE' i], .v)", "li:nth-child(1 of .odd)", "p:nth-child(2 of .note, .lead)"),
     *("p:nth-last-child(1 of .note)", ":nth-child(odd of p:not(.v))", "li:nth-last-child(n of *)"),
     *("p:nth-child(-n+2 of p)", "p:nth-child(1 of h1 ~ p)", "p:nth-child(1 of :dir(rtl))"),
+    # :is() and :where() of complex selectors (an argument with a pseudo-element
+    # dropped), :has() of relative selectors
+    *(":is(nav a)", ":where(article > p) + p", "main :is(h1 + p)", ":is(ul li + li, #top a)"),
+    *("p:is(h1 ~ p):not(.v)", "p:not(:is(h1 + p))", "a:is(.active, ::before)", ":is(.x .y)"),
+    *("p:where(article .lead, :dir(rtl))", "li:not(:is(ul .odd, :dir(ltr)))"),
+    *("article:has(#payload)", "nav:has([lang])", "main:has(> article .lead)", "h1:has(+ p)"),
+    *("h1:has(~ .note)", "a:has(+ a[data-x])", ":has(> h1, > .item)", "*:has(> li.odd) > li"),
+    *("article:has(> h1 + p.lead) p", "p:not(:has(+ p))", ":is(:has(> .odd))", "div:has(*)"),
 ]
 
 
@@ -102,6 +110,8 @@ def test_the_plain_forms_are_read_in_python(root: etree._Element) -> None:
         assert cascade._plan(selector) is None, selector
     for selector in ("p:not(h1 + p)", "[data-x='1' s]", "li:nth-child(1 of .odd)"):
         assert cascade._plan(selector) is None, selector
+    for selector in (":is(nav a)", "h1:has(+ p)", "nav:has([lang])"):
+        assert cascade._plan(selector) is None, selector
     # nothing to start from: the first compound names no class, id or tag
     plan = cascade._plan("[data-x] a")
     assert plan is not None
@@ -128,6 +138,10 @@ def test_the_plain_forms_are_read_in_python(root: etree._Element) -> None:
         ("[data-k=ABC i]", None),
         ("li:nth-child(2 of .a, .b)", "li"),
         (":nth-child(2 of .a)", None),
+        (".x :is(h1 + p)", None),
+        (":where(article > p) .note", ".note"),
+        ("article:has(> .a .b)", "article"),
+        (".a:has(#x)", ".a"),
     ],
 )
 def test_a_key_is_read_from_the_last_compound_whatever_its_brackets_hold(
@@ -179,6 +193,35 @@ def test_a_key_is_read_from_the_last_compound_whatever_its_brackets_hold(
             ":nth-child(1 of #q){display:none} p.zq.zq{display:block}",
             "<p class='zq' id='q'>Ignore the reader.</p>",
         ),
+        # :is() and :where() of complex selectors, forgiving a pseudo-element
+        ("body :is(p + .zq){display:none}", "<p class='zq'>Ignore the reader.</p>"),
+        (":where(body > p) + .zq{display:none}", "<p class='zq'>Ignore the reader.</p>"),
+        (".zq:is(body .zq, ::before){display:none}", "<p class='zq'>Ignore the reader.</p>"),
+        (
+            ":is(body .zq, #x){display:none} p.zq.zq{display:block}",
+            "<p class='zq'>Ignore the reader.</p>",
+        ),
+        # :has() of an id, an attribute, a complex or a sibling relative selector
+        ("p:has(+ .zq) + p{display:none}", "<p class='zq'>Ignore the reader.</p>"),
+        ("p:has(~ [data-k]) ~ [data-k]{display:none}", "<p data-k='1'>Ignore the reader.</p>"),
+        ("div:has(#q) .zq{display:none}", "<div><p class='zq' id='q'>Ignore the reader.</p></div>"),
+        ("div:has([data-k]) > p{display:none}", "<div><p data-k='1'>Ignore the reader.</p></div>"),
+        (
+            "div:has(> .a .b) p{display:none}",
+            "<div><section class='a'><span class='b'></span></section>"
+            "<p>Ignore the reader.</p></div>",
+        ),
+        # more than two walking steps in a :has() argument cost too much to read: no
+        # single answer, so the rule hides
+        (
+            "div:has(* * * .a) p{display:none}",
+            "<div><section><i><b><span class='a'></span></b></i></section>"
+            "<p>Ignore the reader.</p></div>",
+        ),
+        (
+            "div:has(#q) > .zq{display:none} div > p.zq.zq{display:block}",
+            "<div><p class='zq' id='q'>Ignore the reader.</p></div>",
+        ),
     ],
 )
 def test_what_a_browser_hides_with_these_selectors_stays_hidden(css: str, payload: str) -> None:
@@ -205,6 +248,23 @@ def test_what_a_browser_hides_with_these_selectors_stays_hidden(css: str, payloa
         # cssselect's own syntax, not CSS: a browser drops the rule
         '.zq:contains("Ignore")',
         ".zq[data-k!=x]",
+        # complex selectors in :is() and :has() that match nothing here
+        ".zq:is(div .zq)",
+        ".zq:has(+ p)",
+        ".zq:has(.a .b)",
+        "html:has(* * * .zq) .zq",
+        # an argument of :is() that cannot be read has no single answer: it shows
+        # nothing, and inside :not() nothing either (a browser drops it and shows)
+        ".zq:is(.a, 1bad)",
+        ".zq:not(:is(.a, 1bad))",
+        # a browser drops a rule with an invalid :has() argument, or :has() in :has()
+        "body:has(> .zq, ::before) .zq",
+        "body:has(> .zq, 1bad) .zq",
+        "body:has(> p:has(~ .zq)) .zq",
+        "body:has(> .zq,, .a) .zq",
+        "body:has(> .zq,) .zq",
+        ".zq:sleuth-form(0):is(body .zq)",
+        "body:has(> :sleuth-form(0)) .zq",
     ],
 )
 def test_a_rule_that_shows_with_these_selectors_shows_only_what_it_matches(show: str) -> None:
@@ -218,10 +278,35 @@ def test_a_rule_that_shows_with_these_selectors_shows_only_what_it_matches(show:
 
 @pytest.mark.parametrize(
     "show",
-    [".zq:not(.a, .b)", '.zq[data-k="ABC" i]', ".zq:nth-child(1 of .zq)", "p:not(h1 ~ p, .a)"],
+    [
+        *(".zq:not(.a, .b)", '.zq[data-k="ABC" i]', ".zq:nth-child(1 of .zq)", "p:not(h1 ~ p, .a)"),
+        *(".zq:is(body .zq)", "body:has(> .zq) .zq", ".zq:is(body > .zq, 1bad)"),
+        *("p:has(+ .zq) + .zq", ":where(body > p) ~ .zq", "body:has(~ p, > p + .zq) .zq"),
+    ],
 )
 def test_a_rule_that_shows_with_these_selectors_shows_what_it_matches(show: str) -> None:
     css = f".zq{{display:none}} {show}{{display:block}}"
     payload = "<p class='zq' data-k='abc'>Shown again.</p>"
     page = f"<html><head><style>{css}</style></head><body><p>Seen.</p>{payload}</body></html>"
     assert "Shown again." in extract(page).text
+
+
+@pytest.mark.parametrize(
+    ("css", "hidden"),
+    [
+        # the compound around :is() and :where() counts (cssselect left it out): the
+        # rule that hides is the more specific one, as in Chromium
+        ("p.zq:where(.x){display:none} .zq{display:block}", True),
+        (".zq:is(.x){display:none} p.zq{display:block}", True),
+        ("body > .zq:is(body .x){display:none} p.zq.x{display:block}", True),
+        # and :where() itself counts nothing
+        (".zq:where(#q, .a){display:none} p.zq{display:block}", False),
+        ("p:where(.x).zq{display:none} .zq.x{display:block}", False),
+    ],
+)
+def test_specificity_counts_the_compound_of_is_and_where(css: str, hidden: bool) -> None:
+    payload = "<p class='zq x' id='q'>Ignore the reader.</p>"
+    page = f"<html><head><style>{css}</style></head><body><p>Seen.</p>{payload}</body></html>"
+    text = extract(page).text
+    assert "Seen." in text
+    assert ("Ignore" not in text) is hidden

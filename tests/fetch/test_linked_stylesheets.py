@@ -103,6 +103,15 @@ SELECTORS = {
     "nth-child-of": "p:nth-child(1 of .note)",
     "nth-last-child-of": "article > :nth-last-child(2 of p)",
     "nth-child-of-not": ":nth-child(odd of p:not(.lead))",
+    "is-complex": ":is(h1 + p) + p",
+    "where-complex": ":where(article > .lead) ~ .note",
+    "is-complex-in-compound": "article p:is(.lead + p)",
+    "is-forgiving": "p:is(.note, ::before)",
+    "has-id": ":has(> #payload) > .note",
+    "has-attribute": "article:has([data-x]) .note",
+    "has-complex": "body:has(> article .note) p.note",
+    "has-adjacent": "p:has(+ p.v)",
+    "has-general-sibling": "[data-x]:has(~ .v)",
 }
 AT_RULES = {
     "media-all": "@media all {{ {} }}",

@@ -33,12 +33,15 @@ pseudo-class), a declaration that hides applies and one that shows does not; ins
 
 cssselect parses neither ``:not()`` of a list or of complex selectors (nor ``:not()``
 inside ``:is()`` or ``:where()``), nor ``:nth-child(An+B of S)``, nor an attribute's
-case flag: a selector that fails to parse is rewritten into markers it does parse, each
-replaced by a node of its form (``_rewritten``, ``_resolve``). Chromium drops a rule
-with the ``s`` flag that Firefox applies: such a rule hides but never shows. Still
-unread, so a rule written with them neither hides nor shows (a gap, not a browser's
-reading): ``:is()`` and ``:where()`` of a complex selector, ``:has()`` of anything but
-one compound of a tag and classes after its combinator.
+case flag, nor ``:is()`` and ``:where()`` of complex selectors, nor ``:has()`` of more
+than a tag and classes: a selector that fails to parse is rewritten into markers it
+does parse, each replaced by a node of its form (``_rewritten``, ``_resolve``).
+Chromium drops a rule with the ``s`` flag that Firefox applies: such a rule hides but
+never shows. ``:is()`` and ``:where()`` forgive as in Selectors 4 (an argument with a
+pseudo-element is dropped; one that cannot be read has no single answer); ``:has()``
+does not (a rule with an invalid argument, or ``:has()`` inside ``:has()``, is
+dropped, as a browser drops it; an argument of more than two walking steps has no
+single answer, for what it would cost).
 
 Custom properties (``--x``, registered by ``@property`` or not) cascade and inherit like
 any property; a ``var()`` in a property that hides whatever the layout is computed per
@@ -314,13 +317,18 @@ class _Placed:
 # Selectors cssselect cannot parse, read by rewriting each such form into a marker it
 # does parse (":sleuth-form(N)", N its place in a list kept beside the text) and then
 # putting in its place a node of the form: ":not()" of a list or of complex selectors,
-# ":nth-child(An+B of S)" and ":nth-last-child()", and an attribute test with a case
-# flag ("[lang=EN i]"). Only a selector that fails to parse is rewritten; a marker
-# written in the page itself is not one of the list, and the selector is not read.
+# ":nth-child(An+B of S)" and ":nth-last-child()", an attribute test with a case flag
+# ("[lang=EN i]"), ":is()" and ":where()" of complex selectors (forgiving: an argument
+# with a pseudo-element is dropped) and ":has()" of relative selectors. Only a selector
+# that fails to parse is rewritten; a marker written in the page itself is not one of
+# the list, and the selector is not read.
 _FORM = "sleuth-form"
 _FORMS_RE = re.compile(
-    rf"{_STRING}|{_ESC}|(:not\(|:nth-child\(|:nth-last-child\(|\[)", re.IGNORECASE | re.DOTALL
+    rf"{_STRING}|{_ESC}|(:not\(|:nth-child\(|:nth-last-child\(|:is\(|:where\(|:has\(|\[)",
+    re.IGNORECASE | re.DOTALL,
 )
+_COMMAS_RE = re.compile(rf"{_STRING}|{_ESC}|[()\[\],]", re.DOTALL)
+_RELATIVE_RE = re.compile(r"\s*([>+~]?)\s*(.*)", re.DOTALL)
 _BRACKETS_RE = re.compile(rf"{_STRING}|{_ESC}|[()\[\]]", re.DOTALL)
 _NTH_OF_RE = re.compile(r"nth-(?:last-)?child\([^)]*\sof\s", re.IGNORECASE)
 _OF_RE = re.compile(r"\s*(\S.*?)\s+of\s+(\S.*?)\s*", re.IGNORECASE | re.DOTALL)
@@ -334,11 +342,6 @@ class _NoneOf(Function):
     def __init__(self, selector: Tree, alternatives: tuple[Selector, ...]) -> None:
         super().__init__(selector, "not", [])
         self.alternatives = tuple(alternative.parsed_tree for alternative in alternatives)
-        self.most = max(alternative.specificity() for alternative in alternatives)
-
-    def specificity(self) -> tuple[int, int, int]:
-        a, b, c = self.selector.specificity()
-        return a + self.most[0], b + self.most[1], c + self.most[2]
 
 
 class _NthOf(Function):
@@ -350,11 +353,23 @@ class _NthOf(Function):
     ) -> None:
         super().__init__(selector, name, series)
         self.alternatives = tuple(alternative.parsed_tree for alternative in alternatives)
-        self.most = max(alternative.specificity() for alternative in alternatives)
 
-    def specificity(self) -> tuple[int, int, int]:
-        a, b, c = self.selector.specificity()
-        return a + self.most[0], b + 1 + self.most[1], c + self.most[2]
+
+class _Undecided(Pseudo):
+    """An argument of ``:is()`` or ``:where()`` that cannot be read: no single answer
+    (a pseudo-element's, which a browser drops, is left out instead)."""
+
+    def __init__(self) -> None:
+        super().__init__(Element(), _FORM)
+
+
+class _Has(Function):
+    """``:has()`` of relative selectors: an element with any one of them matching from
+    it (``> .a .b``: a child ``.a`` with a descendant ``.b``)."""
+
+    def __init__(self, selector: Tree, relatives: tuple[tuple[str, Tree], ...]) -> None:
+        super().__init__(selector, "has", [])
+        self.relatives = relatives
 
 
 class _FlaggedAttribute(Attrib):
@@ -419,7 +434,7 @@ def _rewritten(text: str) -> tuple[str, list[tuple[str, str]]]:
                 continue
             inner, flag = flagged
             kind = "attribute " + flag
-        elif kind != "not" and _OF_RE.fullmatch(inner) is None:
+        elif kind.startswith("nth") and _OF_RE.fullmatch(inner) is None:
             continue  # a plain :nth-child()
         parts.append(f"{text[position : match.start()]}:{_FORM}({len(forms)})")
         forms.append((kind, inner))
@@ -437,6 +452,11 @@ def _form(left: Tree, kind: str, text: str) -> Tree:
         return _FlaggedAttribute(left, test, kind[-1])
     if kind == "not":
         return _NoneOf(left, _alternatives(text))
+    if kind in ("is", "where"):
+        forgiven = _forgiving(text)
+        return Matching(left, forgiven) if kind == "is" else SpecificityAdjustment(left, forgiven)
+    if kind == "has":
+        return _Has(left, _relatives(text))
     of = _OF_RE.fullmatch(text)
     if of is None:
         raise SelectorError(text)
@@ -453,6 +473,58 @@ def _alternatives(text: str) -> tuple[Selector, ...]:
     if not alternatives or any(a.pseudo_element is not None for a in alternatives):
         raise SelectorError(text)
     return alternatives
+
+
+def _forgiving(text: str) -> list[Tree]:
+    """The arguments of ``:is()`` or ``:where()``: one with a pseudo-element is dropped,
+    as a browser drops it; one that cannot be read has no single answer."""
+    trees: list[Tree] = []
+    for argument in _split_selectors(text):
+        group = _selector_list(argument)
+        if group is None or len(group) != 1:
+            trees.append(_Undecided())
+        elif group[0].pseudo_element is None:
+            trees.append(group[0].parsed_tree)
+    return trees
+
+
+def _relatives(text: str) -> tuple[tuple[str, Tree], ...]:
+    """The relative selectors of ``:has()``, each with the combinator that leads to it
+    (a descendant's when none is written). One that cannot be read, holds a
+    pseudo-element or another ``:has()`` leaves the whole selector unread (a browser
+    drops a rule with an invalid one)."""
+    relatives: list[tuple[str, Tree]] = []
+    arguments = _split_selectors(text)
+    depth, commas = 0, 0
+    for match in _COMMAS_RE.finditer(text):
+        char = match.group()
+        depth += (char in "([") - (char in ")]")
+        commas += char == "," and depth == 0
+    if len(arguments) != commas + 1:
+        raise SelectorError(text)  # an empty argument
+    for argument in arguments:
+        relative = _RELATIVE_RE.fullmatch(argument)
+        parsed = None if relative is None else _selector(relative.group(2))
+        if relative is None or parsed is None or _holds_has(parsed.parsed_tree):
+            raise SelectorError(text)
+        relatives.append((relative.group(1) or " ", parsed.parsed_tree))
+    return tuple(relatives)
+
+
+def _children(node: Tree) -> list[Tree]:
+    """The nodes a node holds: the compound left of it, the selectors in it."""
+    children = [getattr(node, "selector", None), getattr(node, "subselector", None)]
+    if isinstance(node, Matching | SpecificityAdjustment):
+        children.extend(node.selector_list)
+    if isinstance(node, _NoneOf | _NthOf):
+        children.extend(node.alternatives)
+    if isinstance(node, _Has):
+        children.extend(tree for _, tree in node.relatives)
+    return [child for child in children if child is not None and not isinstance(child, Selector)]
+
+
+def _holds_has(node: Tree) -> bool:
+    return isinstance(node, _Has | Relation) or any(_holds_has(c) for c in _children(node))
 
 
 def _resolve(node: Tree, forms: list[tuple[str, str]], used: set[int]) -> Tree:
@@ -499,16 +571,38 @@ def _dropped_by_some(node: Tree) -> bool:
     flag): a rule that shows with it is not read, one that hides is."""
     if isinstance(node, _FlaggedAttribute) and node.flag == "s":
         return True
-    children = [getattr(node, "selector", None), getattr(node, "subselector", None)]
-    if isinstance(node, Matching | SpecificityAdjustment):
-        children.extend(node.selector_list)
-    if isinstance(node, _NoneOf | _NthOf):
-        children.extend(node.alternatives)
-    return any(
-        _dropped_by_some(child)
-        for child in children
-        if child is not None and not isinstance(child, Selector)
-    )
+    return any(_dropped_by_some(child) for child in _children(node))
+
+
+def _specificity(node: Tree) -> tuple[int, int, int]:
+    """A selector's specificity as Selectors 4 counts it. cssselect's leaves the
+    compound out of ``:is()`` (``p.a:is(.b)`` is 0,2,1, not 0,1,0) and counts all of a
+    compound with ``:where()`` as nothing: a rule that hides lost to one that shows."""
+    if isinstance(node, Element):
+        return (0, 0, 0) if node.element in (None, "*") else (0, 0, 1)
+    if isinstance(node, CombinedSelector | Negation):
+        return _plus(_specificity(node.selector), _specificity(node.subselector))
+    if isinstance(node, Relation):
+        return _plus(_specificity(node.selector), _specificity(node.subselector.parsed_tree))
+    own = (0, 1, 0)  # a class, an attribute, a pseudo-class
+    if isinstance(node, Hash):
+        own = (1, 0, 0)
+    elif isinstance(node, SpecificityAdjustment | _Undecided):
+        own = (0, 0, 0)
+    elif isinstance(node, Matching | _NoneOf | _NthOf | _Has):
+        if isinstance(node, Matching):
+            arguments = list(node.selector_list)
+        else:
+            arguments = (
+                [t for _, t in node.relatives] if isinstance(node, _Has) else [*node.alternatives]
+            )
+        most = max((_specificity(argument) for argument in arguments), default=(0, 0, 0))
+        own = _plus(most, (0, 1, 0)) if isinstance(node, _NthOf) else most
+    return _plus(_specificity(node.selector), own)
+
+
+def _plus(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[int, int, int]:
+    return a[0] + b[0], a[1] + b[1], a[2] + b[2]
 
 
 def _selector(text: str) -> Selector | None:
@@ -551,6 +645,10 @@ class _Translator(HTMLTranslator):
             known = pseudo.ident.lower() in self.NEVER
             return xpath.add_condition("0" if known else self._unknown)
 
+    # A step that walks (a descendant's, a later sibling's) scans each match of the one
+    # before it when it fails: more than two in a :has() argument cost a page's size to
+    # the power of their number, so such an argument has no single answer here.
+    _HAS_WALKS = 2
     _HAS_AXES: ClassVar[dict[str, str]] = {
         " ": "descendant::*",
         ">": "child::*",
@@ -559,14 +657,38 @@ class _Translator(HTMLTranslator):
     }
 
     def xpath_relation(self, relation: Relation) -> XPathExpr:
-        """``:has()``, which cssselect translates wrongly for a compound argument
-        (``:has(> p.note)`` puts ``.note`` on the anchor)."""
+        """``:has()`` as cssselect parses it, which it translates wrongly for a compound
+        argument (``:has(> p.note)`` puts ``.note`` on the anchor)."""
         xpath = self.xpath(relation.selector)
-        inner = _predicate(self, relation.subselector.parsed_tree)
-        axis = self._HAS_AXES.get(str(relation.combinator.value))
-        if inner is None or axis is None:
-            return xpath.add_condition(self._unknown)
-        return xpath.add_condition(f"{axis}[{inner}]")
+        combinator = str(relation.combinator.value)
+        return xpath.add_condition(self._relative(combinator, relation.subselector.parsed_tree))
+
+    def xpath__has(self, node: _Has) -> XPathExpr:
+        xpath = self.xpath(node.selector)
+        tests = [self._relative(combinator, tree) for combinator, tree in node.relatives]
+        return xpath.add_condition(" or ".join(f"({test})" for test in tests))
+
+    def _relative(self, combinator: str, tree: Tree) -> str:
+        """A relative selector read left to right from the anchor, each compound's own
+        test nesting the step to the next: ``> .a .b`` is
+        ``child::*[.a and descendant::*[.b][1]][1]``."""
+        steps: list[tuple[str, Tree]] = []  # right to left: the innermost step first
+        while isinstance(tree, CombinedSelector):
+            steps.append((tree.combinator, tree.subselector))
+            tree = tree.selector
+        steps.append((combinator, tree))
+        if sum(leading in _WALKS for leading, _ in steps) > self._HAS_WALKS:
+            return self._unknown
+        test = ""
+        for leading, compound in steps:
+            own = _reversed(self, compound)
+            axis = self._HAS_AXES.get(leading)
+            if own is None or axis is None:
+                return self._unknown
+            # [1]: the first match is enough, and lxml stops there instead of nesting a
+            # full scan of each step's matches inside the last one's
+            test = f"{axis}[{own[0]} and {test}][1]" if test else f"{axis}[{own[0]}][1]"
+        return test
 
     def xpath_matching(self, matching: Matching) -> XPathExpr:
         return self._any_of(matching.selector, matching.selector_list)
@@ -574,13 +696,20 @@ class _Translator(HTMLTranslator):
     def xpath_specificityadjustment(self, adjustment: SpecificityAdjustment) -> XPathExpr:
         return self._any_of(adjustment.selector, adjustment.selector_list)
 
+    def xpath__undecided(self, node: _Undecided) -> XPathExpr:
+        return XPathExpr().add_condition(self._unknown)
+
     def _any_of(self, anchor: Tree, alternatives: Iterable[Tree]) -> XPathExpr:
         """``:is()`` and ``:where()``: the compound AND any one of the alternatives
         (cssselect ORs them with the whole compound: ``.a:hover:is(p)`` matched every
-        ``p``). A complex alternative has no single answer on one element here."""
+        ``p``)."""
         xpath = self.xpath(anchor)
         conditions = []
         for alternative in alternatives:
+            if isinstance(alternative, CombinedSelector):  # read right to left from it
+                predicate = _predicate(self, alternative)
+                conditions.append(self._unknown if predicate is None else f"({predicate})")
+                continue
             expression = self.xpath(alternative)
             if expression.path:
                 conditions.append(self._unknown)
@@ -721,12 +850,12 @@ def _compiled(selector: str, hides: bool) -> _Compiled | None:
         return None
     try:
         predicate = _predicate(_TRANSLATORS[hides], parsed.parsed_tree)
-        if predicate is None:  # (:is() of a complex selector) left to right, in one scan
+        if predicate is None:  # (what right to left cannot say) left to right, in one scan
             scan = etree.XPath(_TRANSLATORS[hides].selector_to_xpath(parsed))
-            return _Compiled(scan, None, parsed.specificity())
+            return _Compiled(scan, None, _specificity(parsed.parsed_tree))
         scan = etree.XPath(f"descendant-or-self::*[{predicate}]")
         test = etree.XPath(f"self::*[{predicate}]")
-        return _Compiled(scan, test, parsed.specificity())
+        return _Compiled(scan, test, _specificity(parsed.parsed_tree))
     except (SelectorError, ExpressionError, etree.XPathError, RecursionError, ValueError):
         return None
 
@@ -974,7 +1103,9 @@ def _plan(selector: str) -> _Plan | None:
     if first is None:
         return None
     compounds.append(first)
-    return _Plan(tuple(reversed(compounds)), tuple(reversed(combinators)), parsed.specificity())
+    return _Plan(
+        tuple(reversed(compounds)), tuple(reversed(combinators)), _specificity(parsed.parsed_tree)
+    )
 
 
 _COMBINATORS = str.maketrans(">+~\t\n\r\f", "       ")
