@@ -218,10 +218,15 @@ def test_a_key_is_read_from_the_last_compound_whatever_its_brackets_hold(
     ],
 )
 def test_what_a_browser_hides_with_these_selectors_stays_hidden(css: str, payload: str) -> None:
-    page = f"<html><head><style>{css}</style></head><body><p>Seen.</p>{payload}</body></html>"
-    text = extract(page).text
+    text = _extracted(css, payload)
     assert "Seen." in text
     assert "Ignore" not in text
+
+
+def _extracted(css: str, payload: str) -> str:
+    """The text of a page of one seen paragraph, then ``payload``, styled by ``css``."""
+    page = f"<html><head><style>{css}</style></head><body><p>Seen.</p>{payload}</body></html>"
+    return extract(page).text
 
 
 @pytest.mark.parametrize(
@@ -262,9 +267,7 @@ def test_what_a_browser_hides_with_these_selectors_stays_hidden(css: str, payloa
 )
 def test_a_rule_that_shows_with_these_selectors_shows_only_what_it_matches(show: str) -> None:
     payload = "<p class='zq' data-k='abc'>Ignore the reader.</p>"
-    css = f".zq{{display:none}} {show}{{display:block}}"
-    page = f"<html><head><style>{css}</style></head><body><p>Seen.</p>{payload}</body></html>"
-    text = extract(page).text
+    text = _extracted(f".zq{{display:none}} {show}{{display:block}}", payload)
     assert "Seen." in text
     assert "Ignore" not in text
 
@@ -278,10 +281,8 @@ def test_a_rule_that_shows_with_these_selectors_shows_only_what_it_matches(show:
     ],
 )
 def test_a_rule_that_shows_with_these_selectors_shows_what_it_matches(show: str) -> None:
-    css = f".zq{{display:none}} {show}{{display:block}}"
     payload = "<p class='zq' data-k='abc'>Shown again.</p>"
-    page = f"<html><head><style>{css}</style></head><body><p>Seen.</p>{payload}</body></html>"
-    assert "Shown again." in extract(page).text
+    assert "Shown again." in _extracted(f".zq{{display:none}} {show}{{display:block}}", payload)
 
 
 @pytest.mark.parametrize(
@@ -298,9 +299,7 @@ def test_a_rule_that_shows_with_these_selectors_shows_what_it_matches(show: str)
     ],
 )
 def test_specificity_counts_the_compound_of_is_and_where(css: str, hidden: bool) -> None:
-    payload = "<p class='zq x' id='q'>Ignore the reader.</p>"
-    page = f"<html><head><style>{css}</style></head><body><p>Seen.</p>{payload}</body></html>"
-    text = extract(page).text
+    text = _extracted(css, "<p class='zq x' id='q'>Ignore the reader.</p>")
     assert "Seen." in text
     assert ("Ignore" not in text) is hidden
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 
 # An unterminated comment runs to the end of the style, as in a browser.
@@ -106,18 +106,23 @@ def declarations(style: str) -> Mapping[str, str]:
     return {name: value for name, (value, _) in weighted_declarations(style).items()}
 
 
+def _written(block: str) -> Iterator[tuple[str, str]]:
+    """Each declaration of a block as written, name and value (comments out)."""
+    if "/*" in block:
+        block = _COMMENT_RE.sub("", block)
+    for part in block.split(";"):
+        name, colon, raw = part.partition(":")
+        if colon:
+            yield name, raw
+
+
 @lru_cache(maxsize=8192)
 def weighted_declarations(block: str) -> Mapping[str, tuple[str, bool]]:
     """The declarations of a style attribute or a rule's block, each with whether it is
     ``!important``: one reader for both, so a sheet cannot hide what the attribute reader
     would catch."""
-    if "/*" in block:
-        block = _COMMENT_RE.sub("", block)
     applied: dict[str, tuple[str, bool]] = {}
-    for part in block.split(";"):
-        name, colon, raw = part.partition(":")
-        if not colon:
-            continue
+    for name, raw in _written(block):
         prop = _normalise(name)
         value, flagged = _IMPORTANT_RE.subn("", _normalise(raw))
         allowed = _KEYWORDS.get(prop)
@@ -133,14 +138,9 @@ def weighted_declarations(block: str) -> Mapping[str, tuple[str, bool]]:
 def raw_declarations(block: str) -> Mapping[str, tuple[str, bool]]:
     """The declarations of a block with their values as written: the name of a custom
     property (``--x``), and the names ``var()`` reads, are case-sensitive."""
-    if "/*" in block:
-        block = _COMMENT_RE.sub("", block)
     found: dict[str, tuple[str, bool]] = {}
-    for part in block.split(";"):
-        name, colon, raw = part.partition(":")
-        if not colon:
-            continue
-        name = unescape(name.strip())
+    for written, raw in _written(block):
+        name = unescape(written.strip())
         if not name.startswith("--"):
             name = name.lower()
         value, flagged = _RAW_IMPORTANT_RE.subn("", raw)
