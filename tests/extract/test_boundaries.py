@@ -12,7 +12,8 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from sleuth.extract import extract
-from sleuth.extract.breaks import GUARD, MARK, breaks_from_marks, marked_copy
+from sleuth.extract.breaks import GUARD, MARK, breaks_from_marks, marked
+from sleuth.extract.content import _ARTICLE, _CASCADE, _DISCUSSION, _PAGE, _PRODUCT, _trafilatura
 from sleuth.extract.serialize import render
 
 from .pages import article_with
@@ -120,9 +121,26 @@ def test_a_run_of_marks_over_several_text_nodes_is_one_break() -> None:
 
 def test_a_page_cannot_forge_marks() -> None:
     page = article_with(f"<p>Turbine{MARK}blades are{MARK} reshaped each spring by the crew.</p>")
-    marked = marked_copy(lxml_html.document_fromstring(page))
-    text = "".join(marked.itertext())
+    with marked(lxml_html.document_fromstring(page)) as root:
+        text = "".join(root.itertext())
     assert "Turbineblades are" in text  # the page's own mark characters are gone
     result = extract(page).text
     assert MARK not in result
     assert "Turbineblades are reshaped" in result
+
+
+def test_the_page_is_as_it_was_after_trafilatura_read_it_marked() -> None:
+    # Marks are written into the page itself, not a copy: trafilatura must read a copy
+    # (it prunes what it reads) and the marks must all be undone, whatever settings run.
+    page = article_with(
+        f"<p>Turbine{MARK}blades <b> are </b><span>[<a class='ref' id='r1'>12</a>]</span>"
+        " reshaped each spring.</p><div><div>cars</div><div>$5,000</div></div>"
+        "<ul class='comments'><li>One reply that goes on for a while here.</li></ul>"
+        "<div id='comments'><p>A reader wrote a comment that is long enough.</p></div>"
+        "<aside>Related stories</aside><table><tr><td>cell one</td><td>two</td></tr></table>"
+    )
+    for settings in (_ARTICLE, _DISCUSSION, _PAGE, _PRODUCT, _CASCADE):
+        root = lxml_html.document_fromstring(page)
+        before = etree.tostring(root, encoding="unicode")
+        assert _trafilatura(root, settings) is not None
+        assert etree.tostring(root, encoding="unicode") == before

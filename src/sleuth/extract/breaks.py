@@ -21,8 +21,10 @@ trafilatura drops inline elements by their class ("footers", "meta"), which left
 from __future__ import annotations
 
 import re
-from copy import deepcopy
+from collections.abc import Iterator
+from contextlib import contextmanager
 from itertools import accumulate
+from typing import NamedTuple
 
 from lxml import etree
 
@@ -59,17 +61,48 @@ def _tag(element: etree._Element) -> str:
     return element.tag if isinstance(element.tag, str) else ""
 
 
-def marked_copy(root: etree._Element) -> etree._Element:
-    """A copy of ``root`` with a mark on both sides of every block boundary between words."""
-    copy = deepcopy(root)
-    for reference in _references(copy):
+@contextmanager
+def marked(root: etree._Element) -> Iterator[etree._Element]:
+    """``root`` with a mark on both sides of every block boundary between words, for
+    the length of the block; the page is as it was afterwards.
+
+    trafilatura reads a copy of the tree it is given (it prunes that copy), so marking
+    the page itself and undoing the marks spares a second copy of the whole page.
+    """
+    undo = _Undo([], [])
+    try:
+        _mark(root, undo)
+        yield root
+    finally:
+        for element, tail, value in reversed(undo.texts):
+            if tail:
+                element.tail = value
+            else:
+                element.text = value
+        for element, attributes in undo.attributes:
+            element.attrib.clear()
+            element.attrib.update(attributes)
+
+
+class _Undo(NamedTuple):
+    """What marking changed: texts (holder, tail or not, the text it held) and the
+    attributes, in their order, of the elements whose class and id it took away."""
+
+    texts: list[tuple[etree._Element, bool, str]]
+    attributes: list[tuple[etree._Element, list[tuple[str, str]]]]
+
+
+def _mark(root: etree._Element, undo: _Undo) -> None:
+    for reference in _references(root):
         for part in reference.iter():
-            for name in ("class", "id"):
-                if name in part.attrib:
-                    del part.attrib[name]
-    body = copy.find("body")
+            if "class" in part.attrib or "id" in part.attrib:
+                undo.attributes.append((part, [(str(k), str(v)) for k, v in part.items()]))
+                for name in ("class", "id"):
+                    if name in part.attrib:
+                        del part.attrib[name]
+    body = root.find("body")
     if body is None:
-        return copy
+        return
     # the last text with words, written once the next one says whether a mark ends it:
     # holder, tail or not, the text as the tree holds it, the text to write
     last: tuple[etree._Element, bool, str, str] | None = None
@@ -93,11 +126,9 @@ def marked_copy(root: etree._Element) -> etree._Element:
         if not value or value.isspace():
             continue
         if mark in value or guard in value:  # the page's own: forged marks are dropped
-            value = value.replace(mark, "").replace(guard, "")
-            if tail:
-                element.tail = value
-            else:
-                element.text = value
+            cleaned = value.replace(mark, "").replace(guard, "")
+            _write(element, tail, value, cleaned, undo)
+            value = cleaned
             if not value or value.isspace():
                 continue
         held = value
@@ -108,19 +139,25 @@ def marked_copy(root: etree._Element) -> etree._Element:
         if last is not None:
             if boundary:
                 value = mark + value
-                _write(*last[:3], last[3] + mark)
+                _write(*last[:3], last[3] + mark, undo)
             else:
-                _write(*last)
+                _write(*last, undo)
         boundary = False
         last = (element, tail, held, value)
     if last is not None:
-        _write(*last)
-    return copy
+        _write(*last, undo)
 
 
-def _write(element: etree._Element, tail: bool, held: str, value: str) -> None:
+def _write(
+    element: etree._Element,
+    tail: bool,
+    held: str,
+    value: str,
+    undo: _Undo,
+) -> None:
     if value == held:  # nothing to mark: the tree keeps its text
         return
+    undo.texts.append((element, tail, (element.tail if tail else element.text) or ""))
     if tail:
         element.tail = value
     else:

@@ -32,7 +32,7 @@ import trafilatura
 from lxml import etree
 from trafilatura.settings import Document, Extractor
 
-from sleuth.extract.breaks import breaks_from_marks, marked_copy
+from sleuth.extract.breaks import breaks_from_marks, marked
 from sleuth.extract.density import density_content, signature
 from sleuth.extract.dom import itertext, number, string, text_of
 from sleuth.extract.kind import PageType
@@ -228,7 +228,8 @@ def _words(element: etree._Element) -> int:
 
 def _trafilatura(root: etree._Element, options: Extractor) -> etree._Element | None:
     discussion = options.comments
-    document = trafilatura.bare_extraction(marked_copy(root), options=options)
+    with marked(root):
+        document = trafilatura.bare_extraction(root, options=options)
     if not isinstance(document, Document) or document.body is None:
         return None
     body = document.body

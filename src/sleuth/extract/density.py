@@ -153,11 +153,14 @@ def _score(root: etree._Element) -> dict[etree._Element, _Candidate]:
     candidates: dict[etree._Element, _Candidate] = {}
     memo: dict[etree._Element, bool] = {}
     page_length = _length(root)
-    for paragraph in _paragraphs(root):
+    lengths: dict[etree._Element, int] = {}  # candidates are often paragraphs too
+    for paragraph in _paragraphs(root):  # the cheapest test first: most are short
+        length = lengths[paragraph] = _length(paragraph)
+        if length < _MIN_PARAGRAPH:
+            continue
         if _in_boilerplate(paragraph, memo, page_length):
             continue
-        length = _length(paragraph)
-        if length < _MIN_PARAGRAPH or _link_density(paragraph, length) > 0.5:
+        if _link_density(paragraph, length) > 0.5:
             continue
         points = 1.0 + number(_COMMAS, paragraph) + min(length / 100, 3.0)
         # A container holding text directly (lines split by <br>) is a paragraph and
@@ -173,7 +176,8 @@ def _score(root: etree._Element) -> dict[etree._Element, _Candidate]:
                 candidate = candidates[ancestor] = _Candidate(ancestor, base)
             candidate.score += points / (1 if level == 0 else 2 * level)
     for candidate in candidates.values():
-        length = _length(candidate.element)
+        known = lengths.get(candidate.element)
+        length = _length(candidate.element) if known is None else known
         candidate.score *= 1.0 - _link_density(candidate.element, length)
     return candidates
 

@@ -94,6 +94,7 @@ _DROPPED_TAGS = (
 # Class words of the elements worth a closer look: "hidden", "d-none", "sr-only",
 # "invisible", "screen-reader-text" and their kin.
 _CANDIDATE_CLASS_RE = re.compile("hid|only|none|invisible|screen")
+_HIDING_ATTRIBUTES = frozenset(("style", "hidden", "aria-hidden", "popover"))
 # Hiding these is an anti-flicker or app-shell pattern, never a way to hide a passage.
 _PAGE_ROOTS = frozenset(("html", "body"))
 # Reading the ``role`` attributes is cheaper than testing every element for one.
@@ -781,23 +782,38 @@ def _place_streamed_segments(root: etree._Element) -> None:
 
 def _candidates(root: etree._Element) -> list[etree._Element]:
     """Elements that may be hidden, in document order: one walk over the tree, which
-    costs half of the equivalent XPath (five ``contains()`` per element)."""
+    costs half of the equivalent XPath (five ``contains()`` per element). Most elements
+    have no attribute, and one call for their names answers for them."""
     mark = _JUDGED.get()
-    return [element for element in root.iter(etree.Element) if _may_hide(element, mark)]
-
-
-def _may_hide(element: etree._Element, mark: str | None) -> bool:
-    get = element.get
     if mark is not None:
-        return get(mark) is not None or get("aria-hidden") is not None
-    if get("style") is not None or get("hidden") is not None or get("aria-hidden") is not None:
+        return [
+            e
+            for e in root.iter(etree.Element)
+            if e.get(mark) is not None or e.get("aria-hidden") is not None
+        ]
+    found: list[etree._Element] = []
+    for element in root.iter(etree.Element):
+        names = element.keys()
+        if not names:
+            if element.tag == "dialog":
+                found.append(element)
+        elif not _HIDING_ATTRIBUTES.isdisjoint(names) or _may_hide(element):
+            found.append(element)
+    return found
+
+
+def _may_hide(element: etree._Element) -> bool:
+    """For an element with no attribute that hides by itself: a class word that may, or
+    a dialog that is not open."""
+    classes = element.get("class")
+    if classes and _hiding_class(classes):
         return True
-    if get("popover") is not None:
-        return True
-    classes = get("class")
-    if classes and _CANDIDATE_CLASS_RE.search(classes):
-        return True
-    return element.tag == "dialog" and get("open") is None
+    return element.tag == "dialog" and element.get("open") is None
+
+
+@lru_cache(maxsize=4096)
+def _hiding_class(classes: str) -> bool:
+    return _CANDIDATE_CLASS_RE.search(classes) is not None
 
 
 def _prose_length(element: etree._Element) -> int:
