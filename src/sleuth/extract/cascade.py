@@ -1605,10 +1605,12 @@ def _match(
                 yield element, (item, specificity)
 
 
-_WITH_STYLE = etree.XPath("//*[@style]")
-_WITH_HIDDEN = etree.XPath("//*[@hidden]")
-_READS_VARIABLES = etree.XPath("boolean(//*[contains(translate(@style, 'VAR', 'var'), 'var(')])")
-_DECLARES_VARIABLES = etree.XPath("//*[contains(@style, '--')]")
+# Elements found by their attributes (``//@style/..``): libxml2 reaches attributes by that
+# path several times faster than it tests every element (``//*[@style]``).
+_WITH_STYLE = etree.XPath("//@style/..")
+_WITH_HIDDEN = etree.XPath("//@hidden/..")
+_READS_VARIABLES = etree.XPath("boolean(//@style[contains(translate(., 'VAR', 'var'), 'var(')])")
+_DECLARES_VARIABLES = etree.XPath("//@style[contains(., '--')]/..")
 
 
 _OFFSETS = frozenset(

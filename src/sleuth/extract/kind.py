@@ -24,13 +24,13 @@ PageType = Literal[
 
 _OG_TYPE = etree.XPath("string(//meta[@property='og:type']/@content)")
 _CODE_BLOCKS = etree.XPath("count(//pre)")
-_PRICES = etree.XPath("count(//*[contains(@class, 'price')])")
+_PRICES = etree.XPath("count(//@class[contains(., 'price')])")
 _CARDS = etree.XPath("count(//article)")
 # A date the page says it was published: what an article carries and a landing page does not.
 _PUBLISHED = etree.XPath(
     "count(//meta[@property='article:published_time' or @name='article:published_time'"
     " or @itemprop='datePublished' or @name='date' or @name='pubdate']"
-    " | //time[@datetime] | //*[@itemprop='datePublished'])"
+    " | //time[@datetime] | //@itemprop[. = 'datePublished']/..)"
 )
 _PARAGRAPHS = etree.XPath("//p")
 

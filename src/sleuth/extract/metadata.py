@@ -34,7 +34,9 @@ _TIME = etree.XPath(
     "(//time[@datetime][@itemprop='datePublished' or @pubdate]"
     " | //article//time[@datetime] | //main//time[@datetime])[1]/@datetime"
 )
-_ITEMPROP_DATE = etree.XPath("(//*[@itemprop='datePublished'][@datetime or @content])[1]")
+_ITEMPROP_DATE = etree.XPath(
+    "(//@itemprop[. = 'datePublished']/parent::*[@datetime or @content])[1]"
+)
 
 # Meta keys (lower case) per field, best first.
 _TITLE_KEYS = ("og:title", "twitter:title", "dc.title", "citation_title")

@@ -27,16 +27,16 @@ from sleuth.extract.dom import elements, number, remove, text_of
 
 _CHROME = etree.XPath(
     "//nav | //header | //footer | //aside | //form | //button | //select | //dialog"
-    " | //*[@role='navigation' or @role='banner' or @role='contentinfo' or @role='dialog'"
-    " or @role='complementary' or @role='search']"
+    " | //@role[. = 'navigation' or . = 'banner' or . = 'contentinfo' or . = 'dialog'"
+    " or . = 'complementary' or . = 'search']/.."
 )
-_MAINS = etree.XPath("//main | //*[@role='main']")
+_MAINS = etree.XPath("//main | //@role[. = 'main']/..")
 _FORMS = etree.XPath(".//form")
 # What a reader of a form types in, picks or presses; a hidden input is none of these.
 _CONTROLS = etree.XPath(
     ".//input[not(translate(@type, 'HIDEN', 'hiden') = 'hidden')] | .//textarea | .//select"
-    " | .//button | .//*[@role='button' or @role='textbox' or @role='searchbox'"
-    " or @role='combobox' or @contenteditable]"
+    " | .//button | descendant::*/@role[. = 'button' or . = 'textbox' or . = 'searchbox'"
+    " or . = 'combobox']/.. | descendant::*/@contenteditable/.."
 )
 # What a page's own markup says is not its content: a modal overlay (cookie
 # preferences, a sign-in or newsletter box) sits over the page while it is open and
@@ -52,7 +52,7 @@ _FORM_PURPOSE_RE = re.compile(
     r"|cart|checkout|basket|vote|poll|mailchimp|mc4wp|wpcf7",
     re.IGNORECASE,
 )
-_LABELLED = etree.XPath(".//*[@class or @id]")
+_LABELLED = etree.XPath("descendant::*[@class or @id]")
 _H1 = etree.XPath("count(.//h1)")
 _LENGTH = etree.XPath("string-length(normalize-space(.))")
 _BLOCKS = (

@@ -92,8 +92,9 @@ _WALL_ATTRS = etree.XPath(
     " | //@class[contains(., 'captcha') or contains(., 'challenge') or contains(., 'cf-')]"
 )
 _MOUNT_POINTS = etree.XPath(
-    "//body//*[@id='root' or @id='app' or @id='__next' or @id='__nuxt' or @id='___gatsby'"
-    " or @id='svelte' or @id='react-root' or @id='app-root' or @data-reactroot or @ng-app]"
+    "//body/descendant::*/@id[. = 'root' or . = 'app' or . = '__next' or . = '__nuxt'"
+    " or . = '___gatsby' or . = 'svelte' or . = 'react-root' or . = 'app-root']/.."
+    " | //body/descendant::*/@data-reactroot/.. | //body/descendant::*/@ng-app/.."
     " | //body//app-root"
 )
 _BODY_TEXT = etree.XPath("normalize-space(//body)")

@@ -112,7 +112,7 @@ _STREAM_PREFIXES = ("B:", "P:")
 _PAINTED_TEXT = etree.XPath(
     "boolean(self::svg[.//text[normalize-space()]] | self::object[normalize-space()])"
 )
-_STREAM_SEGMENTS = etree.XPath("//div[@hidden][starts-with(@id, 'S:')]")
+_STREAM_SEGMENTS = etree.XPath("//@hidden/parent::div[starts-with(@id, 'S:')]")
 # Utility classes (Bootstrap, Tailwind, WordPress, HTML5 Boilerplate) that hide an element.
 _HIDING_CLASSES = frozenset(
     (
@@ -141,7 +141,7 @@ _CONTROL_MARKS = etree.XPath(
     "//@aria-controls | //@data-target | //@data-bs-target | //a/@href[starts-with(., '#')]"
 )
 _TAB_ROLES = frozenset(("tab", "tablist"))
-_IDENTIFIED = etree.XPath(".//*[@id]")
+_IDENTIFIED = etree.XPath("descendant::*/@id/..")
 _TABS = etree.XPath("//@role[. = 'tab']/..")
 # Marks, among the ids of the panels controls open, that the page shows a tab (no id
 # holds a space).
