@@ -24,6 +24,8 @@ and visible text in any element is text (a page of one ``<div>`` is a page).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -228,7 +230,7 @@ def _words(element: etree._Element) -> int:
 
 def _trafilatura(root: etree._Element, options: Extractor) -> etree._Element | None:
     discussion = options.comments
-    with marked(root):
+    with marked(root), _body_only(root):
         document = trafilatura.bare_extraction(root, options=options)
     if not isinstance(document, Document) or document.body is None:
         return None
@@ -236,6 +238,23 @@ def _trafilatura(root: etree._Element, options: Extractor) -> etree._Element | N
     if discussion and document.commentsbody is not None:
         _add_replies(body, document.commentsbody)
     return _html_vocabulary(body) if len(body) else None
+
+
+@contextmanager
+def _body_only(root: etree._Element) -> Iterator[None]:
+    """The page without its head while trafilatura reads it. trafilatura drops the head
+    before it extracts (it holds metadata, which sleuth reads itself); without it, each
+    of trafilatura's copies of the tree and passes over it is the shorter."""
+    head = root.find("head")
+    if head is None:
+        yield
+        return
+    position = root.index(head)
+    root.remove(head)
+    try:
+        yield
+    finally:
+        root.insert(position, head)
 
 
 def _add_replies(body: etree._Element, replies: etree._Element) -> None:
