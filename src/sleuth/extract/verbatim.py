@@ -26,6 +26,7 @@ from functools import lru_cache
 from lxml import etree
 
 from sleuth.extract.breaks import BLOCKS
+from sleuth.extract.dom import elements
 from sleuth.extract.serialize import CELL_SEPARATOR
 
 # Stands where sanitising cut out an element: its place is a barrier in the reader text.
@@ -80,8 +81,8 @@ def _reading() -> etree.XSLT:
 <xsl:template match="/"><xsl:choose>
 <xsl:when test="/html/body"><xsl:apply-templates select="/html/body"/></xsl:when>
 <xsl:otherwise><xsl:apply-templates/></xsl:otherwise></xsl:choose></xsl:template>
-<xsl:template match="{GAP}|select|datalist|textarea|details[not(@open)]
-|*[@{CLOSED} or @hidden='until-found' or ({_DROP_CAP})]">&#xE000;</xsl:template>
+<xsl:template match="{GAP}|{_BARRIER_TAG}|select|datalist|textarea|details[not(@open)]"
+>&#xE000;</xsl:template>
 <xsl:template match="{blocks}">
 <xsl:text> </xsl:text><xsl:apply-templates/><xsl:text> </xsl:text></xsl:template>
 </xsl:stylesheet>"""
@@ -89,9 +90,30 @@ def _reading() -> etree.XSLT:
     )
 
 
+# Barriers that any element can be: a closed panel, find-in-page content, a drop cap.
+# They are found first and renamed for the transform, because a pattern that is not a
+# name (``*[...]``) is tried on every element and costs four times the whole walk. A
+# drop cap's one letter is a text node of its own, so only such nodes' parents are asked.
+_BARRIER_TAG = "sleuth-barrier"
+_BARRIERS = (
+    etree.XPath(f"//@{CLOSED}/.."),
+    etree.XPath("//@hidden[. = 'until-found']/.."),
+    etree.XPath(f"//text()[string-length(normalize-space()) = 1]/parent::*[{_DROP_CAP}]"),
+)
+
+
 def reader_text(root: etree._Element) -> str:
     """The body's text as shown, with barriers, whitespace collapsed."""
-    shown = str(_reading()(root))
+    # three paths cost less than their union, which libxml2 sorts
+    barriers = list(dict.fromkeys(e for path in _BARRIERS for e in elements(path, root)))
+    tags = [element.tag for element in barriers]
+    for element in barriers:
+        element.tag = _BARRIER_TAG
+    try:
+        shown = str(_reading()(root))
+    finally:
+        for element, tag in zip(barriers, tags, strict=True):
+            element.tag = tag
     return collapse(shown.replace(_XSLT_BARRIER, _BARRIER))
 
 
