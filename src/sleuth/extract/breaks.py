@@ -13,7 +13,7 @@ mark between two runs of words becomes a ``<br>``, and a mark at the edge of a
 block, next to a line break or beside another mark, goes away. In code, a mark is
 a line break in the text.
 
-The copy also keeps a bracketed reference ("attempts [11], which") whole:
+Marking also keeps a bracketed reference ("attempts [11], which") whole:
 trafilatura drops inline elements by their class ("footers", "meta"), which left
 "attempts [], which", a sentence no reader sees. The brackets say it is text.
 """
@@ -63,8 +63,8 @@ def _tag(element: etree._Element) -> str:
 
 @contextmanager
 def marked(root: etree._Element) -> Iterator[etree._Element]:
-    """``root`` with a mark on both sides of every block boundary between words, for
-    the length of the block; the page is as it was afterwards.
+    """``root`` with a mark on both sides of every block boundary between words while
+    the ``with`` block runs; the page is as it was afterwards.
 
     trafilatura reads a copy of the tree it is given (it prunes that copy), so marking
     the page itself and undoing the marks spares a second copy of the whole page.

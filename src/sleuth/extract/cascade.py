@@ -1529,6 +1529,7 @@ def _index(elements: Iterable[etree._Element]) -> dict[str, list[etree._Element]
 def _among(
     among: etree.XPath, root: etree._Element, candidates: list[etree._Element]
 ) -> list[etree._Element]:
+    """The candidates a compiled selector matches (lxml's stubs type variables narrowly)."""
     return cast("list[etree._Element]", among(root, candidates=cast("Any", candidates)))
 
 
