@@ -160,3 +160,19 @@ def test_a_drop_cap_opening_a_paragraph_is_a_barrier() -> None:
     assert "Adam Schiff opened the hearing at nine." in text
     assert "Adam Schiff opened the hearing at nine." in unquotable
     assert "The committee sat until dusk." not in " ".join(unquotable)
+
+
+def test_reading_leaves_the_page_as_it_was() -> None:
+    # Barriers are renamed for the transform and named back after it.
+    page = (
+        '<html><body><p><span class="drop">A</span>dam spoke.</p>'
+        '<div hidden="until-found">Found in page.</div>'
+        '<section data-sleuth-closed="">A closed panel.</section><p>After.</p></body></html>'
+    )
+    root = lxml_html.document_fromstring(page)
+    before = lxml_html.tostring(root)
+    reader = reader_text(root)
+    assert "Found in page" not in reader
+    assert "A closed panel" not in reader
+    assert "After." in reader
+    assert lxml_html.tostring(root) == before
