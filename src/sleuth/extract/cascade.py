@@ -58,7 +58,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
-from typing import Any, ClassVar, cast
+from typing import ClassVar, cast
 from urllib.parse import urljoin
 
 from cssselect import HTMLTranslator, SelectorError, parse
@@ -85,6 +85,7 @@ from lxml import etree
 
 from sleuth.extract.conditions import Truth, media_matches, supports_matches
 from sleuth.extract.css import alpha, raw_declarations, unescape, weighted_declarations
+from sleuth.extract.dom import elements
 from sleuth.extract.styles import MAX_IMPORT_DEPTH, Styles, is_stylesheet_link, parse_imports
 from sleuth.extract.variables import INHERITING, INITIAL, could_be, substitute, uses_variables
 
@@ -1526,13 +1527,6 @@ def _index(elements: Iterable[etree._Element]) -> dict[str, list[etree._Element]
     return index
 
 
-def _among(
-    among: etree.XPath, root: etree._Element, candidates: list[etree._Element]
-) -> list[etree._Element]:
-    """The candidates a compiled selector matches (lxml's stubs type variables narrowly)."""
-    return cast("list[etree._Element]", among(root, candidates=cast("Any", candidates)))
-
-
 _Match = tuple[_Placed, tuple[int, int, int]]
 # A walk from more elements than this is not taken (see ``_Plan.select``).
 _FEW = 48
@@ -1587,11 +1581,11 @@ def _match(
                 ):
                     found = [e for e in candidates if plan.matches(e)]
                 elif candidates is not None and among is not None and few:
-                    found = _among(among, root, candidates)
+                    found = elements(among, root, candidates=candidates)
                 elif plan is not None and (selected := plan.select(index)) is not None:
                     found = selected if within is None else [e for e in selected if e in within]
                 elif candidates is not None and among is not None:
-                    found = _among(among, root, candidates)
+                    found = elements(among, root, candidates=candidates)
                 elif compiled is not None:
                     found = cast("list[etree._Element]", compiled.scan(root))
                     if within is not None:
@@ -1712,8 +1706,8 @@ def apply(root: etree._Element, styles: Styles | None, judge: Judge) -> None:
         if id(p) not in hiding_ids:
             for key in set(p.rule.keys):
                 by_key[key].append(p)
-    for (group, important_only), elements in wanted.items():
-        local = _index(elements)
+    for (group, important_only), scope in wanted.items():
+        local = _index(scope)
         candidates = {id(p): p for key in (*local, None) for p in by_key.get(key, ())}
         rules = [
             p
@@ -1722,9 +1716,7 @@ def apply(root: etree._Element, styles: Styles | None, judge: Judge) -> None:
         ]
         if not rules:
             continue
-        for element, found in _match(
-            root, rules, index, hiding=False, within=elements, local=local
-        ):
+        for element, found in _match(root, rules, index, hiding=False, within=scope, local=local):
             if found not in matched[element]:
                 matched[element].append(found)
     variables.read(root, index, matched)

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from lxml import etree
 
-from sleuth.extract.dom import itertext, number, remove, strings
+from sleuth.extract.dom import elements, itertext, number, remove, strings
 
 _PARAGRAPH_TAGS = ("p", "pre", "blockquote", "td", "li", "div", "section", "article")
 _CONTAINER_TAGS = frozenset(("div", "section", "article"))
@@ -42,6 +42,7 @@ _POSITIVE_RE = re.compile(
 )
 _DROP_TAGS = frozenset(("nav", "aside", "footer", "form", "button", "input", "select", "textarea"))
 _MIN_PARAGRAPH = 25
+_LONG_ENOUGH = etree.XPath(f"$paragraphs[string-length(normalize-space(.)) >= {_MIN_PARAGRAPH}]")
 _CLASS_WEIGHT = 25.0
 _LEAF_PARAGRAPHS = frozenset(("p", "pre", "blockquote", "li"))
 _TAG_WEIGHT = {"div": 5.0, "article": 10.0, "main": 10.0, "section": 3.0, "td": 3.0}
@@ -154,10 +155,13 @@ def _score(root: etree._Element) -> dict[etree._Element, _Candidate]:
     memo: dict[etree._Element, bool] = {}
     page_length = _length(root)
     lengths: dict[etree._Element, int] = {}  # candidates are often paragraphs too
-    for paragraph in _paragraphs(root):  # the cheapest test first: most are short
-        length = lengths[paragraph] = _length(paragraph)
-        if length < _MIN_PARAGRAPH:
+    paragraphs = list(_paragraphs(root))
+    # the cheapest test first, on all of them in one call: most are short
+    long_enough = set(elements(_LONG_ENOUGH, root, paragraphs=paragraphs))
+    for paragraph in paragraphs:
+        if paragraph not in long_enough:
             continue
+        length = lengths[paragraph] = _length(paragraph)
         if _in_boilerplate(paragraph, memo, page_length):
             continue
         if _link_density(paragraph, length) > 0.5:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import cast
+from typing import Any, cast
 
 from lxml import etree
 
 
-def elements(path: etree.XPath, node: etree._Element) -> list[etree._Element]:
-    """Results of an XPath that selects elements."""
-    return cast("list[etree._Element]", path(node))
+def elements(path: etree.XPath, node: etree._Element, **variables: Any) -> list[etree._Element]:
+    """Results of an XPath that selects elements (``variables`` may be lists of elements:
+    node-sets the path filters in one call)."""
+    return cast("list[etree._Element]", path(node, **variables))
 
 
 def strings(path: etree.XPath, node: etree._Element) -> list[str]:
