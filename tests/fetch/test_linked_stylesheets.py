@@ -41,6 +41,8 @@ HIDING = {
     "white-on-white": "color:#fff;background:#fff",
     "offscreen": "position:absolute;left:-9999px",
     "offscreen-above": "position:absolute;bottom:9999px",
+    "offscreen-above-signed": "position:absolute;bottom:+9999px",
+    "offscreen-above-exponent": "position:absolute;bottom:1e4px",
     "height-0": "height:0;overflow:hidden",
     "max-height-0": "max-height:0;overflow:hidden",
     "clip-rect": "position:absolute;clip:rect(0 0 0 0)",

@@ -140,7 +140,7 @@ _MAY_HIDE = tuple(
             rf"{name}[\w-]{{0,32}}{_S}:{_V}(?:{_FAR}|calc|min\(|max\(|clamp)"
             for name in _OFFSET_NAMES
         ),
-        rf"bottom{_S}:{_S}\d{{4}}",
+        rf"bottom{_S}:{_S}\+?(?:\d{{4}}|{_NUMBER}e)",
         rf"height{_S}:{_S}(?:0|1px|0?\.\d|-|calc|min\(|max\(|clamp)",
         rf"width{_S}:{_S}(?:0|1px|0?\.\d|-|calc|min\(|max\(|clamp)",
         rf"clip{_S}:{_S}rect",
