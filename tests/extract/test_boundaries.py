@@ -8,10 +8,11 @@ and a superscript is not marked (``x2``, as shown; Markdown writes ``x^2``).
 
 from __future__ import annotations
 
+import pytest
 from lxml import etree
 from lxml import html as lxml_html
 
-from sleuth.extract import extract
+from sleuth.extract import content, extract
 from sleuth.extract.breaks import GUARD, MARK, breaks_from_marks, marked
 from sleuth.extract.content import _ARTICLE, _CASCADE, _DISCUSSION, _PAGE, _PRODUCT, _trafilatura
 from sleuth.extract.serialize import render
@@ -121,12 +122,75 @@ def test_a_run_of_marks_over_several_text_nodes_is_one_break() -> None:
 
 def test_a_page_cannot_forge_marks() -> None:
     page = article_with(f"<p>Turbine{MARK}blades are{MARK} reshaped each spring by the crew.</p>")
-    with marked(lxml_html.document_fromstring(page)) as root:
+    root = lxml_html.document_fromstring(page)
+    with marked(root):
         text = "".join(root.itertext())
     assert "Turbineblades are" in text  # the page's own mark characters are gone
     result = extract(page).text
     assert MARK not in result
     assert "Turbineblades are reshaped" in result
+
+
+# Elements trafilatura deletes before it reads a page, with and without words, nested,
+# side by side, first in their parent, with tails, and one holding the page's h1.
+UNREAD = (
+    "<div><nav>Home <a href='/'>News</a><nav>Sport</nav></nav> tail one"
+    "<button><svg><path d='M0'/></svg></button> tail two <time>May 5</time><label>x</label>"
+    " tail three<p>The turbine crew met again in the spring to plan the season's work.</p>"
+    "<footer><div>Contact</div></footer>after the footer</div>"
+    "<aside><h1>Spring work on the turbines</h1></aside><div><aside>Ad</aside>lead "
+    "<aside><aside>inner</aside></aside> words<p>More of the story is written here.</p></div>"
+)
+
+
+_CARD = (
+    "<p class='card-title'>"
+    + "The crew reshapes the blades of each turbine in spring. " * 4
+    + "</p>"
+)
+_PARAGRAPH = "<p>The turbine crew met again in the spring to plan the season's work ahead.</p>"
+# Pages where what trafilatura does before and while it cleans decides its answer.
+CLEANED_PAGES = {
+    "unread elements": article_with(
+        "<p>Turbine blades <b>are</b> reshaped each spring by the crew.</p>" + UNREAD
+    ),
+    # repeated paragraphs it drops as copies only if their marks match, which the
+    # words in the footer after them decide
+    "copies before a footer": "<html><body><article><h1>Blades</h1>"
+    + _PARAGRAPH * 2
+    + f"<div class='card'>{_CARD * 3}</div></article>"
+    "<footer><label>Sign up</label> for news</footer></body></html>",
+    # a page in one form: trafilatura keeps a form that holds most of the page
+    "page in a form": "<html><body><h1>Blades</h1><form id='aspnetForm'>"
+    + _PARAGRAPH * 3
+    + "<input type='hidden' name='v' value='1'></form></body></html>",
+    # a figure that holds a table is kept as a block of the page
+    "figure with a table": "<html><body><article><h1>Blades</h1>"
+    + _PARAGRAPH * 2
+    + "<figure><table><tr><td>Blade length</td><td>60 metres</td></tr></table></figure>"
+    "</article></body></html>",
+    # an infinite-scroll container is dropped unless it holds the page's h1
+    "h1 in an aside": "<html><body><div class='infinite-scroll'><aside><h1>Blades</h1></aside>"
+    + _PARAGRAPH * 3
+    + "</div></body></html>",
+}
+
+
+@pytest.mark.parametrize("name", CLEANED_PAGES)
+def test_trafilatura_reads_a_page_without_what_it_cleans_as_it_reads_it_whole(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A precision read is given the page without what trafilatura's cleaning deletes
+    # (so its copies and prunes are shorter): its answer must be what it gives for the
+    # whole page, so a trafilatura that cleaned otherwise fails here.
+    answers = []
+    for cut in (True, False):
+        if not cut:
+            monkeypatch.setattr(content, "_cleaned", lambda element: False)
+        answer = _trafilatura(lxml_html.document_fromstring(CLEANED_PAGES[name]), _ARTICLE)
+        answers.append(etree.tostring(answer, encoding="unicode") if answer is not None else "")
+    assert answers[0] == answers[1]
+    assert "plan the season" in answers[0]
 
 
 def test_the_page_is_as_it_was_after_trafilatura_read_it_marked() -> None:
@@ -138,6 +202,7 @@ def test_the_page_is_as_it_was_after_trafilatura_read_it_marked() -> None:
         "<ul class='comments'><li>One reply that goes on for a while here.</li></ul>"
         "<div id='comments'><p>A reader wrote a comment that is long enough.</p></div>"
         "<aside>Related stories</aside><table><tr><td>cell one</td><td>two</td></tr></table>"
+        + UNREAD
     )
     for settings in (_ARTICLE, _DISCUSSION, _PAGE, _PRODUCT, _CASCADE):
         root = lxml_html.document_fromstring(page)

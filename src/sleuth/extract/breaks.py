@@ -21,14 +21,14 @@ trafilatura drops inline elements by their class ("footers", "meta"), which left
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from itertools import accumulate
 from typing import NamedTuple
 
 from lxml import etree
 
-from sleuth.extract.dom import remove, text_of
+from sleuth.extract.dom import itertext, remove, text_of
 
 # A character of a private use plane (not whitespace to ``str.split``, no word
 # character to a regex); occurrences on the page itself are removed first.
@@ -62,17 +62,24 @@ def _tag(element: etree._Element) -> str:
 
 
 @contextmanager
-def marked(root: etree._Element) -> Iterator[etree._Element]:
+def marked(
+    root: etree._Element, unread: Callable[[etree._Element], bool] | None = None
+) -> Iterator[list[etree._Element]]:
     """``root`` with a mark on both sides of every block boundary between words while
     the ``with`` block runs; the page is as it was afterwards.
 
     trafilatura reads a copy of the tree it is given (it prunes that copy), so marking
     the page itself and undoing the marks spares a second copy of the whole page.
+
+    The elements ``unread`` says trafilatura deletes before it reads are yielded,
+    outermost only, in document order. One without words is not walked into: the
+    boundary it is or holds still counts.
     """
     undo = _Undo([], [])
+    skipped: list[etree._Element] = []
     try:
-        _mark(root, undo)
-        yield root
+        _mark(root, undo, unread, skipped)
+        yield skipped
     finally:
         for element, tail, value in reversed(undo.texts):
             if tail:
@@ -92,7 +99,12 @@ class _Undo(NamedTuple):
     attributes: list[tuple[etree._Element, list[tuple[str, str]]]]
 
 
-def _mark(root: etree._Element, undo: _Undo) -> None:
+def _mark(
+    root: etree._Element,
+    undo: _Undo,
+    unread: Callable[[etree._Element], bool] | None,
+    skipped: list[etree._Element],
+) -> None:
     for reference in _references(root):
         for part in reference.iter():
             if "class" in part.attrib or "id" in part.attrib:
@@ -107,20 +119,32 @@ def _mark(root: etree._Element, undo: _Undo) -> None:
     # holder, tail or not, the text as the tree holds it, the text to write
     last: tuple[etree._Element, bool, str, str] | None = None
     boundary = False
+    outer: etree._Element | None = None  # the unread element being walked
     blocks, mark, guard = BLOCKS, MARK, GUARD
     # the body only: the head's title is metadata, compared as the page writes it
-    for event, element in etree.iterwalk(body, events=("start", "end")):
+    walk = etree.iterwalk(body, events=("start", "end"))
+    for event, element in walk:
         tag = element.tag
         if tag in blocks:
             boundary = True
         if event == "start":
             if not isinstance(tag, str):  # a comment's text is not the page's
                 continue
+            if unread is not None and outer is None and unread(element):
+                skipped.append(element)
+                if _wordless(element):
+                    walk.skip_subtree()  # its end event still comes, with its tail
+                    if next(element.iter(*blocks), None) is not None:
+                        boundary = True
+                    continue
+                outer = element  # walked for where its words stand; nothing inside is yielded
             value = element.text
             tail = False
         elif element is body:
             continue
         else:
+            if element is outer:
+                outer = None
             value = element.tail
             tail = True
         if not value or value.isspace():
@@ -317,3 +341,10 @@ def _place(element: etree._Element, is_tail: bool, value: str, runs: set[int]) -
         br = etree.Element("br")
         br.tail = "".join(parts)
         target.insert(offset + number, br)
+
+
+def _wordless(element: etree._Element) -> bool:
+    """No text inside: walking it would mark nothing. Words inside an unread element
+    decide the marks on the text around it, which trafilatura compares."""
+    text = "".join(itertext(element))
+    return not text or text.isspace()
