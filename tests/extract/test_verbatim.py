@@ -167,11 +167,11 @@ def test_reading_leaves_the_page_as_it_was() -> None:
     page = (
         '<html><body><p><span class="drop">A</span>dam spoke.</p>'
         '<div hidden="until-found">Found in page.</div>'
-        '<section data-sleuth-closed="">A closed panel.</section><p>After.</p></body></html>'
+        '<section id="panel">A closed panel.</section><p>After.</p></body></html>'
     )
     root = lxml_html.document_fromstring(page)
     before = lxml_html.tostring(root)
-    reader = reader_text(root)
+    reader = reader_text(root, closed=root.xpath("//section"))
     assert "Found in page" not in reader
     assert "A closed panel" not in reader
     assert "After." in reader

@@ -74,7 +74,7 @@ from sleuth.extract.css import (
 )
 from sleuth.extract.dom import elements, number, remove, text_of
 from sleuth.extract.styles import Styles
-from sleuth.extract.verbatim import CLOSED, GAP, reader_text, unmark
+from sleuth.extract.verbatim import GAP, reader_text, unmark
 
 # Elements that never carry readable page text for a browser with scripts on.
 _DROPPED_TAGS = (
@@ -884,6 +884,7 @@ def _sanitize(
     targets: frozenset[str] | None = None
     page_length = number(_TEXT_LENGTH, body) if body is not None else -1.0
     hidden = 0
+    closed: list[etree._Element] = []
     for element in _candidates(root):
         if element.getparent() is None:
             continue  # the root, or already cut out of a font-size:0 box
@@ -908,7 +909,7 @@ def _sanitize(
         if targets is None:
             targets = _disclosure_targets(root)
         if _revealable(element, targets):
-            element.set(CLOSED, "")  # revealed by the reader, not shown until then
+            closed.append(element)  # revealed by the reader, not shown until then
             continue
         if not main_found:
             main, main_found = _main_container(root), True
@@ -917,6 +918,6 @@ def _sanitize(
         else:
             hidden += _prose_length(element)
             _cut(element)
-    text = reader_text(root) if reader else None
+    text = reader_text(root, closed) if reader else None
     unmark(root)
     return Sanitized(hidden, text)

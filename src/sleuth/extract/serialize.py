@@ -108,6 +108,8 @@ def _block_break(match: re.Match[str]) -> str:
 
 def _join_lines(text: str) -> str:
     """Collapse spaces; one line break stays, two or more make a paragraph break."""
+    if "\n" not in text and _BLOCK_BREAK not in text:
+        return _one_line(text)  # most blocks: one line
     text = _BLOCK_BREAK_RE.sub(_block_break, text)
     lines = "\n".join(_one_line(line) for line in text.split("\n"))
     return _BLANK_RUN_RE.sub("\n\n", lines).strip("\n")

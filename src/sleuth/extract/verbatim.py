@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from itertools import chain
 
 from lxml import etree
 
@@ -31,8 +32,6 @@ from sleuth.extract.serialize import CELL_SEPARATOR
 
 # Stands where sanitising cut out an element: its place is a barrier in the reader text.
 GAP = "sleuth-gap"
-# On a closed panel that sanitising keeps because a reader can open it.
-CLOSED = "data-sleuth-closed"
 # Not whitespace and never in extracted text, so no looked-up piece contains it.
 _BARRIER = "\x00"
 _LINE_RE = re.compile(r"[^\n]+")
@@ -90,22 +89,24 @@ def _reading() -> etree.XSLT:
     )
 
 
-# Barriers that any element can be: a closed panel, find-in-page content, a drop cap.
-# They are found first and renamed for the transform, because a pattern that is not a
-# name (``*[...]``) is tried on every element and costs four times the whole walk. A
-# drop cap's one letter is a text node of its own, so only such nodes' parents are asked.
+# Barriers that any element can be: a closed panel (sanitising names them), find-in-page
+# content, a drop cap. They are found first and renamed for the transform, because a
+# pattern that is not a name (``*[...]``) is tried on every element and costs four times
+# the whole walk. A drop cap's one letter is a text node of its own, so only such nodes'
+# parents are asked.
 _BARRIER_TAG = "sleuth-barrier"
 _BARRIERS = (
-    etree.XPath(f"//@{CLOSED}/.."),
     etree.XPath("//@hidden[. = 'until-found']/.."),
     etree.XPath(f"//text()[string-length(normalize-space()) = 1]/parent::*[{_DROP_CAP}]"),
 )
 
 
-def reader_text(root: etree._Element) -> str:
-    """The body's text as shown, with barriers, whitespace collapsed."""
-    # three paths cost less than their union, which libxml2 sorts
-    barriers = list(dict.fromkeys(e for path in _BARRIERS for e in elements(path, root)))
+def reader_text(root: etree._Element, closed: Iterable[etree._Element] = ()) -> str:
+    """The body's text as shown, with barriers (``closed``: the closed panels a reader
+    can open), whitespace collapsed."""
+    # two paths cost less than their union, which libxml2 sorts
+    found = (e for path in _BARRIERS for e in elements(path, root))
+    barriers = list(dict.fromkeys(chain(closed, found)))
     tags = [element.tag for element in barriers]
     for element in barriers:
         element.tag = _BARRIER_TAG
@@ -118,9 +119,8 @@ def reader_text(root: etree._Element) -> str:
 
 
 def unmark(root: etree._Element) -> None:
-    """Take out the gaps and marks sanitising left for :func:`reader_text`."""
+    """Take out the gaps sanitising left for :func:`reader_text`."""
     etree.strip_elements(root, GAP, with_tail=False)
-    etree.strip_attributes(root, CLOSED)
 
 
 class _Finder:
