@@ -885,9 +885,13 @@ def _sanitize(
     page_length = number(_TEXT_LENGTH, body) if body is not None else -1.0
     hidden = 0
     closed: list[etree._Element] = []
+    # every element with a hidden attribute is a candidate, unless a browser judged
+    found_in_page: list[etree._Element] | None = [] if _JUDGED.get() is None else None
     for element in _candidates(root):
         if element.getparent() is None:
             continue  # the root, or already cut out of a font-size:0 box
+        if found_in_page is not None and element.get("hidden") == "until-found":
+            found_in_page.append(element)
         if not _hidden(element):
             if not _font_too_small(element):
                 continue
@@ -918,6 +922,6 @@ def _sanitize(
         else:
             hidden += _prose_length(element)
             _cut(element)
-    text = reader_text(root, closed) if reader else None
+    text = reader_text(root, closed, found_in_page) if reader else None
     unmark(root)
     return Sanitized(hidden, text)

@@ -58,16 +58,6 @@ def collapse(text: str) -> str:
 # in its output, and is taken for one wherever the page itself uses it (an icon font's
 # glyph), which can only make less text quotable.
 _XSLT_BARRIER = "\ue000"
-# A drop cap: one capital letter that opens its block in an element of its own
-# (``<span class="drop">A</span>dam``). A style sheet floats it, and ``innerText`` then
-# breaks the word ("A dam"), or leaves it inline ("Adam"): which, only the style sheet
-# knows, so no quote crosses it. The barriers that any element can be share one
-# pattern: the XSLT processor tests every such pattern on every element.
-_DROP_CAP = (
-    "not(*) and string-length(normalize-space(.)) = 1"
-    " and contains('ABCDEFGHIJKLMNOPQRSTUVWXYZ', normalize-space(.))"
-    " and not(preceding-sibling::node()[normalize-space()])"
-)
 
 
 @lru_cache(maxsize=1)
@@ -89,24 +79,43 @@ def _reading() -> etree.XSLT:
     )
 
 
-# Barriers that any element can be: a closed panel (sanitising names them), find-in-page
-# content, a drop cap. They are found first and renamed for the transform, because a
-# pattern that is not a name (``*[...]``) is tried on every element and costs four times
-# the whole walk. A drop cap's one letter is a text node of its own, so only such nodes'
-# parents are asked.
+# Barriers that any element can be: a closed panel and find-in-page content (sanitising
+# names both), a drop cap. They are renamed for the transform, because a pattern that is
+# not a name (``*[...]``) is tried on every element and costs four times the whole walk.
 _BARRIER_TAG = "sleuth-barrier"
-_BARRIERS = (
-    etree.XPath("//@hidden[. = 'until-found']/.."),
-    etree.XPath(f"//text()[string-length(normalize-space()) = 1]/parent::*[{_DROP_CAP}]"),
-)
+_FOUND_IN_PAGE = etree.XPath("//@hidden[. = 'until-found']/..")
+_XML_SPACE = " \t\n\r"
+_CAPITALS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_OPENS_ITS_BLOCK = etree.XPath("not(preceding-sibling::node()[normalize-space()])")
 
 
-def reader_text(root: etree._Element, closed: Iterable[etree._Element] = ()) -> str:
-    """The body's text as shown, with barriers (``closed``: the closed panels a reader
-    can open), whitespace collapsed."""
-    # two paths cost less than their union, which libxml2 sorts
-    found = (e for path in _BARRIERS for e in elements(path, root))
-    barriers = list(dict.fromkeys(chain(closed, found)))
+def _drop_caps(root: etree._Element) -> list[etree._Element]:
+    """Drop caps: one capital letter that opens its block in an element of its own
+    (``<span class="drop">A</span>dam``). A style sheet floats it, and ``innerText``
+    then breaks the word ("A dam"), or leaves it inline ("Adam"): which, only the style
+    sheet knows, so no quote crosses it. One walk reading each element's text costs
+    less than asking XPath for every text node's length without its spaces."""
+    found = []
+    for element in root.iter(etree.Element):
+        text = element.text
+        if text is not None and not len(element):
+            letter = text.strip(_XML_SPACE)
+            if len(letter) == 1 and letter in _CAPITALS and _OPENS_ITS_BLOCK(element):
+                found.append(element)
+    return found
+
+
+def reader_text(
+    root: etree._Element,
+    closed: Iterable[etree._Element] = (),
+    found_in_page: Iterable[etree._Element] | None = None,
+) -> str:
+    """The body's text as shown, with barriers, whitespace collapsed. ``closed`` are the
+    closed panels a reader can open, ``found_in_page`` the elements shown only when a
+    search finds them (looked for when not given)."""
+    if found_in_page is None:
+        found_in_page = elements(_FOUND_IN_PAGE, root)
+    barriers = list(dict.fromkeys(chain(closed, found_in_page, _drop_caps(root))))
     tags = [element.tag for element in barriers]
     for element in barriers:
         element.tag = _BARRIER_TAG
