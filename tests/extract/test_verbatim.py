@@ -91,9 +91,12 @@ def test_only_plain_text_carries_the_spans() -> None:
 
 
 def test_the_reader_text_has_a_barrier_where_something_hidden_stood() -> None:
+    # hidden="until-found" is shown once a search finds it: sanitising keeps it, and
+    # names it to the reader text, where it is a barrier too.
     root = lxml_html.document_fromstring(
         '<html><body><p>left <span style="position:absolute;left:-9999px">gone</span>'
-        'right</p><div style="display:none">shut</div><p>after</p></body></html>'
+        'right</p><div style="display:none">shut</div><p>after</p>'
+        '<div hidden="until-found">Found by a search.</div></body></html>'
     )
     reader = sanitize(root, reader=True).reader
     assert reader is not None
@@ -101,6 +104,8 @@ def test_the_reader_text_has_a_barrier_where_something_hidden_stood() -> None:
     assert "leftright" not in reader
     assert "shut" not in reader
     assert "after" in reader
+    assert "Found by a search" not in reader
+    assert "Found by a search." in root.text_content()
     assert root.find(".//sleuth-gap") is None  # no trace of the gaps in the tree
 
 

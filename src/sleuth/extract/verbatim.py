@@ -95,7 +95,7 @@ def _drop_caps(root: etree._Element) -> list[etree._Element]:
     then breaks the word ("A dam"), or leaves it inline ("Adam"): which, only the style
     sheet knows, so no quote crosses it. One walk reading each element's text costs
     less than asking XPath for every text node's length without its spaces."""
-    found = []
+    found: list[etree._Element] = []
     for element in root.iter(etree.Element):
         text = element.text
         if text is not None and not len(element):
