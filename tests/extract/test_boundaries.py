@@ -193,6 +193,23 @@ def test_trafilatura_reads_a_page_without_what_it_cleans_as_it_reads_it_whole(
     assert "plan the season" in answers[0]
 
 
+def test_trafilatura_reads_none_of_what_its_cleaning_means_to_delete() -> None:
+    # trafilatura's cleaning loop stops short after an aside that holds an aside, and
+    # leaves the later asides in; sleuth hands it the page without any of them.
+    page = CLEANED_PAGES["copies before a footer"].replace(
+        "</article>",
+        "<aside><aside>Ad</aside></aside>"
+        + _PARAGRAPH
+        + "<aside><p>An aside that trafilatura's cleaning meant to delete, at length.</p>"
+        "</aside></article>",
+    )
+    answer = _trafilatura(lxml_html.document_fromstring(page), _ARTICLE)
+    assert answer is not None
+    text = etree.tostring(answer, encoding="unicode")
+    assert "plan the season" in text
+    assert "meant to delete" not in text
+
+
 def test_the_page_is_as_it_was_after_trafilatura_read_it_marked() -> None:
     # Marks are written into the page itself, not a copy: trafilatura must read a copy
     # (it prunes what it reads) and the marks must all be undone, whatever settings run.
