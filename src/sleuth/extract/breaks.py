@@ -346,5 +346,4 @@ def _place(element: etree._Element, is_tail: bool, value: str, runs: set[int]) -
 def _wordless(element: etree._Element) -> bool:
     """No text inside: walking it would mark nothing. Words inside an unread element
     decide the marks on the text around it, which trafilatura compares."""
-    text = "".join(itertext(element))
-    return not text or text.isspace()
+    return all(text.isspace() for text in itertext(element) if text)

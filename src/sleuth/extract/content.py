@@ -36,7 +36,7 @@ from trafilatura.settings import MANUALLY_CLEANED, Document, Extractor
 
 from sleuth.extract.breaks import breaks_from_marks, marked
 from sleuth.extract.density import density_content, signature
-from sleuth.extract.dom import itertext, number, string, text_of
+from sleuth.extract.dom import itertext, number, remove, string, text_of
 from sleuth.extract.kind import PageType
 from sleuth.extract.metadata import json_ld_types
 from sleuth.extract.page import (
@@ -286,35 +286,25 @@ def _uncleaned(cut: list[etree._Element]) -> Iterator[None]:
     elements of a tag once it deletes one that holds another of that tag (lxml's
     iterator goes on inside the removed one), and leaves them in.
     """
-    # (parent, element, the element before it, the text its tail joined)
+    # (parent, element, the element before it, the text its tail was joined to)
     undo: list[tuple[etree._Element, etree._Element, etree._Element | None, str | None]] = []
     for element in cut:
         parent = element.getparent()
         if parent is None:
             continue
         previous = element.getprevious()
-        held = None
-        if element.tail:
-            if previous is None:
-                held = parent.text
-                parent.text = (held or "") + element.tail
-            else:
-                held = previous.tail
-                previous.tail = (held or "") + element.tail
-        parent.remove(element)
+        held = parent.text if previous is None else previous.tail
+        remove(element, keep_space=True)  # the tail joined as trafilatura joins it
         undo.append((parent, element, previous, held))
     try:
         yield
     finally:
         for parent, element, previous, held in reversed(undo):
-            if element.tail:
-                if previous is None:
-                    parent.text = held
-                else:
-                    previous.tail = held
             if previous is None:
+                parent.text = held
                 parent.insert(0, element)
             else:
+                previous.tail = held
                 previous.addnext(element)
 
 

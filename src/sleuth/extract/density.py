@@ -18,11 +18,10 @@ from functools import lru_cache
 
 from lxml import etree
 
-from sleuth.extract.dom import elements, itertext, number, remove, strings
+from sleuth.extract.dom import XML_SPACE, elements, itertext, number, remove, strings
 
 _PARAGRAPH_TAGS = ("p", "pre", "blockquote", "td", "li", "div", "section", "article")
 _CONTAINER_TAGS = frozenset(("div", "section", "article"))
-_XML_SPACE = " \t\r\n"
 # Measured in libxml2, not Python: these run for every paragraph of every page.
 _LENGTH = etree.XPath("string-length(normalize-space(.))")
 _COMMAS = etree.XPath("string-length(.) - string-length(translate(., ',，', ''))")
@@ -145,9 +144,9 @@ def _paragraphs(root: etree._Element) -> Iterator[etree._Element]:
 
 
 def _holds_text(element: etree._Element) -> bool:
-    if element.text and element.text.strip(_XML_SPACE):
+    if element.text and element.text.strip(XML_SPACE):
         return True
-    return any(child.tail and child.tail.strip(_XML_SPACE) for child in element)
+    return any(child.tail and child.tail.strip(XML_SPACE) for child in element)
 
 
 def _score(root: etree._Element) -> dict[etree._Element, _Candidate]:

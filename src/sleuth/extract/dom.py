@@ -7,6 +7,9 @@ from typing import Any, cast
 
 from lxml import etree
 
+# The whitespace XPath's normalize-space() strips (Python's strip() takes more).
+XML_SPACE = " \t\n\r"
+
 
 def elements(path: etree.XPath, node: etree._Element, **variables: Any) -> list[etree._Element]:
     """Results of an XPath that selects elements (``variables`` may be lists of elements:

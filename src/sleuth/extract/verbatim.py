@@ -20,6 +20,7 @@ page's content.
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import chain
@@ -27,7 +28,7 @@ from itertools import chain
 from lxml import etree
 
 from sleuth.extract.breaks import BLOCKS
-from sleuth.extract.dom import elements
+from sleuth.extract.dom import XML_SPACE, elements
 from sleuth.extract.serialize import CELL_SEPARATOR
 
 # Stands where sanitising cut out an element: its place is a barrier in the reader text.
@@ -84,8 +85,7 @@ def _reading() -> etree.XSLT:
 # not a name (``*[...]``) is tried on every element and costs four times the whole walk.
 _BARRIER_TAG = "sleuth-barrier"
 _FOUND_IN_PAGE = etree.XPath("//@hidden[. = 'until-found']/..")
-_XML_SPACE = " \t\n\r"
-_CAPITALS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_CAPITALS = frozenset(string.ascii_uppercase)
 _OPENS_ITS_BLOCK = etree.XPath("not(preceding-sibling::node()[normalize-space()])")
 
 
@@ -99,7 +99,7 @@ def _drop_caps(root: etree._Element) -> list[etree._Element]:
     for element in root.iter(etree.Element):
         text = element.text
         if text is not None and not len(element):
-            letter = text.strip(_XML_SPACE)
+            letter = text.strip(XML_SPACE)
             if len(letter) == 1 and letter in _CAPITALS and _OPENS_ITS_BLOCK(element):
                 found.append(element)
     return found
